@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftnl top-level build. Out-of-tree module through kbuild, userspace library,
+# CLI and tests through the per-directory makefiles below. See README.md.
+#
+# Targets: all check check-all demo bench install clean setup
+#          module modules-vm lib cli unit-tests selftests checkpatch sparse
+
+ROOT := $(abspath .)
+BUILD := $(ROOT)/build
+CACHE := $(ROOT)/.cache
+
+# Kernels the VM boots. 6.1 is the default; 6.12 comes from bookworm-backports.
+VM_KERNELS ?= 6.1 6.12
+CHECK_KERNELS ?= 6.1 6.12
+
+# Module build for the host: the running kernel's build dir if present, else
+# the Debian 6.1 headers the setup step installs.
+HOST_KDIR := /lib/modules/$(shell uname -r)/build
+KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(shell $(ROOT)/tools/kernels.sh kdir 6.1 2>/dev/null))
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+export ROOT BUILD CACHE PREFIX DESTDIR
+
+.PHONY: all setup module modules-vm lib cli unit-tests selftests check check-all \
+	check-unit check-vm demo bench install clean checkpatch sparse
+
+all: module lib cli unit-tests selftests
+
+# Idempotent: installs only what is missing.
+setup:
+	@$(ROOT)/tools/setup.sh
+
+# kbuild writes objects beside the sources; build each kernel's module in its
+# own tree of symlinks so that builds for several kernels never mix.
+define kmod_tree
+	rm -rf $(1) && mkdir -p $(1) && \
+	cp -rs $(ROOT)/Kbuild $(ROOT)/kmod $(ROOT)/uapi $(1)/
+endef
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make setup'" >&2; exit 1; }
+	$(call kmod_tree,$(BUILD)/kmod/host)
+	$(MAKE) -C $(KDIR) M=$(BUILD)/kmod/host modules
+
+modules-vm:
+	@set -e; for k in $(VM_KERNELS); do \
+		kdir=$$($(ROOT)/tools/kernels.sh kdir $$k); \
+		$(call kmod_tree,$(BUILD)/kmod/$$k); \
+		$(MAKE) -C $$kdir M=$(BUILD)/kmod/$$k modules; \
+	done
+
+lib:
+	$(MAKE) -C libftnl
+
+cli: lib
+	$(MAKE) -C tools
+
+unit-tests: lib
+	$(MAKE) -C libftnl tests
+	$(MAKE) -C tools tests
+
+selftests: lib
+	$(MAKE) -C selftests
+
+# Style and static checks on the kernel code (part of check).
+checkpatch:
+	@$(ROOT)/tools/checkpatch.sh
+
+sparse:
+	$(call kmod_tree,$(BUILD)/kmod/sparse)
+	$(MAKE) -C $$($(ROOT)/tools/kernels.sh kdir 6.1) M=$(BUILD)/kmod/sparse W=1 C=2 modules
+
+check: setup
+	@$(ROOT)/tools/check.sh $(CHECK_KERNELS)
+
+check-all: setup
+	@$(ROOT)/tools/check.sh 6.1 6.12
+
+demo: setup
+	@$(ROOT)/tools/demo.sh
+
+bench: setup
+	@$(ROOT)/tools/bench.sh
+
+install: all
+	install -d $(DESTDIR)/lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/extra
+	install -m 0644 $(BUILD)/kmod/host/ftnl.ko \
+		$(DESTDIR)/lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/extra/
+	$(MAKE) -C libftnl install
+	$(MAKE) -C tools install
+	test -n "$(DESTDIR)" || depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+
+clean:
+	rm -rf $(BUILD)
+	$(MAKE) -C libftnl clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C selftests clean
