@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cluster configuration: node table allocation, validation, lookup and
+ * replacement under RCU.
+ */
+
+#include <linux/bsearch.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "ftnl.h"
+
+struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
+{
+	struct ftnl_cluster *cluster;
+
+	cluster = kvzalloc(struct_size(cluster, nodes, node_count),
+			   GFP_KERNEL_ACCOUNT);
+	if (cluster)
+		cluster->node_count = node_count;
+	return cluster;
+}
+
+void ftnl_cluster_free(struct ftnl_cluster *cluster)
+{
+	if (cluster) {
+		memzero_explicit(cluster->key, sizeof(cluster->key));
+		kvfree(cluster);
+	}
+}
+
+static int ftnl_node_cmp_id(const struct ftnl_node *a, const struct ftnl_node *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return 0;
+}
+
+static int ftnl_node_cmp_endpoint(const struct ftnl_node *a,
+				  const struct ftnl_node *b)
+{
+	int r;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->family == AF_INET)
+		r = memcmp(&a->addr4, &b->addr4, sizeof(a->addr4));
+	else
+		r = memcmp(&a->addr6, &b->addr6, sizeof(a->addr6));
+	if (r)
+		return r;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return 0;
+}
+
+static int ftnl_index_cmp_id(const void *a, const void *b, const void *priv)
+{
+	const struct ftnl_node *nodes = priv;
+
+	return ftnl_node_cmp_id(&nodes[*(const u32 *)a], &nodes[*(const u32 *)b]);
+}
+
+static int ftnl_index_cmp_endpoint(const void *a, const void *b,
+				   const void *priv)
+{
+	const struct ftnl_node *nodes = priv;
+
+	return ftnl_node_cmp_endpoint(&nodes[*(const u32 *)a],
+				      &nodes[*(const u32 *)b]);
+}
+
+static int ftnl_node_sort_cmp(const void *a, const void *b)
+{
+	return ftnl_node_cmp_id(a, b);
+}
+
+/*
+ * Find the first pair of equal entries in @order (sorted with @cmp) and
+ * return the larger original index of the two, the entry the user added
+ * second; U32_MAX if there is none.
+ */
+static u32 ftnl_find_duplicate(const struct ftnl_node *nodes, const u32 *order,
+			       u32 count,
+			       int (*cmp)(const struct ftnl_node *,
+					  const struct ftnl_node *))
+{
+	u32 i;
+
+	for (i = 1; i < count; i++)
+		if (!cmp(&nodes[order[i - 1]], &nodes[order[i]]))
+			return max(order[i - 1], order[i]);
+	return U32_MAX;
+}
+
+/**
+ * ftnl_cluster_finalize - validate a filled-in configuration and index it
+ * @cluster: configuration whose scalar fields and nodes are set, in the
+ *	order the user gave them
+ * @why: set to a message for the user on failure
+ * @bad_index: set to the index (in user order) of the offending node on
+ *	failure, or U32_MAX when no single node is at fault
+ *
+ * Checks what needs the whole table (unique ids, unique endpoints, self
+ * present), then sorts the nodes by id for lookups.
+ *
+ * Return: 0, -EINVAL with @why set, or -ENOMEM.
+ */
+int ftnl_cluster_finalize(struct ftnl_cluster *cluster, const char **why,
+			  u32 *bad_index)
+{
+	u32 count = cluster->node_count;
+	const struct ftnl_node *self;
+	u32 *order, i, dup;
+	int err = -EINVAL;
+
+	*bad_index = U32_MAX;
+	order = kvmalloc_array(count, sizeof(*order), GFP_KERNEL);
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < count; i++)
+		order[i] = i;
+
+	sort_r(order, count, sizeof(*order), ftnl_index_cmp_id, NULL,
+	       cluster->nodes);
+	dup = ftnl_find_duplicate(cluster->nodes, order, count,
+				  ftnl_node_cmp_id);
+	if (dup != U32_MAX) {
+		*why = "duplicate node id";
+		*bad_index = dup;
+		goto out;
+	}
+
+	sort_r(order, count, sizeof(*order), ftnl_index_cmp_endpoint, NULL,
+	       cluster->nodes);
+	dup = ftnl_find_duplicate(cluster->nodes, order, count,
+				  ftnl_node_cmp_endpoint);
+	if (dup != U32_MAX) {
+		*why = "duplicate node address and port";
+		*bad_index = dup;
+		goto out;
+	}
+
+	sort(cluster->nodes, count, sizeof(cluster->nodes[0]),
+	     ftnl_node_sort_cmp, NULL);
+	self = ftnl_cluster_find(cluster, cluster->self_id);
+	if (!self) {
+		*why = "this node's id is not in the node table";
+		goto out;
+	}
+	cluster->self_index = self - cluster->nodes;
+	err = 0;
+out:
+	kvfree(order);
+	return err;
+}
+
+static int ftnl_node_find_cmp(const void *key, const void *elt)
+{
+	u32 id = *(const u32 *)key;
+	const struct ftnl_node *node = elt;
+
+	if (id != node->id)
+		return id < node->id ? -1 : 1;
+	return 0;
+}
+
+/**
+ * ftnl_cluster_find - look a node up by id in a finalized configuration
+ * @cluster: the configuration
+ * @id: node id
+ *
+ * Return: the node, or NULL if @id is not a member.
+ */
+const struct ftnl_node *ftnl_cluster_find(const struct ftnl_cluster *cluster,
+					  u32 id)
+{
+	return bsearch(&id, cluster->nodes, cluster->node_count,
+		       sizeof(cluster->nodes[0]), ftnl_node_find_cmp);
+}
+
+/* The key is wiped only once no reader can still be authenticating with it. */
+static void ftnl_cluster_free_rcu(struct rcu_head *head)
+{
+	ftnl_cluster_free(container_of(head, struct ftnl_cluster, rcu));
+}
+
+/**
+ * ftnl_cluster_replace - install a new configuration (or none)
+ * @fn: the netns state, with @fn->lock held
+ * @cluster: the new configuration, or NULL to unconfigure
+ *
+ * Readers under RCU keep the old configuration until they finish; it is
+ * freed after a grace period (module exit waits with rcu_barrier()).
+ */
+void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
+{
+	struct ftnl_cluster *old;
+
+	lockdep_assert_held(&fn->lock);
+	fn->generation++;
+	if (cluster)
+		cluster->generation = fn->generation;
+	old = rcu_replace_pointer(fn->cluster, cluster,
+				  lockdep_is_held(&fn->lock));
+	if (old)
+		call_rcu(&old->rcu, ftnl_cluster_free_rcu);
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl: failure detection, notification and agreement for HPC clusters.
+ * Module entry points.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <net/genetlink.h>
+
+#include "ftnl.h"
+#include "version.h"
+
+static int __init ftnl_init(void)
+{
+	int err;
+
+	err = ftnl_netns_register();
+	if (err)
+		return err;
+	err = ftnl_genl_register();
+	if (err)
+		goto err_netns;
+	pr_info("version " FTNL_MODULE_VERSION " loaded (protocol %u)\n",
+		FTNL_PROTO_VERSION);
+	return 0;
+
+err_netns:
+	ftnl_netns_unregister();
+	return err;
+}
+
+static void __exit ftnl_exit(void)
+{
+	ftnl_genl_unregister();
+	ftnl_netns_unregister();
+	/* Configurations retired by call_rcu() are freed by this module's code. */
+	rcu_barrier();
+}
+
+module_init(ftnl_init);
+module_exit(ftnl_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftnl: failure detection and notification for HPC clusters");
+MODULE_VERSION(FTNL_MODULE_VERSION);
+MODULE_ALIAS_GENL_FAMILY(FTNL_FAMILY_NAME);

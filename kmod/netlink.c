@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "ftnl" generic netlink family: configuration, introspection and the
+ * "events" multicast group. The contract is uapi/linux/ftnl.h.
+ */
+
+#include <linux/ipv6.h>
+#include <linux/stringify.h>
+#include <linux/mm.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+
+#include "ftnl.h"
+#include "version.h"
+
+enum ftnl_mcgrp {
+	FTNL_MCGRP_EVENTS_IDX,
+};
+
+/* Not const: 6.1's nla_policy points to a mutable range (6.12's is const). */
+static struct netlink_range_validation ftnl_hb_period_range = {
+	.min = FTNL_HB_PERIOD_MIN_US,
+	.max = FTNL_HB_PERIOD_MAX_US,
+};
+
+/* d > h is checked against the request's h; this is the absolute range. */
+static struct netlink_range_validation ftnl_timeout_range = {
+	.min = FTNL_HB_PERIOD_MIN_US + 1,
+	.max = FTNL_TIMEOUT_MAX_US,
+};
+
+static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
+	[FTNL_A_NODE_ID] = { .type = NLA_U32 },
+	[FTNL_A_NODE_ADDR4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
+	[FTNL_A_NODE_ADDR6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[FTNL_A_NODE_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[FTNL_A_NODE_STATE] = {
+		.type = NLA_REJECT,
+		.reject_message = "node state is reported, it cannot be set",
+	},
+	[FTNL_A_NODE_SELF] = {
+		.type = NLA_REJECT,
+		.reject_message = "the local node is chosen with the self id",
+	},
+};
+
+static const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_CLUSTER_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[FTNL_A_SELF_ID] = { .type = NLA_U32 },
+	[FTNL_A_HB_PERIOD_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &ftnl_hb_period_range),
+	[FTNL_A_TIMEOUT_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						    &ftnl_timeout_range),
+	[FTNL_A_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
+	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
+};
+
+/* Requests that take no attributes: strict validation rejects any. */
+static const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
+
+static struct genl_family ftnl_genl_family;
+
+static struct ftnl_cluster *ftnl_cluster_get_rcu(struct net *net)
+{
+	return rcu_dereference(ftnl_net(net)->cluster);
+}
+
+static void *ftnl_reply_put(struct sk_buff *msg, struct genl_info *info)
+{
+	return genlmsg_put_reply(msg, info, &ftnl_genl_family, 0,
+				 info->genlhdr->cmd);
+}
+
+static int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS;
+	struct sk_buff *msg;
+	bool configured;
+	void *hdr;
+
+	if (IS_ENABLED(CONFIG_IPV6))
+		features |= FTNL_FEATURE_IPV6;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = ftnl_reply_put(msg, info);
+	if (!hdr)
+		goto nospace;
+
+	rcu_read_lock();
+	configured = !!ftnl_cluster_get_rcu(genl_info_net(info));
+	rcu_read_unlock();
+
+	if (nla_put_string(msg, FTNL_A_MODULE_VERSION, FTNL_MODULE_VERSION) ||
+	    nla_put_u32(msg, FTNL_A_PROTO_VERSION, FTNL_PROTO_VERSION) ||
+	    nla_put_u64_64bit(msg, FTNL_A_FEATURES, features, FTNL_A_PAD) ||
+	    nla_put_u32(msg, FTNL_A_MAX_NODES, FTNL_MAX_NODES) ||
+	    (configured && nla_put_flag(msg, FTNL_A_CONFIGURED)))
+		goto nospace;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	nlmsg_free(msg);
+	GENL_SET_ERR_MSG(info, "reply does not fit in a message");
+	return -EMSGSIZE;
+}
+
+/* Attributes the request must carry, each with the message naming it. */
+static const struct {
+	int type;
+	const char *missing;
+} ftnl_cluster_set_required[] = {
+	{ FTNL_A_CLUSTER_ID, "missing cluster id" },
+	{ FTNL_A_SELF_ID, "missing this node's id (self)" },
+	{ FTNL_A_HB_PERIOD_US, "missing heartbeat period" },
+	{ FTNL_A_TIMEOUT_US, "missing timeout" },
+	{ FTNL_A_KEY, "missing cluster key" },
+};
+
+/*
+ * NL_SET_ERR_MSG_ATTR() only takes literals; this takes any message with
+ * static storage (every caller passes a literal through a variable).
+ */
+static void ftnl_set_err(struct netlink_ext_ack *extack,
+			 const struct nlattr *attr, const char *msg)
+{
+	if (extack) {
+		extack->_msg = msg;
+		extack->bad_attr = attr;
+	}
+}
+
+static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
+{
+	struct nlattr *attr;
+	int rem;
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		if (!index--)
+			return attr;
+	}
+	return NULL;
+}
+
+static bool ftnl_addr6_is_unicast(const struct in6_addr *addr)
+{
+	int type = ipv6_addr_type(addr);
+
+	return !(type & (IPV6_ADDR_ANY | IPV6_ADDR_MULTICAST)) &&
+	       !ipv6_addr_v4mapped(addr);
+}
+
+static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FTNL_A_NODE_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, FTNL_A_NODE_MAX, attr, ftnl_node_policy,
+			       extack);
+	if (err)
+		return err;
+
+	if (!tb[FTNL_A_NODE_ID]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "node without an id");
+		NL_SET_ERR_ATTR_MISS(extack, attr, FTNL_A_NODE_ID);
+		return -EINVAL;
+	}
+	if (!tb[FTNL_A_NODE_PORT]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "node without a port");
+		NL_SET_ERR_ATTR_MISS(extack, attr, FTNL_A_NODE_PORT);
+		return -EINVAL;
+	}
+	if (!!tb[FTNL_A_NODE_ADDR4] == !!tb[FTNL_A_NODE_ADDR6]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "node needs exactly one address, IPv4 or IPv6");
+		return -EINVAL;
+	}
+
+	node->id = nla_get_u32(tb[FTNL_A_NODE_ID]);
+	node->port = nla_get_u16(tb[FTNL_A_NODE_PORT]);
+	node->state = FTNL_NODE_STATE_ALIVE;
+	if (tb[FTNL_A_NODE_ADDR4]) {
+		node->family = AF_INET;
+		node->addr4 = nla_get_in_addr(tb[FTNL_A_NODE_ADDR4]);
+		if (ipv4_is_zeronet(node->addr4) ||
+		    ipv4_is_multicast(node->addr4) ||
+		    ipv4_is_lbcast(node->addr4)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR4],
+					    "node address must be unicast");
+			return -EINVAL;
+		}
+	} else {
+		if (!IS_ENABLED(CONFIG_IPV6)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
+					    "IPv6 is not enabled in this kernel");
+			return -EAFNOSUPPORT;
+		}
+		node->family = AF_INET6;
+		node->addr6 = nla_get_in6_addr(tb[FTNL_A_NODE_ADDR6]);
+		if (!ftnl_addr6_is_unicast(&node->addr6)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
+					    "node address must be unicast (and not v4-mapped)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Build a configuration from a validated request; nothing is installed. */
+static struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct ftnl_cluster *cluster;
+	u32 count = 0, index = 0, bad;
+	struct nlattr *attr;
+	const char *why;
+	unsigned int i;
+	int rem, err;
+
+	for (i = 0; i < ARRAY_SIZE(ftnl_cluster_set_required); i++) {
+		if (GENL_REQ_ATTR_CHECK(info, ftnl_cluster_set_required[i].type)) {
+			ftnl_set_err(extack, NULL,
+				     ftnl_cluster_set_required[i].missing);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	if (nla_get_u32(attrs[FTNL_A_TIMEOUT_US]) <=
+	    nla_get_u32(attrs[FTNL_A_HB_PERIOD_US])) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[FTNL_A_TIMEOUT_US],
+				    "timeout must be greater than the heartbeat period");
+		return ERR_PTR(-EINVAL);
+	}
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		if (++count > FTNL_MAX_NODES) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "too many nodes (at most "
+					    __stringify(FTNL_MAX_NODES) ")");
+			return ERR_PTR(-E2BIG);
+		}
+	}
+	if (!count) {
+		NL_SET_ERR_MSG(extack, "the node table is empty");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, FTNL_A_NODE);
+		return ERR_PTR(-EINVAL);
+	}
+
+	cluster = ftnl_cluster_alloc(count);
+	if (!cluster) {
+		NL_SET_ERR_MSG(extack, "out of memory for the node table");
+		return ERR_PTR(-ENOMEM);
+	}
+	cluster->cluster_id = nla_get_u32(attrs[FTNL_A_CLUSTER_ID]);
+	cluster->self_id = nla_get_u32(attrs[FTNL_A_SELF_ID]);
+	cluster->hb_period_us = nla_get_u32(attrs[FTNL_A_HB_PERIOD_US]);
+	cluster->timeout_us = nla_get_u32(attrs[FTNL_A_TIMEOUT_US]);
+	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		err = ftnl_node_parse(attr, &cluster->nodes[index++], extack);
+		if (err)
+			goto err_free;
+	}
+
+	err = ftnl_cluster_finalize(cluster, &why, &bad);
+	if (err == -ENOMEM) {
+		NL_SET_ERR_MSG(extack, "out of memory validating the node table");
+		goto err_free;
+	}
+	if (err) {
+		if (bad == U32_MAX)
+			ftnl_set_err(extack, attrs[FTNL_A_SELF_ID], why);
+		else
+			ftnl_set_err(extack, ftnl_nth_node_attr(info, bad), why);
+		goto err_free;
+	}
+	return cluster;
+
+err_free:
+	ftnl_cluster_free(cluster);
+	return ERR_PTR(err);
+}
+
+static int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ftnl_net *fn = ftnl_net(net);
+	struct ftnl_cluster *cluster;
+
+	cluster = ftnl_cluster_from_request(info);
+	if (IS_ERR(cluster))
+		return PTR_ERR(cluster);
+
+	mutex_lock(&fn->lock);
+	ftnl_cluster_replace(fn, cluster);
+	ftnl_notify_cluster_change(net);
+	mutex_unlock(&fn->lock);
+	return 0;
+}
+
+static int ftnl_nl_cluster_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ftnl_net *fn = ftnl_net(net);
+	int err = 0;
+
+	mutex_lock(&fn->lock);
+	if (!rcu_access_pointer(fn->cluster)) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto out;
+	}
+	ftnl_cluster_replace(fn, NULL);
+	ftnl_notify_cluster_change(net);
+out:
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+static int ftnl_put_cluster_summary(struct sk_buff *msg,
+				    const struct ftnl_cluster *cluster)
+{
+	if (nla_put_flag(msg, FTNL_A_CONFIGURED) ||
+	    nla_put_u32(msg, FTNL_A_CLUSTER_ID, cluster->cluster_id) ||
+	    nla_put_u32(msg, FTNL_A_SELF_ID, cluster->self_id) ||
+	    nla_put_u32(msg, FTNL_A_NODE_COUNT, cluster->node_count))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct ftnl_cluster *cluster;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = ftnl_reply_put(msg, info);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+
+	rcu_read_lock();
+	cluster = ftnl_cluster_get_rcu(genl_info_net(info));
+	if (!cluster) {
+		rcu_read_unlock();
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto err_free;
+	}
+	err = ftnl_put_cluster_summary(msg, cluster);
+	if (!err &&
+	    (nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
+	     nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
+	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation)))
+		err = -EMSGSIZE;
+	rcu_read_unlock();
+	if (err) {
+		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
+		goto err_free;
+	}
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
+static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster,
+			 const struct ftnl_node *node)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, FTNL_A_NODE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FTNL_A_NODE_ID, node->id) ||
+	    nla_put_u16(msg, FTNL_A_NODE_PORT, node->port) ||
+	    nla_put_u8(msg, FTNL_A_NODE_STATE, node->state))
+		goto cancel;
+	if (node->family == AF_INET) {
+		if (nla_put_in_addr(msg, FTNL_A_NODE_ADDR4, node->addr4))
+			goto cancel;
+	} else if (nla_put_in6_addr(msg, FTNL_A_NODE_ADDR6, &node->addr6)) {
+		goto cancel;
+	}
+	if (node->id == cluster->self_id &&
+	    nla_put_flag(msg, FTNL_A_NODE_SELF))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0]: index of the next node to emit. */
+static int ftnl_nl_node_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct ftnl_cluster *cluster;
+	u32 index = cb->args[0];
+	void *hdr;
+
+	rcu_read_lock();
+	cluster = ftnl_cluster_get_rcu(sock_net(skb->sk));
+	if (!cluster)
+		goto out;
+	/* A configuration change between two parts marks the dump interrupted. */
+	cb->seq = cluster->generation;
+
+	for (; index < cluster->node_count; index++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ftnl_genl_family,
+				  NLM_F_MULTI, FTNL_CMD_NODE_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (nla_put_u32(skb, FTNL_A_CLUSTER_ID, cluster->cluster_id) ||
+		    nla_put_u32(skb, FTNL_A_GENERATION, cluster->generation) ||
+		    ftnl_put_node(skb, cluster, &cluster->nodes[index])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+out:
+	rcu_read_unlock();
+	cb->args[0] = index;
+	return skb->len;
+}
+
+/**
+ * ftnl_notify_cluster_change - multicast FTNL_CMD_CLUSTER_NTF on "events"
+ * @net: the netns whose configuration changed, with its lock held so that
+ *	notifications leave in generation order
+ */
+void ftnl_notify_cluster_change(struct net *net)
+{
+	struct ftnl_net *fn = ftnl_net(net);
+	const struct ftnl_cluster *cluster;
+	struct sk_buff *msg;
+	void *hdr;
+
+	lockdep_assert_held(&fn->lock);
+	if (!genl_has_listeners(&ftnl_genl_family, net, FTNL_MCGRP_EVENTS_IDX))
+		return;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, FTNL_CMD_CLUSTER_NTF);
+	if (!hdr)
+		goto err_free;
+
+	cluster = rcu_dereference_protected(fn->cluster,
+					    lockdep_is_held(&fn->lock));
+	if (nla_put_u32(msg, FTNL_A_GENERATION, fn->generation) ||
+	    (cluster && ftnl_put_cluster_summary(msg, cluster)))
+		goto err_free;
+
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
+				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(msg);
+}
+
+static const struct genl_ops ftnl_genl_ops[] = {
+	{
+		.cmd = FTNL_CMD_INFO_GET,
+		.doit = ftnl_nl_info_get,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_CLUSTER_SET,
+		.doit = ftnl_nl_cluster_set,
+		.policy = ftnl_cluster_set_policy,
+		.maxattr = FTNL_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTNL_CMD_CLUSTER_GET,
+		.doit = ftnl_nl_cluster_get,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_CLUSTER_DEL,
+		.doit = ftnl_nl_cluster_del,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTNL_CMD_NODE_GET,
+		.dumpit = ftnl_nl_node_dump,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+};
+
+static const struct genl_multicast_group ftnl_genl_mcgrps[] = {
+	[FTNL_MCGRP_EVENTS_IDX] = { .name = FTNL_MCGRP_EVENTS },
+};
+
+static struct genl_family ftnl_genl_family __ro_after_init = {
+	.name = FTNL_FAMILY_NAME,
+	.version = FTNL_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = ftnl_genl_ops,
+	.n_ops = ARRAY_SIZE(ftnl_genl_ops),
+	/* Validate reserved header fields and require a policy on every op. */
+	.resv_start_op = 0,
+	.mcgrps = ftnl_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ftnl_genl_mcgrps),
+};
+
+int __init ftnl_genl_register(void)
+{
+	return genl_register_family(&ftnl_genl_family);
+}
+
+void ftnl_genl_unregister(void)
+{
+	genl_unregister_family(&ftnl_genl_family);
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: build everything, run the static checks, the userspace unit
+# tests (ASan/UBSan) and the kselftests inside QEMU on each kernel given as
+# argument (6.1, 6.12). Every suite speaks TAP; the last line is the total:
+#   N passed, N failed[, N skipped]
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build
+LOGDIR=$BUILD/check
+KERNELS=("$@")
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
+JOBS=${JOBS:-$(nproc)}
+
+mkdir -p "$LOGDIR"
+passed=0
+failed=0
+skipped=0
+failures=()
+
+# Count a TAP stream: top-level "ok"/"not ok" lines, "# SKIP" as skipped.
+# A suite that exits non-zero without reporting a failure counts one.
+tally() {
+	local name=$1 log=$2 status=$3 p f s
+	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
+	s=$(grep -E '^ok [0-9]+' "$log" | grep -ciE '# skip' | tr -d ' ')
+	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
+	p=$((p - s))
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited with status $status" >>"$log"
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
+		f=1
+		echo "not ok - $name ran no test" >>"$log"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	if [ "$f" -gt 0 ]; then
+		failures+=("$name (log: ${log#"$ROOT"/})")
+		grep -E '^not ok' "$log" | sed "s|^|  $name: |"
+	fi
+	printf '%-40s %4d passed %4d failed %4d skipped\n' "$name" "$p" "$f" "$s"
+}
+
+# A single pass/fail step (build, static check) as one TAP test.
+step() {
+	local name=$1 log=$LOGDIR/$1.log status
+	shift
+	"$@" >"$log" 2>&1
+	status=$?
+	if [ $status -eq 0 ]; then
+		echo "ok 1 - $name" >>"$log"
+	else
+		tail -n 30 "$log" | sed 's/^/  | /'
+		echo "not ok 1 - $name" >>"$log"
+	fi
+	tally "$name" "$log" 0
+	return $status
+}
+
+cd "$ROOT" || exit 1
+
+echo "== build"
+if ! step build make -j"$JOBS" all; then
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+step modules-vm make -j"$JOBS" modules-vm VM_KERNELS="${KERNELS[*]}"
+vm_ok=$?
+
+echo "== static checks"
+step checkpatch "$ROOT/tools/checkpatch.sh"
+step kbuild-W1-sparse "$ROOT/tools/kbuild-warnings.sh"
+
+echo "== userspace unit tests (ASan/UBSan)"
+for t in "$BUILD"/tests/*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	name=unit/$(basename "$t")
+	log=$LOGDIR/$(basename "$t").tap
+	(cd "$BUILD/tests" && timeout 300 "$t") >"$log" 2>&1
+	tally "$name" "$log" $?
+done
+
+if [ $vm_ok -eq 0 ]; then
+	for k in "${KERNELS[@]}"; do
+		echo "== kselftests in QEMU, kernel $k"
+		log=$LOGDIR/selftests-$k.tap
+		"$ROOT/tools/vm/run" --kernel "$k" --timeout 1500 -- \
+			/opt/ftnl/selftests/run_tests.sh >"$log" 2>&1
+		tally "selftests/$k" "$log" $?
+	done
+fi
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "failed suites:"
+	printf '  %s\n' "${failures[@]}"
+fi
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
