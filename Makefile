@@ -3,8 +3,9 @@
 # ftnl top-level build. Out-of-tree module through kbuild, userspace library,
 # CLI and tests through the per-directory makefiles below. See README.md.
 #
-# Targets: all check check-all demo bench install clean setup
-#          module modules-vm lib cli unit-tests selftests checkpatch sparse
+# Targets: all check check-all demo install clean setup
+#          module modules-vm lib cli guest-scripts unit-tests selftests
+#          checkpatch sparse
 
 ROOT := $(abspath .)
 BUILD := $(ROOT)/build
@@ -24,10 +25,10 @@ DESTDIR ?=
 
 export ROOT BUILD CACHE PREFIX DESTDIR
 
-.PHONY: all setup module modules-vm lib cli unit-tests selftests check check-all \
-	check-unit check-vm demo bench install clean checkpatch sparse
+.PHONY: all setup module modules-vm lib cli guest-scripts unit-tests selftests \
+	check check-all demo install clean checkpatch sparse
 
-all: module lib cli unit-tests selftests
+all: module lib cli guest-scripts unit-tests selftests
 
 # Idempotent: installs only what is missing.
 setup:
@@ -58,6 +59,11 @@ lib:
 cli: lib
 	$(MAKE) -C tools
 
+# Scripts the VM runner puts on the guest's PATH (build/bin).
+guest-scripts:
+	install -d $(BUILD)/bin
+	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh $(BUILD)/bin/
+
 unit-tests: lib
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
@@ -82,16 +88,15 @@ check-all: setup
 demo: setup
 	@$(ROOT)/tools/demo.sh
 
-bench: setup
-	@$(ROOT)/tools/bench.sh
-
-install: all
-	install -d $(DESTDIR)/lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/extra
-	install -m 0644 $(BUILD)/kmod/host/ftnl.ko \
-		$(DESTDIR)/lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/extra/
+# The module goes to the extra/ dir of the kernel KDIR belongs to.
+install: module lib cli
+	krel=$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h) && \
+	install -d $(DESTDIR)/lib/modules/$$krel/extra && \
+	install -m 0644 $(BUILD)/kmod/host/ftnl.ko $(DESTDIR)/lib/modules/$$krel/extra/ && \
+	if [ -z "$(DESTDIR)" ]; then depmod -a $$krel; fi
 	$(MAKE) -C libftnl install
 	$(MAKE) -C tools install
-	test -n "$(DESTDIR)" || depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
 
 clean:
 	rm -rf $(BUILD)

@@ -74,7 +74,10 @@ vm_ok=$?
 
 echo "== static checks"
 step checkpatch "$ROOT/tools/checkpatch.sh"
-step kbuild-W1-sparse "$ROOT/tools/kbuild-warnings.sh"
+step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/kbuild-warnings.sh"
+log=$LOGDIR/spec-check.tap
+/usr/bin/python3 "$ROOT/tools/spec-check.py" >"$log" 2>&1
+tally spec-check "$log" $?
 
 echo "== userspace unit tests (ASan/UBSan)"
 for t in "$BUILD"/tests/*; do

@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that Documentation/netlink/specs/ftnl.yaml agrees with
+uapi/linux/ftnl.h: same commands, attributes and enum values in the same
+order, same constants. Prints TAP; exits non-zero on any mismatch."""
+
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "Documentation/netlink/specs/ftnl.yaml"
+HEADER = ROOT / "uapi/linux/ftnl.h"
+
+
+def c_name(name):
+    return name.upper().replace("-", "_")
+
+
+def header_enum(text, enum_name):
+    """Names of an enum's members, in order, without the __MAX tail."""
+    match = re.search(r"enum %s \{(.*?)\};" % enum_name, text, re.S)
+    if not match:
+        return None
+    body = re.sub(r"/\*.*?\*/", "", match.group(1), flags=re.S)
+    names = []
+    for item in body.split(","):
+        name = item.split("=")[0].strip()
+        if name and not name.startswith("__") and not name.endswith("_MAX"):
+            names.append(name)
+    return names
+
+
+def header_defines(text):
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r"#define\s+(FTNL_\w+)\s+(\S+)", text)}
+
+
+def main():
+    spec = yaml.safe_load(SPEC.read_text())
+    text = HEADER.read_text()
+    defines = header_defines(text)
+    checks = []
+
+    ops = ["FTNL_CMD_UNSPEC"] + ["FTNL_CMD_" + c_name(op["name"])
+                                for op in spec["operations"]["list"]]
+    checks.append(("commands in order", ops, header_enum(text, "ftnl_cmd")))
+
+    sets = {s["name"]: s for s in spec["attribute-sets"]}
+    top = ["FTNL_A_UNSPEC"] + ["FTNL_A_" + c_name(a["name"])
+                               for a in sets["ftnl"]["attributes"]]
+    checks.append(("top-level attributes in order", top,
+                   header_enum(text, "ftnl_attr")))
+    node = ["FTNL_A_NODE_UNSPEC"] + ["FTNL_A_NODE_" + c_name(a["name"])
+                                     for a in sets["node"]["attributes"]]
+    checks.append(("node attributes in order", node,
+                   header_enum(text, "ftnl_node_attr")))
+
+    defs = {d["name"]: d for d in spec["definitions"]}
+    states = ["FTNL_NODE_STATE_" + c_name(e["name"])
+              for e in defs["node-state"]["entries"]]
+    checks.append(("node states in order", states,
+                   header_enum(text, "ftnl_node_state")))
+    features = ["FTNL_FEATURE_" + c_name(e["name"])
+                for e in defs["feature"]["entries"]]
+    checks.append(("feature bits in order", features,
+                   header_enum(text, "ftnl_feature")))
+
+    const_map = {
+        "family-version": "FTNL_FAMILY_VERSION",
+        "proto-version": "FTNL_PROTO_VERSION",
+        "max-nodes": "FTNL_MAX_NODES",
+        "key-len": "FTNL_KEY_LEN",
+        "hb-period-min-us": "FTNL_HB_PERIOD_MIN_US",
+        "hb-period-max-us": "FTNL_HB_PERIOD_MAX_US",
+        "timeout-max-us": "FTNL_TIMEOUT_MAX_US",
+    }
+    for yname, cname in const_map.items():
+        header_value = defines.get(cname, "").rstrip("Uu")
+        checks.append(("constant " + cname, str(defs[yname]["value"]),
+                       header_value))
+
+    groups = [g["name"] for g in spec["mcast-groups"]["list"]]
+    checks.append(("multicast groups", groups,
+                   [defines.get("FTNL_MCGRP_EVENTS", "").strip('"')]))
+    checks.append(("family name", '"%s"' % spec["name"],
+                   defines.get("FTNL_FAMILY_NAME")))
+
+    print("1..%d" % len(checks))
+    failed = 0
+    for number, (what, want, got) in enumerate(checks, 1):
+        if want == got:
+            print("ok %d - spec and header agree: %s" % (number, what))
+        else:
+            failed += 1
+            print("not ok %d - spec and header disagree: %s" % (number, what))
+            print("# spec:   %s" % (want,))
+            print("# header: %s" % (got,))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
