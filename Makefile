@@ -65,6 +65,7 @@ guest-scripts:
 	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh $(BUILD)/bin/
 
 unit-tests: lib
+	$(MAKE) -C kmod/tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 
@@ -100,6 +101,7 @@ install: module lib cli
 
 clean:
 	rm -rf $(BUILD)
+	$(MAKE) -C kmod/tests clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean

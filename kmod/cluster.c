@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "ftnl.h"
+#include "ring/ring.h"
 
 struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
 {
@@ -24,9 +25,15 @@ struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
 	return cluster;
 }
 
+/**
+ * ftnl_cluster_free - free a configuration that no reader can see
+ * @cluster: the configuration, or NULL; its ring, if any, stopped and
+ *	without sockets
+ */
 void ftnl_cluster_free(struct ftnl_cluster *cluster)
 {
 	if (cluster) {
+		ftnl_ring_destroy(cluster->ring);
 		memzero_explicit(cluster->key, sizeof(cluster->key));
 		kvfree(cluster);
 	}
@@ -188,24 +195,37 @@ static void ftnl_cluster_free_rcu(struct rcu_head *head)
 	ftnl_cluster_free(container_of(head, struct ftnl_cluster, rcu));
 }
 
+struct ftnl_cluster *ftnl_cluster_current(struct ftnl_net *fn)
+{
+	return rcu_dereference_protected(fn->cluster,
+					 lockdep_is_held(&fn->lock));
+}
+
 /**
  * ftnl_cluster_replace - install a new configuration (or none)
  * @fn: the netns state, with @fn->lock held
- * @cluster: the new configuration, or NULL to unconfigure
+ * @cluster: the new configuration with its ring created, or NULL to
+ *	unconfigure
  *
- * Readers under RCU keep the old configuration until they finish; it is
- * freed after a grace period (module exit waits with rcu_barrier()).
+ * The old ring stops, hands its sockets over where the new one reuses them
+ * and closes the others; the new ring starts. Readers under RCU keep the
+ * old configuration until they finish; its memory is freed after a grace
+ * period (module exit waits with rcu_barrier()). Process context.
  */
 void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
 {
-	struct ftnl_cluster *old;
+	struct ftnl_cluster *old = ftnl_cluster_current(fn);
 
-	lockdep_assert_held(&fn->lock);
+	if (old)
+		ftnl_ring_stop(old->ring);
 	fn->generation++;
 	if (cluster)
 		cluster->generation = fn->generation;
-	old = rcu_replace_pointer(fn->cluster, cluster,
-				  lockdep_is_held(&fn->lock));
-	if (old)
+	rcu_assign_pointer(fn->cluster, cluster);
+	if (cluster)
+		ftnl_ring_start(cluster->ring, old ? old->ring : NULL);
+	if (old) {
+		ftnl_ring_close_sockets(old->ring);
 		call_rcu(&old->rcu, ftnl_cluster_free_rcu);
+	}
 }

@@ -6,17 +6,21 @@
 #define _FTNL_H
 
 #include <linux/in6.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <linux/ftnl.h>
+
+struct ftnl_ring;
 
 /**
  * struct ftnl_node - one member of the cluster's node table
  * @id: node id, unique in the cluster
  * @family: AF_INET or AF_INET6
- * @state: enum ftnl_node_state
  * @port: UDP port, host order
  * @addr4: IPv4 address when @family is AF_INET
  * @addr6: IPv6 address when @family is AF_INET6
@@ -24,7 +28,6 @@
 struct ftnl_node {
 	u32 id;
 	u8 family;
-	u8 state;
 	u16 port;
 	union {
 		__be32 addr4;
@@ -42,12 +45,15 @@ struct ftnl_node {
  * @timeout_us: suspicion timeout d
  * @generation: the netns generation this configuration was installed at
  * @key: cluster secret authenticating datagrams
+ * @ring: the observation ring running this configuration (its mutable
+ *	state lives there)
  * @node_count: number of entries in @nodes
- * @nodes: node table, sorted by ascending id
+ * @nodes: node table, sorted by ascending id; a node's index is its
+ *	position on the ring
  *
  * A configuration is never changed in place: a new one replaces it under
- * RCU, so that readers (dumps now, the datagram path later) never see a
- * half-written table.
+ * RCU, so that readers (dumps, the datagram path) never see a half-written
+ * table.
  */
 struct ftnl_cluster {
 	struct rcu_head rcu;
@@ -58,26 +64,69 @@ struct ftnl_cluster {
 	u32 timeout_us;
 	u32 generation;
 	u8 key[FTNL_KEY_LEN];
+	struct ftnl_ring *ring;
 	u32 node_count;
 	struct ftnl_node nodes[];
 };
 
 /**
+ * struct ftnl_event_rec - a failure this node learned, waiting to be
+ *	multicast from process context
+ * @list: in ftnl_net.events
+ * @cluster_id: cluster of the failed node
+ * @generation: configuration generation it was learned in
+ * @node_id: the failed node
+ * @incarnation: its incarnation, 0 if never heard
+ * @cause: enum ftnl_event_cause
+ * @observer_id: the node that detected it
+ * @mono_ns: CLOCK_MONOTONIC when learned
+ * @real_ns: CLOCK_REALTIME when learned
+ */
+struct ftnl_event_rec {
+	struct list_head list;
+	u32 cluster_id;
+	u32 generation;
+	u32 node_id;
+	u64 incarnation;
+	u8 cause;
+	u32 observer_id;
+	u64 mono_ns;
+	u64 real_ns;
+};
+
+/**
  * struct ftnl_net - per network namespace state: one netns is one node
+ * @net: the namespace
  * @lock: serializes configuration changes
  * @cluster: current configuration, NULL when unconfigured
  * @generation: incremented on every configuration change
+ * @incarnation: this node's current life; renewed when it leaves or its
+ *	cluster is deleted, so that a later comeback is a new incarnation
+ * @events_lock: protects @events
+ * @events: failures waiting for @events_work
+ * @events_work: multicasts @events with GFP_KERNEL, off the datagram path
  */
 struct ftnl_net {
+	possible_net_t net;
 	struct mutex lock; /* serializes configuration changes */
 	struct ftnl_cluster __rcu *cluster;
 	u32 generation;
+	u64 incarnation;
+	spinlock_t events_lock; /* protects events */
+	struct list_head events;
+	struct work_struct events_work;
 };
 
 /* netns.c */
 struct ftnl_net *ftnl_net(const struct net *net);
+u64 ftnl_new_incarnation(u64 previous);
 int ftnl_netns_register(void);
 void ftnl_netns_unregister(void);
+
+/* events.c */
+void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
+void ftnl_events_init(struct ftnl_net *fn);
+void ftnl_events_flush(struct ftnl_net *fn);
 
 /* cluster.c */
 struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count);
@@ -87,10 +136,12 @@ int ftnl_cluster_finalize(struct ftnl_cluster *cluster, const char **why,
 const struct ftnl_node *ftnl_cluster_find(const struct ftnl_cluster *cluster,
 					  u32 id);
 void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster);
+struct ftnl_cluster *ftnl_cluster_current(struct ftnl_net *fn);
 
 /* netlink.c */
 int ftnl_genl_register(void);
 void ftnl_genl_unregister(void);
 void ftnl_notify_cluster_change(struct net *net);
+void ftnl_notify_failure(struct net *net, const struct ftnl_event_rec *rec);
 
 #endif /* _FTNL_H */

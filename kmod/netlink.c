@@ -11,6 +11,7 @@
 #include <net/ipv6.h>
 
 #include "ftnl.h"
+#include "ring/ring.h"
 #include "version.h"
 
 enum ftnl_mcgrp {
@@ -55,6 +56,10 @@ static const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
 };
 
+static const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_PEER_ID] = { .type = NLA_U32 },
+};
+
 /* Requests that take no attributes: strict validation rejects any. */
 static const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
 
@@ -73,7 +78,9 @@ static void *ftnl_reply_put(struct sk_buff *msg, struct genl_info *info)
 
 static int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 {
-	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS;
+	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
+		       FTNL_FEATURE_RING;
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
 	void *hdr;
@@ -94,7 +101,9 @@ static int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 	configured = !!ftnl_cluster_get_rcu(genl_info_net(info));
 	rcu_read_unlock();
 
-	if (nla_put_string(msg, FTNL_A_MODULE_VERSION, FTNL_MODULE_VERSION) ||
+	if (nla_put_u64_64bit(msg, FTNL_A_INCARNATION, READ_ONCE(fn->incarnation),
+			      FTNL_A_PAD) ||
+	    nla_put_string(msg, FTNL_A_MODULE_VERSION, FTNL_MODULE_VERSION) ||
 	    nla_put_u32(msg, FTNL_A_PROTO_VERSION, FTNL_PROTO_VERSION) ||
 	    nla_put_u64_64bit(msg, FTNL_A_FEATURES, features, FTNL_A_PAD) ||
 	    nla_put_u32(msg, FTNL_A_MAX_NODES, FTNL_MAX_NODES) ||
@@ -187,7 +196,6 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 
 	node->id = nla_get_u32(tb[FTNL_A_NODE_ID]);
 	node->port = nla_get_u16(tb[FTNL_A_NODE_PORT]);
-	node->state = FTNL_NODE_STATE_ALIVE;
 	if (tb[FTNL_A_NODE_ADDR4]) {
 		node->family = AF_INET;
 		node->addr4 = nla_get_in_addr(tb[FTNL_A_NODE_ADDR4]);
@@ -302,11 +310,25 @@ static int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	struct ftnl_net *fn = ftnl_net(net);
 	struct ftnl_cluster *cluster;
 
+	struct ftnl_cluster *old;
+	int err;
+
 	cluster = ftnl_cluster_from_request(info);
 	if (IS_ERR(cluster))
 		return PTR_ERR(cluster);
 
 	mutex_lock(&fn->lock);
+	old = ftnl_cluster_current(fn);
+	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);
+	if (err) {
+		mutex_unlock(&fn->lock);
+		if (err == -EADDRINUSE)
+			GENL_SET_ERR_MSG(info, "this node's UDP port is already in use");
+		else
+			GENL_SET_ERR_MSG(info, "cannot open this node's UDP socket");
+		ftnl_cluster_free(cluster);
+		return err;
+	}
 	ftnl_cluster_replace(fn, cluster);
 	ftnl_notify_cluster_change(net);
 	mutex_unlock(&fn->lock);
@@ -326,7 +348,67 @@ static int ftnl_nl_cluster_del(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	ftnl_cluster_replace(fn, NULL);
+	/* Whatever this node does next, it is a new life for the others. */
+	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
 	ftnl_notify_cluster_change(net);
+out:
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+static int ftnl_nl_cluster_leave(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ftnl_net *fn = ftnl_net(net);
+	struct ftnl_cluster *cluster;
+	int err = 0;
+
+	mutex_lock(&fn->lock);
+	cluster = ftnl_cluster_current(fn);
+	if (!cluster) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto out;
+	}
+	ftnl_ring_leave(cluster->ring);
+	ftnl_cluster_replace(fn, NULL);
+	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
+	ftnl_notify_cluster_change(net);
+out:
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+static int ftnl_nl_node_readmit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	const struct ftnl_node *node;
+	struct ftnl_cluster *cluster;
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PEER_ID)) {
+		GENL_SET_ERR_MSG(info, "missing the id of the node to readmit");
+		return -EINVAL;
+	}
+
+	mutex_lock(&fn->lock);
+	cluster = ftnl_cluster_current(fn);
+	if (!cluster) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto out;
+	}
+	node = ftnl_cluster_find(cluster, nla_get_u32(info->attrs[FTNL_A_PEER_ID]));
+	if (!node) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FTNL_A_PEER_ID],
+				    "no node with this id in the cluster");
+		err = -ENOENT;
+		goto out;
+	}
+	err = ftnl_ring_readmit(cluster->ring, node - cluster->nodes, &why);
+	if (err)
+		ftnl_set_err(info->extack, info->attrs[FTNL_A_PEER_ID], why);
 out:
 	mutex_unlock(&fn->lock);
 	return err;
@@ -373,7 +455,9 @@ static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 	if (!err &&
 	    (nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
 	     nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
-	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation)))
+	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
+	     nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
+			       FTNL_A_PAD)))
 		err = -EMSGSIZE;
 	rcu_read_unlock();
 	if (err) {
@@ -390,16 +474,27 @@ err_free:
 }
 
 static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster,
-			 const struct ftnl_node *node)
+			 u32 pos)
 {
+	const struct ftnl_node *node = &cluster->nodes[pos];
+	struct ftnl_node_view view;
 	struct nlattr *nest;
 
+	ftnl_ring_view(cluster->ring, pos, &view);
 	nest = nla_nest_start(msg, FTNL_A_NODE);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, FTNL_A_NODE_ID, node->id) ||
 	    nla_put_u16(msg, FTNL_A_NODE_PORT, node->port) ||
-	    nla_put_u8(msg, FTNL_A_NODE_STATE, node->state))
+	    nla_put_u8(msg, FTNL_A_NODE_STATE, view.state) ||
+	    nla_put_u64_64bit(msg, FTNL_A_NODE_INCARNATION, view.incarnation,
+			      FTNL_A_NODE_PAD) ||
+	    (view.emitter && nla_put_flag(msg, FTNL_A_NODE_EMITTER)) ||
+	    (view.observer && nla_put_flag(msg, FTNL_A_NODE_OBSERVER)) ||
+	    (view.has_hb_age &&
+	     nla_put_u64_64bit(msg, FTNL_A_NODE_HB_AGE_US,
+			       div_u64(view.hb_age_ns, NSEC_PER_USEC),
+			       FTNL_A_NODE_PAD)))
 		goto cancel;
 	if (node->family == AF_INET) {
 		if (nla_put_in_addr(msg, FTNL_A_NODE_ADDR4, node->addr4))
@@ -441,7 +536,7 @@ static int ftnl_nl_node_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		genl_dump_check_consistent(cb, hdr);
 		if (nla_put_u32(skb, FTNL_A_CLUSTER_ID, cluster->cluster_id) ||
 		    nla_put_u32(skb, FTNL_A_GENERATION, cluster->generation) ||
-		    ftnl_put_node(skb, cluster, &cluster->nodes[index])) {
+		    ftnl_put_node(skb, cluster, index)) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -491,6 +586,128 @@ err_free:
 	nlmsg_free(msg);
 }
 
+static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
+				 atomic64_t *counters, int count, int pad)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < count; i++)
+		if (nla_put_u64_64bit(msg, i + 1, atomic64_read(&counters[i]), pad))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, FTNL_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++)
+		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
+				      FTNL_A_STATS_PAD))
+			return -EMSGSIZE;
+	/* Reasons and buckets are numbered from 0, attribute types from 1. */
+	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->drops,
+				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||
+	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, ring->lateness,
+				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_LATENESS_MAX_NS,
+			      READ_ONCE(ring->lateness_max_ns), FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct ftnl_cluster *cluster;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = ftnl_reply_put(msg, info);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+
+	rcu_read_lock();
+	cluster = ftnl_cluster_get_rcu(genl_info_net(info));
+	if (!cluster) {
+		rcu_read_unlock();
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto err_free;
+	}
+	err = ftnl_put_stats(msg, cluster->ring);
+	rcu_read_unlock();
+	if (err) {
+		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
+		goto err_free;
+	}
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
+/**
+ * ftnl_notify_failure - multicast FTNL_CMD_FAILURE_NTF on "events"
+ * @net: the netns that learned the failure
+ * @rec: the failure
+ *
+ * Process context (the events work).
+ */
+void ftnl_notify_failure(struct net *net, const struct ftnl_event_rec *rec)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&ftnl_genl_family, net, FTNL_MCGRP_EVENTS_IDX))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, FTNL_CMD_FAILURE_NTF);
+	if (!hdr)
+		goto err_free;
+	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
+	    nla_put_u32(msg, FTNL_A_GENERATION, rec->generation) ||
+	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_INCARNATION, rec->incarnation,
+			      FTNL_A_PAD) ||
+	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
+	    nla_put_u32(msg, FTNL_A_EVENT_OBSERVER_ID, rec->observer_id) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
+			      FTNL_A_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
+			      FTNL_A_PAD))
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
+				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(msg);
+}
+
 static const struct genl_ops ftnl_genl_ops[] = {
 	{
 		.cmd = FTNL_CMD_INFO_GET,
@@ -521,6 +738,26 @@ static const struct genl_ops ftnl_genl_ops[] = {
 	{
 		.cmd = FTNL_CMD_NODE_GET,
 		.dumpit = ftnl_nl_node_dump,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_CLUSTER_LEAVE,
+		.doit = ftnl_nl_cluster_leave,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTNL_CMD_NODE_READMIT,
+		.doit = ftnl_nl_node_readmit,
+		.policy = ftnl_readmit_policy,
+		.maxattr = FTNL_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTNL_CMD_STATS_GET,
+		.doit = ftnl_nl_stats_get,
 		.policy = ftnl_no_attr_policy,
 		.maxattr = FTNL_A_MAX,
 	},

@@ -5,6 +5,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/timekeeping.h>
 #include <net/netns/generic.h>
 
 #include "ftnl.h"
@@ -16,13 +17,31 @@ struct ftnl_net *ftnl_net(const struct net *net)
 	return net_generic(net, ftnl_net_id);
 }
 
+/**
+ * ftnl_new_incarnation - a new life for this node
+ * @previous: the incarnation it ends, 0 if none
+ *
+ * The wall clock in nanoseconds: a node that restarts (module reload, netns
+ * recreated, other machine boot) comes back with a larger incarnation than
+ * any it had, as long as the clock does not step back by more than its
+ * downtime; and never smaller than @previous + 1 within one life of the
+ * module.
+ */
+u64 ftnl_new_incarnation(u64 previous)
+{
+	return max_t(u64, ktime_get_real_ns(), previous + 1);
+}
+
 static int __net_init ftnl_net_init(struct net *net)
 {
 	struct ftnl_net *fn = ftnl_net(net);
 
+	write_pnet(&fn->net, net);
 	mutex_init(&fn->lock);
 	RCU_INIT_POINTER(fn->cluster, NULL);
 	fn->generation = 0;
+	fn->incarnation = ftnl_new_incarnation(0);
+	ftnl_events_init(fn);
 	return 0;
 }
 
@@ -33,6 +52,7 @@ static void __net_exit ftnl_net_exit(struct net *net)
 	mutex_lock(&fn->lock);
 	ftnl_cluster_replace(fn, NULL);
 	mutex_unlock(&fn->lock);
+	ftnl_events_flush(fn);
 	mutex_destroy(&fn->lock);
 }
 

@@ -49,11 +49,14 @@
  * @FTNL_FEATURE_CLUSTER: cluster set/get/del and node dump
  * @FTNL_FEATURE_IPV6: nodes may have IPv6 addresses
  * @FTNL_FEATURE_EVENTS: the "events" multicast group carries notifications
+ * @FTNL_FEATURE_RING: heartbeats and timeout observation on the ring,
+ *	failure events, leave, readmit, stats
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
 	FTNL_FEATURE_IPV6	= 1 << 1,
 	FTNL_FEATURE_EVENTS	= 1 << 2,
+	FTNL_FEATURE_RING	= 1 << 3,
 };
 
 /**
@@ -70,6 +73,66 @@ enum ftnl_node_state {
 	__FTNL_NODE_STATE_MAX,
 	FTNL_NODE_STATE_MAX = __FTNL_NODE_STATE_MAX - 1
 };
+
+/**
+ * enum ftnl_event_cause - how this node learned of a failure
+ * @FTNL_CAUSE_OBSERVED: this node observed it: its emitter fell silent for
+ *	the timeout (task T3 of the ring)
+ * @FTNL_CAUSE_BROADCAST: learned from another node's broadcast
+ * @FTNL_CAUSE_LEAVE: the node left gracefully (ftnl-cli cluster leave)
+ * @FTNL_CAUSE_RESTARTED: the node came back with a new incarnation before
+ *	its death was detected; its previous incarnation is dead
+ */
+enum ftnl_event_cause {
+	FTNL_CAUSE_OBSERVED,
+	FTNL_CAUSE_BROADCAST,
+	FTNL_CAUSE_LEAVE,
+	FTNL_CAUSE_RESTARTED,
+
+	__FTNL_CAUSE_MAX,
+	FTNL_CAUSE_MAX = __FTNL_CAUSE_MAX - 1
+};
+
+/**
+ * enum ftnl_drop_reason - why a received datagram was dropped; every
+ *	dropped datagram is counted under exactly one reason and changes
+ *	nothing else
+ * @FTNL_DROP_SIZE: shorter than the header, or length field inconsistent
+ * @FTNL_DROP_MAGIC: not an ftnl datagram
+ * @FTNL_DROP_VERSION: unsupported protocol version
+ * @FTNL_DROP_CLUSTER: another cluster's id, or no cluster configured
+ * @FTNL_DROP_UNKNOWN_SENDER: sender id not in the node table, or sent
+ *	from an address and port other than the table's
+ * @FTNL_DROP_MAC: authentication failed (wrong key or altered)
+ * @FTNL_DROP_STALE_INCARNATION: older incarnation than the one known
+ * @FTNL_DROP_REPLAY: sequence number already seen or too old
+ * @FTNL_DROP_DEAD_SENDER: sender is dead or left for this incarnation
+ * @FTNL_DROP_NOT_FOR_US: addressed to another node id
+ * @FTNL_DROP_TYPE: unknown datagram type or malformed payload
+ */
+enum ftnl_drop_reason {
+	FTNL_DROP_SIZE,
+	FTNL_DROP_MAGIC,
+	FTNL_DROP_VERSION,
+	FTNL_DROP_CLUSTER,
+	FTNL_DROP_UNKNOWN_SENDER,
+	FTNL_DROP_MAC,
+	FTNL_DROP_STALE_INCARNATION,
+	FTNL_DROP_REPLAY,
+	FTNL_DROP_DEAD_SENDER,
+	FTNL_DROP_NOT_FOR_US,
+	FTNL_DROP_TYPE,
+
+	__FTNL_DROP_MAX,
+	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
+};
+
+/* Buckets of the heartbeat emission lateness histogram: bucket 0 counts
+ * heartbeats that left less than 1 us after their deadline, bucket i
+ * (1 <= i < FTNL_LATENESS_BUCKETS - 1) those late by [2^(i-1), 2^i) us,
+ * the last bucket everything later.
+ */
+#define FTNL_LATENESS_BUCKETS	24
 
 /**
  * enum ftnl_cmd - generic netlink commands of the ftnl family
@@ -99,6 +162,23 @@ enum ftnl_node_state {
  *	configuration of the netns changed: FTNL_A_GENERATION, and when a
  *	cluster is configured FTNL_A_CONFIGURED, FTNL_A_CLUSTER_ID,
  *	FTNL_A_SELF_ID, FTNL_A_NODE_COUNT.
+ * @FTNL_CMD_CLUSTER_LEAVE: do, admin; leave the cluster gracefully: tell
+ *	this node's observer and emitter, who announce it as a leave (cause
+ *	FTNL_CAUSE_LEAVE), then forget the configuration as CLUSTER_DEL does.
+ *	-ENOENT if no cluster is configured.
+ * @FTNL_CMD_NODE_READMIT: do, admin; take back a node that is dead or left
+ *	(FTNL_A_PEER_ID), once it restarted with a new
+ *	incarnation: its datagrams are accepted again if their incarnation
+ *	is newer than the dead one, and the ring is re-evaluated. -ENOENT for
+ *	an unknown id, -EINVAL if the node is alive or is this node.
+ * @FTNL_CMD_STATS_GET: do; counters of this node: FTNL_A_STATS nest.
+ *	-ENOENT if no cluster is configured.
+ * @FTNL_CMD_FAILURE_NTF: notification on "events", once per failure this
+ *	node learns: FTNL_A_EVENT_NODE_ID, FTNL_A_EVENT_INCARNATION,
+ *	FTNL_A_EVENT_CAUSE, FTNL_A_EVENT_OBSERVER_ID (the node that observed
+ *	it, this node for FTNL_CAUSE_OBSERVED), FTNL_A_EVENT_TIME_MONO_NS and
+ *	FTNL_A_EVENT_TIME_REAL_NS (when this node learned it), FTNL_A_CLUSTER_ID,
+ *	FTNL_A_GENERATION.
  */
 enum ftnl_cmd {
 	FTNL_CMD_UNSPEC,
@@ -108,6 +188,10 @@ enum ftnl_cmd {
 	FTNL_CMD_CLUSTER_DEL,
 	FTNL_CMD_NODE_GET,
 	FTNL_CMD_CLUSTER_NTF,
+	FTNL_CMD_CLUSTER_LEAVE,
+	FTNL_CMD_NODE_READMIT,
+	FTNL_CMD_STATS_GET,
+	FTNL_CMD_FAILURE_NTF,
 
 	__FTNL_CMD_MAX,
 	FTNL_CMD_MAX = __FTNL_CMD_MAX - 1
@@ -135,6 +219,17 @@ enum ftnl_cmd {
  * @FTNL_A_GENERATION: u32, incremented by every successful configuration
  *	change in this netns; lets a dump reader detect a concurrent change
  * @FTNL_A_PAD: padding for 64-bit attributes
+ * @FTNL_A_INCARNATION: u64, this node's incarnation (info and cluster get):
+ *	chosen when the netns's ftnl state is created, larger after every
+ *	restart of the node
+ * @FTNL_A_PEER_ID: u32, the node a command is about (NODE_READMIT)
+ * @FTNL_A_STATS: nest of enum ftnl_stats_attr
+ * @FTNL_A_EVENT_NODE_ID: u32, the failed node
+ * @FTNL_A_EVENT_INCARNATION: u64, its incarnation (0 if it never spoke)
+ * @FTNL_A_EVENT_CAUSE: u8, enum ftnl_event_cause
+ * @FTNL_A_EVENT_OBSERVER_ID: u32, the node that detected the failure
+ * @FTNL_A_EVENT_TIME_MONO_NS: u64, CLOCK_MONOTONIC when this node learned
+ * @FTNL_A_EVENT_TIME_REAL_NS: u64, CLOCK_REALTIME when this node learned
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -152,6 +247,15 @@ enum ftnl_attr {
 	FTNL_A_NODE_COUNT,
 	FTNL_A_GENERATION,
 	FTNL_A_PAD,
+	FTNL_A_INCARNATION,
+	FTNL_A_PEER_ID,
+	FTNL_A_STATS,
+	FTNL_A_EVENT_NODE_ID,
+	FTNL_A_EVENT_INCARNATION,
+	FTNL_A_EVENT_CAUSE,
+	FTNL_A_EVENT_OBSERVER_ID,
+	FTNL_A_EVENT_TIME_MONO_NS,
+	FTNL_A_EVENT_TIME_REAL_NS,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -167,6 +271,15 @@ enum ftnl_attr {
  *	port pair is unique in the cluster
  * @FTNL_A_NODE_STATE: u8, enum ftnl_node_state (dump only)
  * @FTNL_A_NODE_SELF: flag, this entry is the local node (dump only)
+ * @FTNL_A_NODE_INCARNATION: u64, last incarnation heard from the node, 0 if
+ *	never (dump only)
+ * @FTNL_A_NODE_EMITTER: flag, this node observes that node: it is this
+ *	node's emitter on the ring (dump only)
+ * @FTNL_A_NODE_OBSERVER: flag, that node observes this node: this node
+ *	heartbeats it (dump only)
+ * @FTNL_A_NODE_HB_AGE_US: u64, on the emitter's entry: microseconds since
+ *	its last heartbeat arrived (absent if none arrived yet) (dump only)
+ * @FTNL_A_NODE_PAD: padding for 64-bit attributes
  */
 enum ftnl_node_attr {
 	FTNL_A_NODE_UNSPEC,
@@ -176,9 +289,59 @@ enum ftnl_node_attr {
 	FTNL_A_NODE_PORT,
 	FTNL_A_NODE_STATE,
 	FTNL_A_NODE_SELF,
+	FTNL_A_NODE_INCARNATION,
+	FTNL_A_NODE_EMITTER,
+	FTNL_A_NODE_OBSERVER,
+	FTNL_A_NODE_HB_AGE_US,
+	FTNL_A_NODE_PAD,
 
 	__FTNL_A_NODE_MAX,
 	FTNL_A_NODE_MAX = __FTNL_A_NODE_MAX - 1
+};
+
+/**
+ * enum ftnl_stats_attr - counters nested in FTNL_A_STATS, all u64 since the
+ *	cluster was configured
+ * @FTNL_A_STATS_UNSPEC: never used
+ * @FTNL_A_STATS_HB_SENT: heartbeats sent to the observer
+ * @FTNL_A_STATS_HB_RECV: heartbeats accepted (from any member)
+ * @FTNL_A_STATS_HB_FROM_EMITTER: heartbeats from the current emitter, the
+ *	ones that re-arm the suspicion timer
+ * @FTNL_A_STATS_SUSPICIONS: emitters declared dead by this node (task T3)
+ * @FTNL_A_STATS_NEW_OBSERVER_SENT: NEW_OBSERVER datagrams sent
+ * @FTNL_A_STATS_NEW_OBSERVER_RECV: NEW_OBSERVER datagrams accepted
+ * @FTNL_A_STATS_LEAVE_SENT: LEAVE datagrams sent
+ * @FTNL_A_STATS_LEAVE_RECV: LEAVE datagrams accepted
+ * @FTNL_A_STATS_TX_ERRORS: datagrams that could not be sent (no route,
+ *	no memory)
+ * @FTNL_A_STATS_EVENTS_LOST: failure events not multicast for lack of
+ *	memory
+ * @FTNL_A_STATS_DROP: nest, one u64 per enum ftnl_drop_reason, attribute
+ *	type = reason + 1
+ * @FTNL_A_STATS_LATENESS: nest, FTNL_LATENESS_BUCKETS u64 counts of the
+ *	heartbeat emission lateness histogram, attribute type = bucket + 1
+ * @FTNL_A_STATS_LATENESS_MAX_NS: u64, largest emission lateness seen
+ * @FTNL_A_STATS_PAD: padding for 64-bit attributes
+ */
+enum ftnl_stats_attr {
+	FTNL_A_STATS_UNSPEC,
+	FTNL_A_STATS_HB_SENT,
+	FTNL_A_STATS_HB_RECV,
+	FTNL_A_STATS_HB_FROM_EMITTER,
+	FTNL_A_STATS_SUSPICIONS,
+	FTNL_A_STATS_NEW_OBSERVER_SENT,
+	FTNL_A_STATS_NEW_OBSERVER_RECV,
+	FTNL_A_STATS_LEAVE_SENT,
+	FTNL_A_STATS_LEAVE_RECV,
+	FTNL_A_STATS_TX_ERRORS,
+	FTNL_A_STATS_EVENTS_LOST,
+	FTNL_A_STATS_DROP,
+	FTNL_A_STATS_LATENESS,
+	FTNL_A_STATS_LATENESS_MAX_NS,
+	FTNL_A_STATS_PAD,
+
+	__FTNL_A_STATS_MAX,
+	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_FTNL_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building and checking ftnl datagrams (format: wire.h). A received
+ * datagram is acted on only once every check passed; each failed check
+ * drops it and counts the reason, and changes nothing else.
+ */
+
+#include <crypto/algapi.h>
+#include <crypto/blake2s.h>
+#include <linux/if_ether.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/udp.h>
+
+#include "ring/ring.h"
+#include "transport.h"
+#include "wire.h"
+
+static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
+			   const struct ftnl_cluster *cluster)
+{
+	blake2s(mac, data, cluster->key, FTNL_WIRE_MAC_LEN, len,
+		sizeof(cluster->key));
+}
+
+/**
+ * ftnl_dgram_send - send a datagram without payload to a ring member
+ * @ring: the sending ring
+ * @pos: the destination's position
+ * @type: enum ftnl_wire_type
+ *
+ * Atomic context: this runs from the heartbeat timer and the receive path.
+ *
+ * Return: 0 or a negative errno (nothing was sent).
+ */
+int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	const unsigned int len = FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN;
+	struct ftnl_wire_hdr hdr = {
+		.magic = FTNL_WIRE_MAGIC,
+		.version = FTNL_PROTO_VERSION,
+		.type = type,
+		.payload_len = 0,
+		.cluster_id = cluster->cluster_id,
+		.sender_id = cluster->self_id,
+		.dest_id = cluster->nodes[pos].id,
+		.incarnation = ring->incarnation,
+		.seq = atomic64_inc_return(&ring->tx_seq),
+	};
+	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+				sizeof(struct udphdr);
+	struct sk_buff *skb;
+	u8 *buf;
+
+	skb = alloc_skb(headroom + len, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, headroom);
+	buf = skb_put(skb, len);
+	ftnl_wire_hdr_encode(buf, &hdr);
+	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN, buf, FTNL_WIRE_HDR_LEN, cluster);
+	return ftnl_sock_xmit(ring, &cluster->nodes[pos], skb);
+}
+
+static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
+{
+	switch (hdr->type) {
+	case FTNL_MSG_HEARTBEAT:
+	case FTNL_MSG_NEW_OBSERVER:
+	case FTNL_MSG_LEAVE:
+		return hdr->payload_len == 0;
+	default:
+		return false;
+	}
+}
+
+/**
+ * ftnl_dgram_rcv - check a datagram that arrived on an ftnl socket
+ * @fn: the receiving netns's state
+ * @skb: the datagram, data at the UDP header; the caller frees it
+ *
+ * Softirq, under RCU.
+ */
+void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
+{
+	u8 mac[FTNL_WIRE_MAC_LEN];
+	struct ftnl_cluster *cluster;
+	const struct ftnl_node *from;
+	struct ftnl_wire_hdr hdr;
+	struct ftnl_ring *ring;
+	unsigned int len;
+	const u8 *data;
+
+	cluster = rcu_dereference(fn->cluster);
+	if (!cluster)
+		return;
+	ring = cluster->ring;
+
+	len = skb->len - sizeof(struct udphdr);
+	if (len < FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN ||
+	    len > FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAX_PAYLOAD + FTNL_WIRE_MAC_LEN ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + len)) {
+		ftnl_ring_drop(ring, FTNL_DROP_SIZE);
+		return;
+	}
+	data = skb->data + sizeof(struct udphdr);
+	ftnl_wire_hdr_decode(&hdr, data);
+
+	if (hdr.magic != FTNL_WIRE_MAGIC) {
+		ftnl_ring_drop(ring, FTNL_DROP_MAGIC);
+		return;
+	}
+	if (hdr.version != FTNL_PROTO_VERSION) {
+		ftnl_ring_drop(ring, FTNL_DROP_VERSION);
+		return;
+	}
+	if (FTNL_WIRE_HDR_LEN + hdr.payload_len + FTNL_WIRE_MAC_LEN != len) {
+		ftnl_ring_drop(ring, FTNL_DROP_SIZE);
+		return;
+	}
+	if (hdr.cluster_id != cluster->cluster_id) {
+		ftnl_ring_drop(ring, FTNL_DROP_CLUSTER);
+		return;
+	}
+	from = ftnl_cluster_find(cluster, hdr.sender_id);
+	if (!from || hdr.sender_id == cluster->self_id) {
+		ftnl_ring_drop(ring, FTNL_DROP_UNKNOWN_SENDER);
+		return;
+	}
+	if (hdr.dest_id != cluster->self_id) {
+		ftnl_ring_drop(ring, FTNL_DROP_NOT_FOR_US);
+		return;
+	}
+	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster);
+	if (crypto_memneq(mac, data + len - FTNL_WIRE_MAC_LEN, sizeof(mac))) {
+		ftnl_ring_drop(ring, FTNL_DROP_MAC);
+		return;
+	}
+	if (!ftnl_dgram_type_ok(&hdr)) {
+		ftnl_ring_drop(ring, FTNL_DROP_TYPE);
+		return;
+	}
+	ftnl_ring_rx(ring, from - cluster->nodes, &hdr);
+}
