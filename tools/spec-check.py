@@ -63,6 +63,17 @@ def main():
               for e in defs["node-state"]["entries"]]
     checks.append(("node states in order", states,
                    header_enum(text, "ftnl_node_state")))
+    causes = ["FTNL_CAUSE_" + c_name(e["name"])
+              for e in defs["event-cause"]["entries"]]
+    checks.append(("event causes in order", causes,
+                   header_enum(text, "ftnl_event_cause")))
+    drops = ["FTNL_DROP_" + c_name(e) for e in defs["drop-reason"]["entries"]]
+    checks.append(("drop reasons in order", drops,
+                   header_enum(text, "ftnl_drop_reason")))
+    stats = ["FTNL_A_STATS_UNSPEC"] + ["FTNL_A_STATS_" + c_name(a["name"])
+                                       for a in sets["stats"]["attributes"]]
+    checks.append(("stats attributes in order", stats,
+                   header_enum(text, "ftnl_stats_attr")))
     features = ["FTNL_FEATURE_" + c_name(e["name"])
                 for e in defs["feature"]["entries"]]
     checks.append(("feature bits in order", features,
@@ -76,6 +87,7 @@ def main():
         "hb-period-min-us": "FTNL_HB_PERIOD_MIN_US",
         "hb-period-max-us": "FTNL_HB_PERIOD_MAX_US",
         "timeout-max-us": "FTNL_TIMEOUT_MAX_US",
+        "lateness-buckets": "FTNL_LATENESS_BUCKETS",
     }
     for yname, cname in const_map.items():
         header_value = defines.get(cname, "").rstrip("Uu")

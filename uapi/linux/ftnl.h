@@ -101,8 +101,8 @@ enum ftnl_event_cause {
  * @FTNL_DROP_MAGIC: not an ftnl datagram
  * @FTNL_DROP_VERSION: unsupported protocol version
  * @FTNL_DROP_CLUSTER: another cluster's id, or no cluster configured
- * @FTNL_DROP_UNKNOWN_SENDER: sender id not in the node table, or sent
- *	from an address and port other than the table's
+ * @FTNL_DROP_UNKNOWN_SENDER: sender id not in the node table, or this
+ *	node's own id
  * @FTNL_DROP_MAC: authentication failed (wrong key or altered)
  * @FTNL_DROP_STALE_INCARNATION: older incarnation than the one known
  * @FTNL_DROP_REPLAY: sequence number already seen or too old
@@ -317,9 +317,10 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_EVENTS_LOST: failure events not multicast for lack of
  *	memory
  * @FTNL_A_STATS_DROP: nest, one u64 per enum ftnl_drop_reason, attribute
- *	type = reason + 1
+ *	type = reason + 1 (type FTNL_DROP_MAX + 2 is padding)
  * @FTNL_A_STATS_LATENESS: nest, FTNL_LATENESS_BUCKETS u64 counts of the
  *	heartbeat emission lateness histogram, attribute type = bucket + 1
+ *	(type FTNL_LATENESS_BUCKETS + 1 is padding)
  * @FTNL_A_STATS_LATENESS_MAX_NS: u64, largest emission lateness seen
  * @FTNL_A_STATS_PAD: padding for 64-bit attributes
  */
