@@ -218,7 +218,7 @@ void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
 
 	if (old)
 		ftnl_ring_stop(old->ring);
-	fn->generation++;
+	WRITE_ONCE(fn->generation, fn->generation + 1);
 	if (cluster)
 		cluster->generation = fn->generation;
 	rcu_assign_pointer(fn->cluster, cluster);

@@ -159,12 +159,19 @@ static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
 	return NULL;
 }
 
+/* IPV6_ADDR_ANY is 0 in ipv6_addr_type()'s bits: test :: on its own. */
 static bool ftnl_addr6_is_unicast(const struct in6_addr *addr)
 {
-	int type = ipv6_addr_type(addr);
-
-	return !(type & (IPV6_ADDR_ANY | IPV6_ADDR_MULTICAST)) &&
+	return !ipv6_addr_any(addr) &&
+	       !(ipv6_addr_type(addr) & IPV6_ADDR_MULTICAST) &&
 	       !ipv6_addr_v4mapped(addr);
+}
+
+/* "This network" 0.0.0.0/8 (ipv4_is_zeronet() only tests 0.0.0.0 now). */
+static bool ftnl_addr4_is_unicast(__be32 addr)
+{
+	return (addr & htonl(0xff000000)) && !ipv4_is_multicast(addr) &&
+	       !ipv4_is_lbcast(addr);
 }
 
 static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
@@ -199,9 +206,7 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 	if (tb[FTNL_A_NODE_ADDR4]) {
 		node->family = AF_INET;
 		node->addr4 = nla_get_in_addr(tb[FTNL_A_NODE_ADDR4]);
-		if (ipv4_is_zeronet(node->addr4) ||
-		    ipv4_is_multicast(node->addr4) ||
-		    ipv4_is_lbcast(node->addr4)) {
+		if (!ftnl_addr4_is_unicast(node->addr4)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR4],
 					    "node address must be unicast");
 			return -EINVAL;
@@ -516,16 +521,20 @@ cancel:
 /* cb->args[0]: index of the next node to emit. */
 static int ftnl_nl_node_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct ftnl_net *fn = ftnl_net(sock_net(skb->sk));
 	const struct ftnl_cluster *cluster;
 	u32 index = cb->args[0];
 	void *hdr;
 
 	rcu_read_lock();
 	cluster = ftnl_cluster_get_rcu(sock_net(skb->sk));
+	/*
+	 * A configuration change between two parts marks the dump interrupted,
+	 * including a delete that leaves nothing to dump.
+	 */
+	cb->seq = cluster ? cluster->generation : READ_ONCE(fn->generation);
 	if (!cluster)
 		goto out;
-	/* A configuration change between two parts marks the dump interrupted. */
-	cb->seq = cluster->generation;
 
 	for (; index < cluster->node_count; index++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,

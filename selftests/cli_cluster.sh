@@ -1,0 +1,222 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# An 8-node cluster configured through ftnl-cli: 8 network namespaces, each
+# linked by a veth pair to a bridge in a namespace of its own, IPv4 on every
+# node and IPv6 on nodes 7 and 8 (which are IPv6 nodes in the table). One
+# shared configuration file; each node runs
+#   ftnl-cli cluster set file CONF self N
+# in its netns. Then, in every netns, "ftnl-cli -j node list" shows the 8
+# nodes as configured (ids, families, addresses, ports, alive) with the self
+# marker on N only, and "ftnl-cli -j cluster show" / "-j info" agree.
+# A typo on the command line and a request the kernel rejects both print a
+# clear message and exit non-zero, and change nothing.
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+CLI=${FTNL_CLI:-ftnl-cli}
+NODES=8
+NET4=10.78.0
+NET6=fd78::
+PORT=7400
+CLUSTER=78
+BR=ftnl-cb-br
+CONF=$LIB_TMP/cluster.conf
+
+ns() { echo "ftnl-cb-$1"; }
+
+# addr N: node N's address in the table (IPv6 for 7 and 8)
+addr() {
+	if [ "$1" -ge 7 ]; then echo "$NET6$1"; else echo "$NET4.$1"; fi
+}
+
+if ! command -v "$CLI" >/dev/null 2>&1; then
+	not_ok "ftnl-cli not found in PATH ($PATH)"
+	tap_end
+	exit 1
+fi
+
+# --- topology -------------------------------------------------------------------
+
+topology() {
+	netns_add "$BR" || return 1
+	"$IP" -n "$BR" link add br0 type bridge || return 1
+	"$IP" -n "$BR" link set br0 up || return 1
+	i=1
+	while [ $i -le $NODES ]; do
+		n=$(ns $i)
+		netns_add "$n" || return 1
+		"$IP" -n "$BR" link add "v$i" type veth peer name eth0 netns "$n" || return 1
+		"$IP" -n "$BR" link set "v$i" master br0 up || return 1
+		"$IP" -n "$n" addr add "$NET4.$i/24" dev eth0 || return 1
+		if [ $i -ge 7 ]; then
+			"$IP" -n "$n" addr add "$NET6$i/64" dev eth0 nodad || return 1
+		fi
+		"$IP" -n "$n" link set eth0 up || return 1
+		i=$((i + 1))
+	done
+}
+check "8 netns linked by veth to a bridge" topology
+reachable() { in_ns "$(ns 1)" ping -c 1 -W 5 "$NET4.8" >/dev/null; }
+check "node 1 reaches node 8 over the bridge" reachable
+
+# --- one configuration file, every node configured from it ----------------------
+
+key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+{
+	echo "# ftnl selftest: $NODES nodes, IPv4 and IPv6"
+	echo "cluster $CLUSTER"
+	# no node may be suspected while the test runs: every state is alive
+	echo "heartbeat 1s"
+	echo "timeout 600s"
+	echo "key $key"
+	i=$NODES
+	while [ $i -ge 1 ]; do # in descending order: the kernel sorts
+		echo "node $i $(addr $i) $PORT"
+		i=$((i - 1))
+	done
+} >"$CONF"
+
+i=1
+while [ $i -le $NODES ]; do
+	out=$(in_ns "$(ns $i)" "$CLI" cluster set file "$CONF" self $i 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "node $i: cluster set file CONF self $i"
+	else
+		not_ok "node $i: cluster set file CONF self $i (exit $rc)"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+	fi
+	i=$((i + 1))
+done
+
+# --- every node sees the whole table, itself marked self ------------------------
+
+# check_node_list N: the JSON node list in node N's netns, as configured
+check_node_list() {
+	f=$LIB_TMP/nodes.$1
+	in_ns "$(ns $1)" "$CLI" -j node list >"$f.json" || { diag "node list failed"; return 1; }
+	json_flat <"$f.json" >"$f" || return 1
+	[ "$(json_get "$f" "#")" = $NODES ] || { diag "not $NODES nodes: $(cat "$f.json")"; return 1; }
+	selfs=$(grep -c '^\[[0-9]*\]\.self=true$' "$f")
+	[ "$selfs" = 1 ] || { diag "$selfs entries marked self"; return 1; }
+	k=0
+	while [ $k -lt $NODES ]; do
+		id=$((k + 1))
+		fam=inet
+		[ $id -lt 7 ] || fam=inet6
+		self=false
+		[ $id -ne "$1" ] || self=true
+		for kv in "id=$id" "family=$fam" "address=$(addr $id)" "port=$PORT" \
+			"state=alive" "self=$self"; do
+			key_=${kv%%=*}
+			want=${kv#*=}
+			got=$(json_get "$f" "[$k].$key_")
+			if [ "$got" != "$want" ]; then
+				diag "entry $k: $key_ is \"$got\", want \"$want\""
+				return 1
+			fi
+		done
+		k=$((k + 1))
+	done
+	# the text form marks the same line
+	in_ns "$(ns $1)" "$CLI" node list | grep -Eq "^ *$1 .*self\$"
+}
+
+# check_cluster_show N: configuration and info as JSON in node N's netns
+check_cluster_show() {
+	f=$LIB_TMP/show.$1
+	in_ns "$(ns $1)" "$CLI" -j cluster show >"$f.json" || return 1
+	json_flat <"$f.json" >"$f" || return 1
+	for kv in configured=true cluster_id=$CLUSTER self_id=$1 heartbeat_us=1000000 \
+		timeout_us=600000000 node_count=$NODES generation=1; do
+		got=$(json_get "$f" "${kv%%=*}")
+		if [ "$got" != "${kv#*=}" ]; then
+			diag "cluster show: ${kv%%=*} is \"$got\", want \"${kv#*=}\""
+			return 1
+		fi
+	done
+	in_ns "$(ns $1)" "$CLI" -j info | json_flat >"$f.info" || return 1
+	[ "$(json_get "$f.info" configured)" = true ] &&
+		[ "$(json_get "$f.info" max_nodes)" = 65536 ]
+}
+
+i=1
+while [ $i -le $NODES ]; do
+	check "node $i: node list -j: $NODES nodes as configured, self is $i" check_node_list $i
+	check "node $i: cluster show -j and info -j" check_cluster_show $i
+	i=$((i + 1))
+done
+
+# The bridge's netns and the root netns were never configured.
+check "a netns not given a configuration has none" \
+	sh -c "'$IP' netns exec '$BR' '$CLI' -j cluster show | grep -q '\"configured\": *false'"
+
+# --- mistakes are explained, exit non-zero, and change nothing --------------------
+
+# expect_failure DESC STATUS PATTERN CMD...: CMD exits with STATUS and its
+# stderr matches PATTERN (grep -E); node 1's configuration is unchanged.
+expect_failure() {
+	desc=$1 want=$2 pattern=$3
+	shift 3
+	in_ns "$(ns 1)" "$CLI" -j cluster show >"$LIB_TMP/before" 2>&1
+	"$@" >"$LIB_TMP/out" 2>"$LIB_TMP/err"
+	rc=$?
+	in_ns "$(ns 1)" "$CLI" -j cluster show >"$LIB_TMP/after" 2>&1
+	if [ $rc -ne "$want" ]; then
+		not_ok "$desc: exit status $rc, want $want"
+	elif ! grep -Eq "$pattern" "$LIB_TMP/err"; then
+		not_ok "$desc: stderr does not match /$pattern/"
+	elif ! cmp -s "$LIB_TMP/before" "$LIB_TMP/after"; then
+		not_ok "$desc: the configuration changed"
+	else
+		ok "$desc"
+		sed 's/^/#   stderr: /' "$LIB_TMP/err"
+		return 0
+	fi
+	sed 's/^/#   stderr: /' "$LIB_TMP/err"
+	sed 's/^/#   stdout: /' "$LIB_TMP/out"
+	return 1
+}
+
+expect_failure "a typo in the object is refused, with a suggestion" 1 \
+	'"clustr".*"cluster"' in_ns "$(ns 1)" "$CLI" clustr show
+expect_failure "a typo in a keyword is refused" 1 \
+	'"hearbeat"' in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 hearbeat 100ms
+expect_failure "a bad self id is caught before sending" 1 \
+	'99' in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 99
+expect_failure "the kernel's rejection (forced) is printed with its reason" 2 \
+	"this node's id is not in the node table" \
+	in_ns "$(ns 1)" "$CLI" -f cluster set file "$CONF" self 99
+expect_failure "the kernel's range check (forced) is printed with its reason" 2 \
+	"integer out of range" \
+	in_ns "$(ns 1)" "$CLI" -f cluster set file "$CONF" self 1 heartbeat 500us
+if command -v setpriv >/dev/null 2>&1; then
+	expect_failure "an unprivileged user cannot delete the cluster" 2 \
+		"CAP_NET_ADMIN" \
+		in_ns "$(ns 1)" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$(command -v "$CLI")" cluster delete
+else
+	skip "an unprivileged user cannot delete the cluster (no setpriv)"
+fi
+
+# --- -n NETNS is the same as ip netns exec; delete ----------------------------------
+
+check "ftnl-cli -n NETNS acts in that netns" \
+	sh -c "'$CLI' -n '$(ns 5)' -j cluster show | grep -q '\"self_id\": *5'"
+
+deleted() {
+	i=1
+	while [ $i -le $NODES ]; do
+		in_ns "$(ns $i)" "$CLI" cluster delete || return 1
+		in_ns "$(ns $i)" "$CLI" node list | grep -q 'no cluster configured' || return 1
+		in_ns "$(ns $i)" "$CLI" -j node list | json_flat | grep -qx '#=0' || return 1
+		i=$((i + 1))
+	done
+	# a second delete is an error: nothing to delete
+	! in_ns "$(ns 1)" "$CLI" cluster delete 2>/dev/null
+}
+check "cluster delete on every node empties its table" deleted
+
+tap_end

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run_tests.sh [TEST...]: run the ftnl selftests inside the guest and print
+# one TAP stream on stdout.
+#
+# Runs the tests of tests.list in order (or only the TESTs named). Each test
+# prints TAP of its own (kselftest_harness binaries, and the shell tests
+# through lib.sh); this script renumbers their result lines into one
+# sequence, prefixes them with the test's name, and turns everything else
+# (their own "TAP version", plans, logs) into "# " comment lines, so that
+# the only top-level lines are this stream's "ok N" / "not ok N". A test
+# that exits non-zero without reporting a failure, reports fewer results
+# than it planned, or none at all, adds a "not ok" line of its own.
+#
+# Exit status: 0 if every test passed (skips are passes), 1 otherwise.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$HERE" || exit 1
+
+# Longest any one test may run (the harness has its own per-case limits).
+TEST_TIMEOUT=${FTNL_SELFTEST_TIMEOUT:-900}
+
+if [ $# -gt 0 ]; then
+	tests=$*
+else
+	tests=$(cat tests.list) || exit 1
+fi
+
+echo "TAP version 13"
+
+# The runner loads the module; when run by hand (or with --no-load), load it.
+if [ ! -d /sys/module/ftnl ] && [ -f /opt/ftnl/ftnl.ko ]; then
+	echo "# loading /opt/ftnl/ftnl.ko"
+	insmod /opt/ftnl/ftnl.ko || echo "# insmod /opt/ftnl/ftnl.ko failed"
+fi
+
+state=$(mktemp /tmp/ftnl-selftests.XXXXXX) || exit 1
+trap 'rm -f "$state"' EXIT
+n=0
+failed=0
+skipped=0
+t0=$(date +%s)
+
+# renumber BASE NAME: filter one test's output (ending with a line
+# "__ftnl_rc__ STATUS"); write "COUNT FAILED SKIPPED" to $state.
+renumber() {
+	awk -v base="$1" -v name="$2" -v state="$state" '
+	function result(ok, desc,    d) {
+		k++
+		d = desc
+		sub(/^[ \t]+/, "", d)
+		if (d ~ /^# *[Ss][Kk][Ii][Pp]/) {
+			s++
+			sub(/^# */, "", d)
+			printf "ok %d %s: %s # %s\n", base + k, name, (current != "" ? current : "?"), d
+		} else {
+			if (!ok) f++
+			sub(/^- /, "", d)
+			sub(/^global\./, "", d)
+			if (d == "") d = (current != "" ? current : "?")
+			printf "%s %d %s: %s\n", ok ? "ok" : "not ok", base + k, name, d
+		}
+		current = ""
+		fflush()
+	}
+	/^__ftnl_rc__ / { rc = $2; next }
+	/^ok [0-9]+/ { sub(/^ok [0-9]+/, ""); result(1, $0); next }
+	/^not ok [0-9]+/ { sub(/^not ok [0-9]+/, ""); result(0, $0); next }
+	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; print "# " $0; fflush(); next }
+	{
+		# the harness announces each case: remember its name for skips
+		if (match($0, /^#  RUN  +[^ ]+/)) {
+			current = $0
+			sub(/^#  RUN  +/, "", current)
+			sub(/ .*/, "", current)
+			sub(/^global\./, "", current)
+		}
+		if ($0 ~ /^#/) print
+		else print "# " $0
+		fflush()
+	}
+	END {
+		if (plan != "" && k < plan) {
+			k++; f++
+			printf "not ok %d %s: reported %d of %d planned results\n", base + k, name, k - 1, plan
+		} else if (k == 0) {
+			k++; f++
+			printf "not ok %d %s: reported no result (exit status %s)\n", base + k, name, rc
+		} else if (rc != 0 && f == 0) {
+			k++; f++
+			printf "not ok %d %s: exited with status %s without reporting a failure\n", base + k, name, rc
+		}
+		printf "%d %d %d\n", k, f, s > state
+	}'
+}
+
+for t in $tests; do
+	if [ ! -x "./$t" ]; then
+		n=$((n + 1))
+		failed=$((failed + 1))
+		echo "not ok $n $t: no such test in $HERE"
+		continue
+	fi
+	echo "# ---- $t"
+	ts=$(date +%s)
+	{
+		if command -v timeout >/dev/null 2>&1; then
+			timeout -k 10 "$TEST_TIMEOUT" "./$t" 2>&1 </dev/null
+		else
+			"./$t" 2>&1 </dev/null
+		fi
+		echo "__ftnl_rc__ $?"
+	} | renumber "$n" "$t"
+	read -r k f s <"$state"
+	n=$((n + k))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	echo "# ---- $t: $k results, $f failed, $s skipped, $(($(date +%s) - ts)) s"
+done
+
+echo "1..$n"
+echo "# ftnl selftests: $((n - failed - skipped)) passed, $failed failed, $skipped skipped in $(($(date +%s) - t0)) s"
+[ "$failed" -eq 0 ]
