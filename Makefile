@@ -64,7 +64,7 @@ guest-scripts:
 	install -d $(BUILD)/bin
 	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh $(BUILD)/bin/
 
-unit-tests: lib
+unit-tests: lib cli
 	$(MAKE) -C kmod/tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests

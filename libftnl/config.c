@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The cluster configuration file: a line-oriented "keyword values" format.
+ * See ftnl_config_parse_file() in <ftnl/ftnl.h> and Documentation/libftnl.rst.
+ *
+ *	# ftnl cluster configuration
+ *	cluster 42
+ *	self 3
+ *	heartbeat 100ms
+ *	timeout 300ms
+ *	key 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
+ *	node 1 10.0.0.1 7400
+ *	node 2 fd00::2 7400
+ *
+ * Every error names the file and line. Checks that need the whole file
+ * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
+ * line that breaks the rule.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Larger than any real configuration (65,536 nodes take about 2 MiB). */
+#define FTNL_CONFIG_MAX_SIZE	(64u << 20)
+
+/* Most words a line may have: "node ID ADDRESS PORT", plus one to detect more. */
+#define FTNL_CONFIG_MAX_WORDS	5
+
+enum ftnl_keyword {
+	FTNL_KW_CLUSTER,
+	FTNL_KW_SELF,
+	FTNL_KW_HEARTBEAT,
+	FTNL_KW_TIMEOUT,
+	FTNL_KW_KEY,		/* key and keyfile share it: one key */
+	FTNL_KW_NODE,
+	FTNL_KW_COUNT,
+};
+
+struct ftnl_config_parser {
+	const char *name;		/* file name for messages */
+	const char *dir;		/* base of relative keyfiles, NULL: cwd */
+	unsigned int flags;
+	struct ftnl_cluster_config *config;
+	size_t cap;			/* allocated entries of nodes */
+	unsigned int *node_lines;	/* line of each node, for messages */
+	unsigned int line;		/* current line, 1-based */
+	unsigned int seen[FTNL_KW_COUNT];	/* line a keyword was on */
+	char *err;
+	size_t errlen;
+};
+
+static int __attribute__((format(printf, 3, 4)))
+ftnl_parse_error(struct ftnl_config_parser *p, unsigned int line,
+		 const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ftnl_format_err(p->err, p->errlen, "%s:%u: %s", p->name, line, msg);
+	return -EINVAL;
+}
+
+static bool ftnl_raw(const struct ftnl_config_parser *p)
+{
+	return p->flags & FTNL_CONFIG_PARSE_RAW;
+}
+
+/* Record a scalar keyword; a second occurrence is an error. */
+static int ftnl_once(struct ftnl_config_parser *p, enum ftnl_keyword kw,
+		     const char *word)
+{
+	if (p->seen[kw])
+		return ftnl_parse_error(p, p->line, "%s already given on line %u",
+					word, p->seen[kw]);
+	p->seen[kw] = p->line;
+	return 0;
+}
+
+static int ftnl_word_u32(struct ftnl_config_parser *p, const char *what,
+			 const char *word, uint32_t *value)
+{
+	int err = ftnl_parse_u32(word, value);
+
+	if (err == -ERANGE)
+		return ftnl_parse_error(p, p->line,
+					"%s \"%s\" is out of range (0..4294967295)",
+					what, word);
+	if (err)
+		return ftnl_parse_error(p, p->line,
+					"invalid %s \"%s\" (expected a decimal number)",
+					what, word);
+	return 0;
+}
+
+static int ftnl_word_duration(struct ftnl_config_parser *p, const char *what,
+			      const char *word, uint32_t *us)
+{
+	int err = ftnl_parse_duration_us(word, us);
+
+	if (err == -ERANGE)
+		return ftnl_parse_error(p, p->line, "%s \"%s\" is too long",
+					what, word);
+	if (err)
+		return ftnl_parse_error(p, p->line,
+					"invalid %s \"%s\" (expected a duration such as 100ms; units us, ms, s)",
+					what, word);
+	return 0;
+}
+
+static int ftnl_kw_cluster(struct ftnl_config_parser *p, char **words)
+{
+	struct ftnl_cluster_config *c = p->config;
+	const char *why;
+	int err;
+
+	err = ftnl_word_u32(p, "cluster id", words[1], &c->cluster_id);
+	if (err)
+		return err;
+	why = ftnl_raw(p) ? NULL : ftnl_check_cluster_id(c->cluster_id);
+	if (why)
+		return ftnl_parse_error(p, p->line, "%s", why);
+	c->unset &= ~FTNL_CONFIG_CLUSTER_ID;
+	return 0;
+}
+
+static int ftnl_kw_self(struct ftnl_config_parser *p, char **words)
+{
+	int err = ftnl_word_u32(p, "self id", words[1], &p->config->self_id);
+
+	if (!err)
+		p->config->unset &= ~FTNL_CONFIG_SELF_ID;
+	return err;
+}
+
+static int ftnl_kw_heartbeat(struct ftnl_config_parser *p, char **words)
+{
+	struct ftnl_cluster_config *c = p->config;
+	const char *why;
+	int err;
+
+	err = ftnl_word_duration(p, "heartbeat", words[1], &c->hb_period_us);
+	if (err)
+		return err;
+	why = ftnl_raw(p) ? NULL : ftnl_check_hb_period(c->hb_period_us);
+	if (why)
+		return ftnl_parse_error(p, p->line, "heartbeat %s: %s",
+					words[1], why);
+	c->unset &= ~FTNL_CONFIG_HB_PERIOD;
+	return 0;
+}
+
+static int ftnl_kw_timeout(struct ftnl_config_parser *p, char **words)
+{
+	struct ftnl_cluster_config *c = p->config;
+	const char *why;
+	int err;
+
+	err = ftnl_word_duration(p, "timeout", words[1], &c->timeout_us);
+	if (err)
+		return err;
+	why = ftnl_raw(p) ? NULL : ftnl_check_timeout(c->timeout_us);
+	if (why)
+		return ftnl_parse_error(p, p->line, "timeout %s: %s",
+					words[1], why);
+	c->unset &= ~FTNL_CONFIG_TIMEOUT;
+	return 0;
+}
+
+static int ftnl_kw_key(struct ftnl_config_parser *p, char **words)
+{
+	if (ftnl_parse_key(words[1], p->config->key))
+		return ftnl_parse_error(p, p->line,
+					"key must be %d hex digits (%d bytes)",
+					2 * FTNL_KEY_LEN, FTNL_KEY_LEN);
+	p->config->unset &= ~FTNL_CONFIG_KEY;
+	return 0;
+}
+
+static int ftnl_kw_keyfile(struct ftnl_config_parser *p, char **words)
+{
+	const char *path = words[1];
+	char why[256], *joined = NULL;
+	int err;
+
+	if (path[0] != '/' && p->dir) {
+		if (asprintf(&joined, "%s/%s", p->dir, path) < 0)
+			return -ENOMEM;
+		path = joined;
+	}
+	err = ftnl_read_key_file(path, p->config->key, why, sizeof(why));
+	free(joined);
+	if (err) {
+		ftnl_parse_error(p, p->line, "%s", why);
+		return err;
+	}
+	p->config->unset &= ~FTNL_CONFIG_KEY;
+	return 0;
+}
+
+static int ftnl_config_add_node(struct ftnl_config_parser *p,
+				const struct ftnl_node *node)
+{
+	struct ftnl_cluster_config *c = p->config;
+
+	if (c->node_count == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct ftnl_node *nodes;
+		unsigned int *lines;
+
+		nodes = realloc(c->nodes, cap * sizeof(*nodes));
+		if (!nodes)
+			return -ENOMEM;
+		c->nodes = nodes;
+		lines = realloc(p->node_lines, cap * sizeof(*lines));
+		if (!lines)
+			return -ENOMEM;
+		p->node_lines = lines;
+		p->cap = cap;
+	}
+	p->node_lines[c->node_count] = p->line;
+	c->nodes[c->node_count++] = *node;
+	return 0;
+}
+
+static int ftnl_kw_node(struct ftnl_config_parser *p, char **words)
+{
+	struct ftnl_node node = { .state = FTNL_NODE_STATE_ALIVE };
+	const char *why;
+	int err;
+
+	err = ftnl_word_u32(p, "node id", words[1], &node.id);
+	if (err)
+		return err;
+	if (ftnl_parse_addr(words[2], &node.family, &node.addr))
+		return ftnl_parse_error(p, p->line,
+					"invalid address \"%s\" (expected an IPv4 or IPv6 address)",
+					words[2]);
+	err = ftnl_parse_port(words[3], &node.port);
+	if (err)
+		return ftnl_parse_error(p, p->line,
+					"invalid port \"%s\" (expected 1..65535)",
+					words[3]);
+	if (!ftnl_raw(p)) {
+		why = ftnl_check_node(&node);
+		if (why)
+			return ftnl_parse_error(p, p->line, "node %u: %s",
+						node.id, why);
+		if (p->config->node_count >= FTNL_MAX_NODES)
+			return ftnl_parse_error(p, p->line,
+						"too many nodes (at most %d)",
+						FTNL_MAX_NODES);
+	}
+	return ftnl_config_add_node(p, &node);
+}
+
+static const struct ftnl_keyword_def {
+	const char *name;
+	enum ftnl_keyword kw;
+	int values;		/* words after the keyword */
+	const char *usage;
+	int (*handle)(struct ftnl_config_parser *p, char **words);
+} ftnl_keywords[] = {
+	{ "cluster", FTNL_KW_CLUSTER, 1, "cluster ID", ftnl_kw_cluster },
+	{ "self", FTNL_KW_SELF, 1, "self ID", ftnl_kw_self },
+	{ "heartbeat", FTNL_KW_HEARTBEAT, 1, "heartbeat DURATION",
+	  ftnl_kw_heartbeat },
+	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout },
+	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key },
+	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile },
+	{ "node", FTNL_KW_NODE, 3, "node ID ADDRESS PORT", ftnl_kw_node },
+};
+
+static bool ftnl_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Split @line (modified in place) into words; a '#' ends the line. */
+static int ftnl_split(char *line, char **words)
+{
+	int n = 0;
+
+	for (;;) {
+		while (ftnl_is_blank(*line))
+			line++;
+		if (!*line || *line == '#')
+			return n;
+		if (n == FTNL_CONFIG_MAX_WORDS)
+			return n + 1;	/* too many: the caller complains */
+		words[n++] = line;
+		while (*line && !ftnl_is_blank(*line) && *line != '#')
+			line++;
+		if (*line == '#') {
+			*line = '\0';
+			return n;
+		}
+		if (*line)
+			*line++ = '\0';
+	}
+}
+
+static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
+{
+	char *words[FTNL_CONFIG_MAX_WORDS];
+	const struct ftnl_keyword_def *def = NULL;
+	unsigned int i;
+	int n, err;
+
+	n = ftnl_split(line, words);
+	if (!n)
+		return 0;
+	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_keywords); i++)
+		if (!strcmp(words[0], ftnl_keywords[i].name))
+			def = &ftnl_keywords[i];
+	if (!def)
+		return ftnl_parse_error(p, p->line,
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile or node)",
+					words[0]);
+	if (n - 1 != def->values)
+		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",
+					n - 1 < def->values ? "missing value" :
+					"too many values", def->usage);
+	if (def->kw != FTNL_KW_NODE) {
+		err = ftnl_once(p, def->kw, def->kw == FTNL_KW_KEY ?
+				"key (or keyfile)" : def->name);
+		if (err)
+			return err;
+	}
+	return def->handle(p, words);
+}
+
+/* Checks that need the whole file. */
+static int ftnl_parse_finish(struct ftnl_config_parser *p)
+{
+	struct ftnl_cluster_config *c = p->config;
+	char hb[16], to[16], addr[FTNL_ADDR_STRLEN];
+	size_t first, second;
+	int dup;
+
+	if (ftnl_raw(p))
+		return 0;
+	if (!(c->unset & (FTNL_CONFIG_HB_PERIOD | FTNL_CONFIG_TIMEOUT)) &&
+	    c->timeout_us <= c->hb_period_us)
+		return ftnl_parse_error(p, p->seen[FTNL_KW_TIMEOUT],
+					"timeout %s must be greater than the heartbeat period %s (line %u)",
+					ftnl_format_duration(c->timeout_us, to, sizeof(to)),
+					ftnl_format_duration(c->hb_period_us, hb, sizeof(hb)),
+					p->seen[FTNL_KW_HEARTBEAT]);
+
+	dup = ftnl_find_duplicate(c->nodes, c->node_count, FTNL_DUP_ID,
+				  &first, &second);
+	if (dup < 0)
+		return dup;
+	if (dup)
+		return ftnl_parse_error(p, p->node_lines[second],
+					"duplicate node id %u (first on line %u)",
+					c->nodes[second].id, p->node_lines[first]);
+	dup = ftnl_find_duplicate(c->nodes, c->node_count, FTNL_DUP_ENDPOINT,
+				  &first, &second);
+	if (dup < 0)
+		return dup;
+	if (dup)
+		return ftnl_parse_error(p, p->node_lines[second],
+					"duplicate node address and port %s %u (first on line %u)",
+					ftnl_format_addr(c->nodes[second].family,
+							 &c->nodes[second].addr,
+							 addr, sizeof(addr)),
+					c->nodes[second].port,
+					p->node_lines[first]);
+	return 0;
+}
+
+/* Parse @len bytes of @text (modified in place). */
+static int ftnl_parse_text(struct ftnl_config_parser *p, char *text, size_t len)
+{
+	char *line = text, *end = text + len;
+	int err = 0;
+
+	memset(p->config, 0, sizeof(*p->config));
+	p->config->unset = FTNL_CONFIG_ALL;
+
+	while (line < end && !err) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+
+		p->line++;
+		if (nl)
+			*nl = '\0';
+		else
+			end[0] = '\0';	/* the caller left room for it */
+		if (strlen(line) != (size_t)((nl ? nl : end) - line))
+			err = ftnl_parse_error(p, p->line, "NUL byte in text");
+		else
+			err = ftnl_parse_line(p, line);
+		line = nl ? nl + 1 : end;
+	}
+	if (!err)
+		err = ftnl_parse_finish(p);
+	free(p->node_lines);
+	if (err == -ENOMEM)
+		ftnl_format_err(p->err, p->errlen, "%s: out of memory", p->name);
+	if (err)
+		ftnl_config_free(p->config);
+	return err;
+}
+
+FTNL_EXPORT int ftnl_config_parse_string(const char *text, const char *name,
+					 unsigned int flags,
+					 struct ftnl_cluster_config *config,
+					 char *err, size_t errlen)
+{
+	struct ftnl_config_parser p = {
+		.name = name ? name : "<string>",
+		.flags = flags,
+		.config = config,
+		.err = err,
+		.errlen = errlen,
+	};
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	int ret;
+
+	if (!copy) {
+		ftnl_format_err(err, errlen, "%s: out of memory", p.name);
+		return -ENOMEM;
+	}
+	memcpy(copy, text, len + 1);
+	ret = ftnl_parse_text(&p, copy, len);
+	explicit_bzero(copy, len);	/* may hold the key */
+	free(copy);
+	return ret;
+}
+
+/* Read all of @fd into a buffer with one spare byte. */
+static int ftnl_read_all(int fd, char **out, size_t *out_len)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1), *bigger;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			if (cap >= FTNL_CONFIG_MAX_SIZE) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap *= 2;
+			bigger = realloc(buf, cap + 1);
+			if (!bigger) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = bigger;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno ? -errno : -EIO;
+
+			free(buf);
+			return err;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+FTNL_EXPORT int ftnl_config_parse_file(const char *path, unsigned int flags,
+				       struct ftnl_cluster_config *config,
+				       char *err, size_t errlen)
+{
+	struct ftnl_config_parser p = {
+		.name = path,
+		.flags = flags,
+		.config = config,
+		.err = err,
+		.errlen = errlen,
+	};
+	char *text = NULL, *dir = NULL, *slash;
+	size_t len = 0;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		ftnl_format_err(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = ftnl_read_all(fd, &text, &len);
+	close(fd);
+	if (ret) {
+		ftnl_format_err(err, errlen, "%s: %s", path,
+				ret == -EFBIG ? "file too large" : strerror(-ret));
+		return ret;
+	}
+
+	/* Keyfiles named relative to the configuration live beside it. */
+	slash = strrchr(path, '/');
+	if (slash) {
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+		if (!dir) {
+			free(text);
+			ftnl_format_err(err, errlen, "%s: out of memory", path);
+			return -ENOMEM;
+		}
+		p.dir = dir;
+	}
+	ret = ftnl_parse_text(&p, text, len);
+	explicit_bzero(text, len);	/* may hold the key */
+	free(text);
+	free(dir);
+	return ret;
+}
+
+FTNL_EXPORT void ftnl_config_free(struct ftnl_cluster_config *config)
+{
+	free(config->nodes);
+	explicit_bzero(config, sizeof(*config));
+	config->unset = FTNL_CONFIG_ALL;
+}

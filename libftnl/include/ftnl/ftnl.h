@@ -1,0 +1,874 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftnl: userspace client of the ftnl generic netlink family.
+ *
+ * Conventions of the whole API:
+ *
+ * - Functions returning int return 0 (or a documented positive value) on
+ *   success and a negative errno value on failure. They never print.
+ * - A struct ftnl_handle is one netlink socket. It is not thread-safe: use
+ *   it from one thread at a time (or one handle per thread).
+ * - After a failed request, ftnl_errmsg() tells why in words, quoting the
+ *   kernel's extended ack when it sent one.
+ * - Nothing here validates before sending: ftnl_cluster_set() sends what it
+ *   is given, so that tests can prove the kernel rejects bad input. Call
+ *   ftnl_config_validate() first to catch mistakes without a round trip.
+ *
+ * The netlink contract is <linux/ftnl.h> (uapi/linux/ftnl.h in the source
+ * tree); its constants (FTNL_KEY_LEN, FTNL_MAX_NODES, enum ftnl_node_state,
+ * enum ftnl_feature, the limits) are used here unchanged.
+ */
+#ifndef FTNL_FTNL_H
+#define FTNL_FTNL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+#include <linux/ftnl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* libftnl's own version, as in its soname (libftnl.so.1) and pkg-config. */
+#define FTNL_LIB_VERSION	"1.0.0"
+
+/* ------------------------------------------------------------------------
+ * Handle
+ */
+
+struct ftnl_handle;
+
+/**
+ * ftnl_open() - open a handle on the ftnl family of the current netns
+ * @handle: set to the new handle on success
+ *
+ * Opens a NETLINK_GENERIC socket, enables NETLINK_CAP_ACK (acks never echo a
+ * request back, which matters for multi-megabyte cluster_set requests) and
+ * NETLINK_EXT_ACK (the kernel explains its rejections), then asks nlctrl for
+ * the id and version of the family FTNL_FAMILY_NAME and for the id of its
+ * "events" multicast group.
+ *
+ * The handle talks to the network namespace the calling thread is in at the
+ * time of the call.
+ *
+ * Return: 0; -ENOENT if the family is not registered (ftnl.ko not loaded);
+ * -EPROTONOSUPPORT if the kernel's family version is older than
+ * FTNL_FAMILY_VERSION (a newer one is accepted: genetlink families only
+ * grow); -ENOMEM; or the errno of a failed socket call.
+ */
+int ftnl_open(struct ftnl_handle **handle);
+
+/**
+ * ftnl_close() - close a handle and free everything it holds
+ * @handle: handle from ftnl_open(), or NULL
+ */
+void ftnl_close(struct ftnl_handle *handle);
+
+/**
+ * ftnl_errmsg() - why the last request on @handle failed
+ * @handle: the handle
+ *
+ * Return: the kernel's extack message of the last failed request if it
+ * sent one, else a description of the failure (strerror() of the error, or
+ * what libftnl found wrong with a reply). The empty string if the last
+ * request succeeded. Valid until the next call on @handle.
+ */
+const char *ftnl_errmsg(const struct ftnl_handle *handle);
+
+/**
+ * ftnl_errno() - error of the last request on @handle
+ * @handle: the handle
+ *
+ * Return: 0 if the last request succeeded, else its negative errno (the
+ * same value the failing function returned).
+ */
+int ftnl_errno(const struct ftnl_handle *handle);
+
+/**
+ * struct ftnl_error_attr - the attribute the kernel blamed for a rejection
+ * @attr: enum ftnl_attr of the top-level attribute at fault, 0 if unknown
+ * @node_attr: enum ftnl_node_attr inside that FTNL_A_NODE, 0 when the
+ *	whole node (or no node) is at fault
+ * @node_index: which FTNL_A_NODE of the request (0-based, in the order of
+ *	&ftnl_cluster_config.nodes), -1 when the fault is not in a node
+ * @node_id: the FTNL_A_NODE_ID of that node, valid if @has_node_id
+ * @has_node_id: the offending node carried an id
+ * @missing: the kernel reported @attr (or @node_attr) as a required
+ *	attribute that is absent, rather than as a bad one
+ */
+struct ftnl_error_attr {
+	uint16_t attr;
+	uint16_t node_attr;
+	int64_t node_index;
+	uint32_t node_id;
+	bool has_node_id;
+	bool missing;
+};
+
+/**
+ * ftnl_error_attr() - locate the offending attribute of the last rejection
+ * @handle: the handle
+ * @out: filled in on success
+ *
+ * Maps the extack offset (NLMSGERR_ATTR_OFFS) or missing-attribute report
+ * (NLMSGERR_ATTR_MISS_TYPE/MISS_NEST) of the last failed request back to
+ * the request that was sent.
+ *
+ * Return: 0, or -ENOENT if the last failure named no attribute.
+ */
+int ftnl_error_attr(const struct ftnl_handle *handle,
+		    struct ftnl_error_attr *out);
+
+/**
+ * ftnl_attr_name() - name of a top-level attribute, as in the YNL spec
+ * @type: enum ftnl_attr value
+ *
+ * Return: e.g. "hb-period-us"; "unknown" for values this library does not
+ * know.
+ */
+const char *ftnl_attr_name(unsigned int type);
+
+/**
+ * ftnl_node_attr_name() - name of a node attribute, as in the YNL spec
+ * @type: enum ftnl_node_attr value
+ *
+ * Return: e.g. "port"; "unknown" for values this library does not know.
+ */
+const char *ftnl_node_attr_name(unsigned int type);
+
+/* ------------------------------------------------------------------------
+ * Module information
+ */
+
+/**
+ * struct ftnl_info - what the loaded module is and can do
+ * @module_version: version string of ftnl.ko (NUL-terminated, truncated
+ *	if longer than the array)
+ * @family_version: genetlink family version, from nlctrl
+ * @proto_version: node-to-node datagram protocol version (FTNL_PROTO_VERSION)
+ * @features: bitmask of enum ftnl_feature
+ * @max_nodes: largest node table the module accepts
+ * @configured: a cluster is configured in this netns
+ * @incarnation: this node's incarnation (0 from a module without the ring)
+ */
+struct ftnl_info {
+	char module_version[64];
+	uint32_t family_version;
+	uint32_t proto_version;
+	uint64_t features;
+	uint32_t max_nodes;
+	bool configured;
+	uint64_t incarnation;
+};
+
+/**
+ * ftnl_info_get() - query the module (FTNL_CMD_INFO_GET)
+ * @handle: the handle
+ * @info: filled in on success
+ *
+ * Return: 0 or negative errno.
+ */
+int ftnl_info_get(struct ftnl_handle *handle, struct ftnl_info *info);
+
+/**
+ * ftnl_feature_name() - short name of one feature bit
+ * @feature: one bit of enum ftnl_feature
+ *
+ * Return: "cluster", "ipv6", "events", "ring", or NULL for a bit this
+ * library does not know.
+ */
+const char *ftnl_feature_name(uint64_t feature);
+
+/* ------------------------------------------------------------------------
+ * Nodes and cluster configuration
+ */
+
+/**
+ * union ftnl_addr - an IPv4 or IPv6 address, network byte order
+ * @v4: IPv4 address when the family is AF_INET
+ * @v6: IPv6 address when the family is AF_INET6
+ */
+union ftnl_addr {
+	struct in_addr v4;
+	struct in6_addr v6;
+};
+
+/**
+ * struct ftnl_node - one member of the cluster
+ * @id: node id, unique in the cluster
+ * @family: AF_INET or AF_INET6; any other value makes ftnl_cluster_set()
+ *	send the node without an address (for testing the kernel's checks)
+ * @port: UDP port, host byte order
+ * @addr: address, network byte order, interpreted according to @family
+ * @state: what this node knows of that member
+ * @self: this entry is the local node (ftnl_cluster_set() uses
+ *	&ftnl_cluster_config.self_id instead)
+ * @emitter: this node observes that member: it is this node's emitter on
+ *	the ring
+ * @observer: that member observes this node: this node heartbeats it
+ * @has_hb_age: @hb_age_us is valid (the emitter's entry, once a heartbeat
+ *	arrived)
+ * @incarnation: last incarnation heard from that member, 0 if never
+ * @hb_age_us: microseconds since the emitter's last heartbeat arrived
+ *
+ * The fields after @port and @addr are filled in by dumps and ignored by
+ * ftnl_cluster_set().
+ */
+struct ftnl_node {
+	uint32_t id;
+	int family;
+	uint16_t port;
+	union ftnl_addr addr;
+	enum ftnl_node_state state;
+	bool self;
+	bool emitter;
+	bool observer;
+	bool has_hb_age;
+	uint64_t incarnation;
+	uint64_t hb_age_us;
+};
+
+/**
+ * enum ftnl_config_field - the scalar fields of struct ftnl_cluster_config
+ * @FTNL_CONFIG_CLUSTER_ID: &ftnl_cluster_config.cluster_id
+ * @FTNL_CONFIG_SELF_ID: &ftnl_cluster_config.self_id
+ * @FTNL_CONFIG_HB_PERIOD: &ftnl_cluster_config.hb_period_us
+ * @FTNL_CONFIG_TIMEOUT: &ftnl_cluster_config.timeout_us
+ * @FTNL_CONFIG_KEY: &ftnl_cluster_config.key
+ * @FTNL_CONFIG_ALL: all of the above
+ */
+enum ftnl_config_field {
+	FTNL_CONFIG_CLUSTER_ID	= 1 << 0,
+	FTNL_CONFIG_SELF_ID	= 1 << 1,
+	FTNL_CONFIG_HB_PERIOD	= 1 << 2,
+	FTNL_CONFIG_TIMEOUT	= 1 << 3,
+	FTNL_CONFIG_KEY		= 1 << 4,
+	FTNL_CONFIG_ALL		= (1 << 5) - 1,
+};
+
+/**
+ * struct ftnl_cluster_config - a cluster configuration to install
+ * @cluster_id: cluster identifier, nonzero
+ * @self_id: this node's id; must be the id of one of @nodes
+ * @hb_period_us: heartbeat period h, FTNL_HB_PERIOD_MIN_US..MAX_US
+ * @timeout_us: suspicion timeout d, h < d <= FTNL_TIMEOUT_MAX_US
+ * @key: cluster secret authenticating datagrams
+ * @unset: bitmask of enum ftnl_config_field holding no value. Zero when
+ *	you fill the structure yourself. The config parser sets the bits of
+ *	the keywords a file lacks. ftnl_config_validate() reports unset
+ *	fields as missing; ftnl_cluster_set() leaves their attribute out of
+ *	the request.
+ * @nodes: node table, @node_count entries, in any order
+ * @node_count: number of entries in @nodes, 1..FTNL_MAX_NODES
+ *
+ * When the parser filled the structure, @nodes is heap memory released by
+ * ftnl_config_free().
+ */
+struct ftnl_cluster_config {
+	uint32_t cluster_id;
+	uint32_t self_id;
+	uint32_t hb_period_us;
+	uint32_t timeout_us;
+	uint8_t key[FTNL_KEY_LEN];
+	unsigned int unset;
+	struct ftnl_node *nodes;
+	size_t node_count;
+};
+
+/**
+ * ftnl_cluster_set() - configure or replace this node's cluster
+ *	(FTNL_CMD_CLUSTER_SET)
+ * @handle: the handle
+ * @config: the configuration, sent as is (no validation, see
+ *	ftnl_config_validate())
+ *
+ * Builds one request holding every node (about 40 bytes per node: 2.6 MB
+ * for FTNL_MAX_NODES) and raises the socket's send buffer to fit it, with
+ * SO_SNDBUFFORCE when permitted and SO_SNDBUF otherwise. Needs
+ * CAP_NET_ADMIN over the netns.
+ *
+ * Return: 0; the kernel's negative errno (see ftnl_errmsg() and
+ * ftnl_error_attr()); -EMSGSIZE if the request cannot fit the socket's send
+ * buffer (raise net.core.wmem_max or run with CAP_NET_ADMIN); -ENOMEM.
+ */
+int ftnl_cluster_set(struct ftnl_handle *handle,
+		     const struct ftnl_cluster_config *config);
+
+/**
+ * struct ftnl_cluster_info - the installed configuration, without the key
+ * @cluster_id: cluster identifier
+ * @self_id: this node's id
+ * @hb_period_us: heartbeat period h in microseconds
+ * @timeout_us: suspicion timeout d in microseconds
+ * @node_count: number of nodes in the table
+ * @generation: configuration generation of the netns
+ * @incarnation: this node's incarnation in the cluster (0 from a module
+ *	without the ring)
+ */
+struct ftnl_cluster_info {
+	uint32_t cluster_id;
+	uint32_t self_id;
+	uint32_t hb_period_us;
+	uint32_t timeout_us;
+	uint32_t node_count;
+	uint32_t generation;
+	uint64_t incarnation;
+};
+
+/**
+ * ftnl_cluster_get() - read the installed configuration (FTNL_CMD_CLUSTER_GET)
+ * @handle: the handle
+ * @info: filled in on success
+ *
+ * Return: 0; -ENOENT if no cluster is configured; -EBADMSG if the reply
+ * lacks an attribute the contract promises; other negative errno.
+ */
+int ftnl_cluster_get(struct ftnl_handle *handle,
+		     struct ftnl_cluster_info *info);
+
+/**
+ * ftnl_cluster_del() - forget the configuration (FTNL_CMD_CLUSTER_DEL)
+ * @handle: the handle
+ *
+ * Return: 0; -ENOENT if no cluster is configured; other negative errno.
+ */
+int ftnl_cluster_del(struct ftnl_handle *handle);
+
+/**
+ * ftnl_cluster_leave() - leave the cluster gracefully
+ *	(FTNL_CMD_CLUSTER_LEAVE)
+ * @handle: the handle
+ *
+ * The module tells this node's observer and emitter, who announce the
+ * departure to the cluster (cause FTNL_CAUSE_LEAVE), then forgets the
+ * configuration as ftnl_cluster_del() does. Needs CAP_NET_ADMIN.
+ *
+ * Return: 0; -ENOENT if no cluster is configured; other negative errno.
+ */
+int ftnl_cluster_leave(struct ftnl_handle *handle);
+
+/**
+ * ftnl_node_readmit() - take back a node that died or left
+ *	(FTNL_CMD_NODE_READMIT)
+ * @handle: the handle
+ * @node_id: the node, restarted with a new incarnation
+ *
+ * Its datagrams are accepted again when their incarnation is newer than the
+ * dead one. Needs CAP_NET_ADMIN.
+ *
+ * Return: 0; -ENOENT if no cluster is configured or no such node; -EINVAL
+ * if the node is alive or is this node; other negative errno.
+ */
+int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
+
+/**
+ * struct ftnl_stats - counters of this node since its cluster was configured
+ * @hb_sent: heartbeats sent to the observer
+ * @hb_recv: heartbeats accepted, from any member
+ * @hb_from_emitter: heartbeats from the current emitter (those re-arming
+ *	the suspicion timer)
+ * @suspicions: emitters this node declared dead
+ * @new_observer_sent: NEW_OBSERVER datagrams sent
+ * @new_observer_recv: NEW_OBSERVER datagrams accepted
+ * @leave_sent: LEAVE datagrams sent
+ * @leave_recv: LEAVE datagrams accepted
+ * @tx_errors: datagrams that could not be sent
+ * @events_lost: failure events the module could not multicast
+ * @drops: dropped datagrams, indexed by enum ftnl_drop_reason
+ * @lateness: heartbeat emission lateness histogram: bucket 0 counts
+ *	heartbeats less than 1 us late, bucket i (0 < i < last) those late by
+ *	[2^(i-1), 2^i) us, the last one everything later
+ * @lateness_max_ns: largest emission lateness seen
+ */
+struct ftnl_stats {
+	uint64_t hb_sent;
+	uint64_t hb_recv;
+	uint64_t hb_from_emitter;
+	uint64_t suspicions;
+	uint64_t new_observer_sent;
+	uint64_t new_observer_recv;
+	uint64_t leave_sent;
+	uint64_t leave_recv;
+	uint64_t tx_errors;
+	uint64_t events_lost;
+	uint64_t drops[FTNL_DROP_MAX + 1];
+	uint64_t lateness[FTNL_LATENESS_BUCKETS];
+	uint64_t lateness_max_ns;
+};
+
+/**
+ * ftnl_stats_get() - read this node's counters (FTNL_CMD_STATS_GET)
+ * @handle: the handle
+ * @stats: filled in on success; counters the module did not send are 0
+ *
+ * Return: 0; -ENOENT if no cluster is configured; -EBADMSG if the reply
+ * has no FTNL_A_STATS; other negative errno.
+ */
+int ftnl_stats_get(struct ftnl_handle *handle, struct ftnl_stats *stats);
+
+/**
+ * ftnl_drop_reason_name() - name of a drop reason, as in the YNL spec
+ * @reason: enum ftnl_drop_reason
+ *
+ * Return: e.g. "mac", "stale-incarnation"; "unknown" otherwise.
+ */
+const char *ftnl_drop_reason_name(unsigned int reason);
+
+/* ------------------------------------------------------------------------
+ * Node table dump
+ */
+
+/**
+ * typedef ftnl_node_cb - called by ftnl_node_dump() for each node
+ * @node: the node, valid during the call only
+ * @arg: the caller's pointer
+ *
+ * Must not use the handle the dump runs on.
+ *
+ * Return: 0 to go on; a negative errno to stop delivering nodes. The dump
+ * is still read to its end (so the handle stays usable) and
+ * ftnl_node_dump() returns that value.
+ */
+typedef int (*ftnl_node_cb)(const struct ftnl_node *node, void *arg);
+
+/**
+ * ftnl_node_dump() - walk the node table (FTNL_CMD_NODE_GET dump)
+ * @handle: the handle
+ * @cb: called once per node, in the kernel's order (ascending id)
+ * @arg: passed to @cb
+ *
+ * Reads the multi-part dump, however many messages it takes.
+ *
+ * A configuration change while the dump runs makes the kernel flag the
+ * dump interrupted (NLM_F_DUMP_INTR), and libftnl also treats a change of
+ * FTNL_A_GENERATION between messages that way. The dump is then read to its
+ * end and -EINTR is returned: @cb may have seen a mix of two
+ * configurations and the caller should start over. ftnl_node_list() does
+ * that by itself.
+ *
+ * Return: 0 (also for the empty dump of an unconfigured netns); -EINTR as
+ * above; the first negative value @cb returned; other negative errno.
+ */
+int ftnl_node_dump(struct ftnl_handle *handle, ftnl_node_cb cb, void *arg);
+
+/**
+ * struct ftnl_node_table - a consistent copy of the node table
+ * @cluster_id: cluster id the table belongs to (0 if none configured)
+ * @generation: configuration generation the table was read at
+ * @count: number of entries in @nodes
+ * @nodes: the nodes in the kernel's order (ascending id); heap memory
+ */
+struct ftnl_node_table {
+	uint32_t cluster_id;
+	uint32_t generation;
+	size_t count;
+	struct ftnl_node *nodes;
+};
+
+/* How many times ftnl_node_list() restarts an interrupted dump. */
+#define FTNL_NODE_LIST_ATTEMPTS	8
+
+/**
+ * ftnl_node_list() - read the whole node table into memory
+ * @handle: the handle
+ * @table: filled in on success; release it with ftnl_node_table_free()
+ *
+ * Like ftnl_node_dump(), restarting an interrupted dump up to
+ * FTNL_NODE_LIST_ATTEMPTS times, so the table is one configuration.
+ *
+ * Return: 0 (@table->count is 0 if no cluster is configured); -EINTR if
+ * the configuration kept changing; other negative errno. On failure
+ * @table holds nothing to free.
+ */
+int ftnl_node_list(struct ftnl_handle *handle, struct ftnl_node_table *table);
+
+/**
+ * ftnl_node_table_free() - release a table filled by ftnl_node_list()
+ * @table: the table; left empty, may be freed again
+ */
+void ftnl_node_table_free(struct ftnl_node_table *table);
+
+/**
+ * ftnl_node_state_name() - lower-case name of a node state
+ * @state: the state
+ *
+ * Return: "alive", "dead", "left", or "unknown".
+ */
+const char *ftnl_node_state_name(enum ftnl_node_state state);
+
+/* ------------------------------------------------------------------------
+ * Events
+ */
+
+struct ftnl_events;
+
+/**
+ * enum ftnl_event_type - what a struct ftnl_event carries
+ * @FTNL_EVENT_NONE: nothing (never returned by ftnl_events_read())
+ * @FTNL_EVENT_CLUSTER: the cluster configuration of the netns changed
+ *	(FTNL_CMD_CLUSTER_NTF); see &ftnl_event.cluster
+ * @FTNL_EVENT_OVERRUN: the kernel dropped events because the socket's
+ *	receive buffer was full (ENOBUFS). Some events are lost: re-read the
+ *	state you track (ftnl_cluster_get(), ftnl_node_list()).
+ * @FTNL_EVENT_UNKNOWN: a notification this library version does not know,
+ *	from a newer module; see &ftnl_event.unknown
+ * @FTNL_EVENT_FAILURE: this node learned that a node failed or left
+ *	(FTNL_CMD_FAILURE_NTF); see &ftnl_event.failure
+ *
+ * New types are added at the end; handle unknown values by ignoring them.
+ */
+enum ftnl_event_type {
+	FTNL_EVENT_NONE,
+	FTNL_EVENT_CLUSTER,
+	FTNL_EVENT_OVERRUN,
+	FTNL_EVENT_UNKNOWN,
+	FTNL_EVENT_FAILURE,
+};
+
+/**
+ * struct ftnl_event_cluster - payload of FTNL_EVENT_CLUSTER
+ * @generation: configuration generation after the change
+ * @configured: a cluster is configured (false after a delete); the fields
+ *	below are zero when it is not
+ * @cluster_id: cluster identifier
+ * @self_id: this node's id
+ * @node_count: number of nodes in the table
+ */
+struct ftnl_event_cluster {
+	uint32_t generation;
+	bool configured;
+	uint32_t cluster_id;
+	uint32_t self_id;
+	uint32_t node_count;
+};
+
+/**
+ * struct ftnl_event_failure - payload of FTNL_EVENT_FAILURE
+ * @node_id: the node that failed (or left)
+ * @observer_id: the node that detected it (this node when @cause is
+ *	FTNL_CAUSE_OBSERVED)
+ * @incarnation: the failed incarnation of @node_id (0 if it never spoke)
+ * @cause: enum ftnl_event_cause, how this node learned it
+ * @cluster_id: the cluster
+ * @generation: configuration generation the failure belongs to
+ * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
+ * @time_real_ns: CLOCK_REALTIME when this node learned it
+ */
+struct ftnl_event_failure {
+	uint32_t node_id;
+	uint32_t observer_id;
+	uint64_t incarnation;
+	uint32_t cause;
+	uint32_t cluster_id;
+	uint32_t generation;
+	uint64_t time_mono_ns;
+	uint64_t time_real_ns;
+};
+
+/**
+ * ftnl_event_cause_name() - name of a failure cause, as in the YNL spec
+ * @cause: enum ftnl_event_cause
+ *
+ * Return: "observed", "broadcast", "leave", "restarted", or "unknown".
+ */
+const char *ftnl_event_cause_name(unsigned int cause);
+
+/**
+ * struct ftnl_event_unknown - payload of FTNL_EVENT_UNKNOWN
+ * @cmd: generic netlink command of the notification
+ */
+struct ftnl_event_unknown {
+	uint8_t cmd;
+};
+
+/* Bytes reserved for the payload union of struct ftnl_event. */
+#define FTNL_EVENT_PAYLOAD_SIZE	240
+
+/**
+ * struct ftnl_event - one event, a tagged union
+ * @type: enum ftnl_event_type, says which member of the union is valid
+ * @reserved: zero
+ * @received_ns: CLOCK_REALTIME when libftnl read the event, in nanoseconds
+ * @cluster: payload of FTNL_EVENT_CLUSTER
+ * @failure: payload of FTNL_EVENT_FAILURE
+ * @unknown: payload of FTNL_EVENT_UNKNOWN
+ * @payload: reserves FTNL_EVENT_PAYLOAD_SIZE bytes, so that event types
+ *	added later fit without changing the size of the structure (256
+ *	bytes) or the place of any member: binaries built against an older
+ *	libftnl.so.1 keep working, and see new types as values to ignore
+ */
+struct ftnl_event {
+	uint32_t type;
+	uint32_t reserved;
+	uint64_t received_ns;
+	union {
+		struct ftnl_event_cluster cluster;
+		struct ftnl_event_failure failure;
+		struct ftnl_event_unknown unknown;
+		uint64_t payload[FTNL_EVENT_PAYLOAD_SIZE / sizeof(uint64_t)];
+	};
+};
+
+/**
+ * ftnl_events_open() - subscribe to the "events" multicast group
+ * @events: set to the new subscription on success
+ *
+ * Opens its own non-blocking netlink socket (separate from any handle, so
+ * that notifications never interleave with replies), resolves the family
+ * and joins its FTNL_MCGRP_EVENTS group in the current netns: cluster
+ * configuration changes and failures. The receive
+ * buffer is enlarged (SO_RCVBUFFORCE when permitted) to make overruns rare.
+ *
+ * Return: 0; -ENOENT if the family is not registered; -EOPNOTSUPP if it has
+ * no "events" group; other negative errno.
+ */
+int ftnl_events_open(struct ftnl_events **events);
+
+/**
+ * ftnl_events_fd() - file descriptor to wait on
+ * @events: the subscription
+ *
+ * The descriptor becomes readable (POLLIN/EPOLLIN) when events are
+ * pending; then call ftnl_events_read() until it returns 0. Do not read
+ * from it yourself.
+ *
+ * Return: the descriptor.
+ */
+int ftnl_events_fd(const struct ftnl_events *events);
+
+/**
+ * ftnl_events_read() - take the next pending event, without blocking
+ * @events: the subscription
+ * @event: filled in when 1 is returned (the whole structure is written)
+ *
+ * Never blocks and never spins: when nothing is pending it returns 0 at
+ * once; wait on ftnl_events_fd() (or ftnl_events_wait()) before trying
+ * again. Messages of other families and malformed notifications are
+ * skipped; notifications this library does not know give
+ * FTNL_EVENT_UNKNOWN.
+ *
+ * Return: 1 with an event in @event (FTNL_EVENT_OVERRUN when events were
+ * lost); 0 if none is pending (never -EAGAIN); a negative errno on a
+ * socket error.
+ */
+int ftnl_events_read(struct ftnl_events *events, struct ftnl_event *event);
+
+/**
+ * ftnl_events_wait() - block until an event may be pending
+ * @events: the subscription
+ * @timeout_ms: poll(2) timeout: -1 waits forever, 0 does not wait
+ *
+ * A convenience around poll(2) for programs without an event loop. A signal
+ * that interrupts the wait is not retried: -EINTR lets the caller look at
+ * its flags (e.g. a SIGTERM handler's) before waiting again.
+ *
+ * Return: 1 if ftnl_events_read() has something to read (it may still
+ * return 0 if what arrived was skipped); 0 on timeout; -EINTR; other
+ * negative errno.
+ */
+int ftnl_events_wait(struct ftnl_events *events, int timeout_ms);
+
+/**
+ * ftnl_events_close() - leave the group and free the subscription
+ * @events: the subscription, or NULL
+ */
+void ftnl_events_close(struct ftnl_events *events);
+
+/* ------------------------------------------------------------------------
+ * Configuration files and validation
+ */
+
+/**
+ * enum ftnl_config_parse_flags - options of the config parsers
+ * @FTNL_CONFIG_PARSE_RAW: check syntax only. Values must still be numbers,
+ *	addresses and durations that fit their field, but the rules of
+ *	ftnl_config_validate() (nonzero cluster id and port, heartbeat and
+ *	timeout ranges, unique ids and endpoints, table size) are not
+ *	applied, so that invalid configurations can be loaded on purpose.
+ */
+enum ftnl_config_parse_flags {
+	FTNL_CONFIG_PARSE_RAW	= 1 << 0,
+};
+
+/**
+ * ftnl_config_parse_file() - read a cluster configuration file
+ * @path: the file
+ * @flags: enum ftnl_config_parse_flags
+ * @config: filled in on success (free with ftnl_config_free()); on failure
+ *	it holds nothing to free
+ * @err: receives "PATH:LINE: what is wrong" on failure (may be NULL)
+ * @errlen: size of @err
+ *
+ * The format is line-oriented; '#' starts a comment; blank lines are
+ * ignored; keywords are:
+ *
+ *	cluster ID                 cluster id (u32, nonzero)
+ *	self ID                    optional: this node's id
+ *	heartbeat DURATION         h, e.g. 100ms (units us, ms, s)
+ *	timeout DURATION           d, e.g. 300ms
+ *	key HEX                    64 hex digits, or:
+ *	keyfile PATH               32 raw bytes or 64 hex digits; a relative
+ *	                           PATH is relative to the file's directory
+ *	node ID ADDRESS PORT       one per member; IPv4 or IPv6 address
+ *
+ * Each keyword but node appears at most once. A missing keyword leaves its
+ * bit in &ftnl_cluster_config.unset (self may then come from elsewhere);
+ * ftnl_config_validate() reports what is still missing.
+ *
+ * Return: 0; -EINVAL for a syntax or range error; -ENOENT, -EACCES... if
+ * the file (or the keyfile) cannot be read; -EFBIG for a file over 64 MiB;
+ * -ENOMEM.
+ */
+int ftnl_config_parse_file(const char *path, unsigned int flags,
+			   struct ftnl_cluster_config *config,
+			   char *err, size_t errlen);
+
+/**
+ * ftnl_config_parse_string() - parse a configuration held in memory
+ * @text: NUL-terminated configuration text, same format as files
+ * @name: name used in error messages in place of a path (NULL: "<string>")
+ * @flags: enum ftnl_config_parse_flags
+ * @config: as for ftnl_config_parse_file()
+ * @err: receives "NAME:LINE: what is wrong" on failure (may be NULL)
+ * @errlen: size of @err
+ *
+ * A relative keyfile path is relative to the current directory.
+ *
+ * Return: as ftnl_config_parse_file().
+ */
+int ftnl_config_parse_string(const char *text, const char *name,
+			     unsigned int flags,
+			     struct ftnl_cluster_config *config,
+			     char *err, size_t errlen);
+
+/**
+ * ftnl_config_free() - release what the parser allocated
+ * @config: the configuration; left empty (all fields unset), may be freed
+ *	again
+ *
+ * Also wipes the key from memory.
+ */
+void ftnl_config_free(struct ftnl_cluster_config *config);
+
+/**
+ * ftnl_config_validate() - check a configuration the way the kernel will
+ * @config: the configuration
+ * @err: receives the first problem, worded like the kernel's extack
+ *	messages, naming the node (position and id) at fault (may be NULL)
+ * @errlen: size of @err
+ *
+ * Checks: no field unset; nonzero cluster id; h within
+ * FTNL_HB_PERIOD_MIN_US..FTNL_HB_PERIOD_MAX_US; h < d <=
+ * FTNL_TIMEOUT_MAX_US; 1..FTNL_MAX_NODES nodes; each node AF_INET or
+ * AF_INET6 with a unicast address (not 0.0.0.0/8, multicast, broadcast;
+ * not ::, multicast or v4-mapped) and a nonzero port; unique ids; unique
+ * address and port pairs; self id in the table. The kernel is
+ * authoritative: it checks all of this again.
+ *
+ * Return: 0 if valid; -EINVAL (-E2BIG for too many nodes) with @err set.
+ */
+int ftnl_config_validate(const struct ftnl_cluster_config *config,
+			 char *err, size_t errlen);
+
+/* ------------------------------------------------------------------------
+ * Value helpers (shared with ftnl-cli, usable by any tool)
+ */
+
+/**
+ * ftnl_parse_u32() - parse a decimal unsigned 32-bit number
+ * @text: digits only: no sign, no blanks, no base prefix
+ * @value: set on success
+ *
+ * Return: 0; -EINVAL if @text is not a decimal number; -ERANGE if it does
+ * not fit 32 bits.
+ */
+int ftnl_parse_u32(const char *text, uint32_t *value);
+
+/**
+ * ftnl_parse_port() - parse a UDP port number
+ * @text: decimal number 0..65535 (0 parses; ftnl_config_validate() rejects
+ *	it)
+ * @port: set on success
+ *
+ * Return: 0; -EINVAL; -ERANGE above 65535.
+ */
+int ftnl_parse_port(const char *text, uint16_t *port);
+
+/**
+ * ftnl_parse_duration_us() - parse a duration into microseconds
+ * @text: a decimal number with an optional fraction and a mandatory unit,
+ *	"us", "ms" or "s": "250us", "100ms", "1.5s"
+ * @us: set on success
+ *
+ * Return: 0; -EINVAL for bad syntax, a missing or unknown unit, or a
+ * fraction finer than a microsecond; -ERANGE if it does not fit 32 bits of
+ * microseconds (about 71 minutes).
+ */
+int ftnl_parse_duration_us(const char *text, uint32_t *us);
+
+/**
+ * ftnl_format_duration() - format microseconds with the largest exact unit
+ * @us: the duration
+ * @buf: receives e.g. "100ms", "1500ms", "2s", "250us"
+ * @len: size of @buf (16 is always enough)
+ *
+ * Return: @buf.
+ */
+char *ftnl_format_duration(uint32_t us, char *buf, size_t len);
+
+/**
+ * ftnl_parse_key() - parse a key written as hex digits
+ * @text: exactly 2 * FTNL_KEY_LEN hex digits, either case
+ * @key: receives FTNL_KEY_LEN bytes on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ftnl_parse_key(const char *text, uint8_t key[FTNL_KEY_LEN]);
+
+/**
+ * ftnl_read_key_file() - read a key from a file
+ * @path: file holding exactly FTNL_KEY_LEN raw bytes, or 2 * FTNL_KEY_LEN
+ *	hex digits optionally surrounded by white space
+ * @key: receives the key on success
+ * @err: receives what is wrong on failure (may be NULL)
+ * @errlen: size of @err
+ *
+ * Return: 0; -EINVAL if the content is neither form; the errno of open or
+ * read.
+ */
+int ftnl_read_key_file(const char *path, uint8_t key[FTNL_KEY_LEN],
+		       char *err, size_t errlen);
+
+/**
+ * ftnl_parse_addr() - parse an IPv4 or IPv6 address
+ * @text: dotted quad or IPv6 text form; "[v6]" brackets are accepted; no
+ *	scope id, no host names (nothing is resolved)
+ * @family: set to AF_INET or AF_INET6
+ * @addr: set on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ftnl_parse_addr(const char *text, int *family, union ftnl_addr *addr);
+
+/* Longest text ftnl_format_addr() writes, with its NUL. */
+#define FTNL_ADDR_STRLEN	INET6_ADDRSTRLEN
+
+/**
+ * ftnl_format_addr() - format an address
+ * @family: AF_INET or AF_INET6
+ * @addr: the address
+ * @buf: receives the text; FTNL_ADDR_STRLEN bytes are always enough
+ * @len: size of @buf
+ *
+ * Return: @buf; "?" in @buf for another family.
+ */
+char *ftnl_format_addr(int family, const union ftnl_addr *addr,
+		       char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FTNL_FTNL_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The configuration file parser: good files, every error with its line
+ * number, raw mode, key files, big files.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tap.h"
+
+#define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+static const char good_text[] =
+	"# ftnl cluster configuration\n"
+	"\n"
+	"cluster 42\n"
+	"self 3              # optional\n"
+	"heartbeat 100ms\n"
+	"\ttimeout   300ms\t\r\n"
+	"key " KEY "\n"
+	"node 1 10.0.0.1 7400\n"
+	"node 2 fd00::2 7400   # IPv6\n"
+	"node 3 [fd00::3] 7401\n"
+	"   # indented comment\n"
+	"node 4 10.0.0.4 7400";	/* no final newline */
+
+static void test_good(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "", addr[FTNL_ADDR_STRLEN];
+
+	(void)arg;
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(good_text, "good.conf", 0, &c,
+						    err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.unset, 0);
+	TAP_CHECK_UINT(c.cluster_id, 42);
+	TAP_CHECK_UINT(c.self_id, 3);
+	TAP_CHECK_UINT(c.hb_period_us, 100000);
+	TAP_CHECK_UINT(c.timeout_us, 300000);
+	TAP_CHECK_UINT(c.key[0], 0x00);
+	TAP_CHECK_UINT(c.key[31], 0xff);
+	if (TAP_CHECK_UINT(c.node_count, 4)) {
+		TAP_CHECK_UINT(c.nodes[1].id, 2);
+		TAP_CHECK_INT(c.nodes[1].family, AF_INET6);
+		TAP_CHECK_STR(ftnl_format_addr(c.nodes[2].family, &c.nodes[2].addr,
+					       addr, sizeof(addr)), "fd00::3");
+		TAP_CHECK_UINT(c.nodes[2].port, 7401);
+		TAP_CHECK_STR(ftnl_format_addr(c.nodes[3].family, &c.nodes[3].addr,
+					       addr, sizeof(addr)), "10.0.0.4");
+	}
+	TAP_CHECK_STR(err, "");
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	ftnl_config_free(&c);
+	TAP_CHECK(!c.nodes);
+	TAP_CHECK_UINT(c.unset, FTNL_CONFIG_ALL);
+	ftnl_config_free(&c);	/* twice is fine */
+}
+
+static void test_empty(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256];
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_string("# nothing\n\n", NULL, 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK_UINT(c.unset, FTNL_CONFIG_ALL);
+	TAP_CHECK_UINT(c.node_count, 0);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "missing cluster id");
+	ftnl_config_free(&c);
+}
+
+static void test_self_optional(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256];
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_string(
+		"cluster 1\nheartbeat 1s\ntimeout 3s\nkey " KEY "\n"
+		"node 5 10.0.0.5 1\n", NULL, 0, &c, err, sizeof(err)), 0);
+	TAP_CHECK_UINT(c.unset, FTNL_CONFIG_SELF_ID);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "missing this node's id (self)");
+	/* What ftnl-cli does with "self 5" on the command line. */
+	c.self_id = 5;
+	c.unset &= ~FTNL_CONFIG_SELF_ID;
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	ftnl_config_free(&c);
+}
+
+struct error_case {
+	const char *text;
+	const char *want;	/* expected error message, whole */
+};
+
+#define BASE "cluster 1\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+
+static const struct error_case error_cases[] = {
+	{ "cluster 1\nbogus 3\n",
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile or node)" },
+	{ "cluster\n", "t.conf:1: missing value: expected \"cluster ID\"" },
+	{ "cluster 1 2\n", "t.conf:1: too many values: expected \"cluster ID\"" },
+	{ "cluster one\n",
+	  "t.conf:1: invalid cluster id \"one\" (expected a decimal number)" },
+	{ "cluster 4294967296\n",
+	  "t.conf:1: cluster id \"4294967296\" is out of range (0..4294967295)" },
+	{ "cluster 0\n", "t.conf:1: cluster id must be nonzero" },
+	{ "cluster 1\ncluster 2\n", "t.conf:2: cluster already given on line 1" },
+	{ "self -1\n",
+	  "t.conf:1: invalid self id \"-1\" (expected a decimal number)" },
+	{ "\n\nheartbeat 10xs\n",
+	  "t.conf:3: invalid heartbeat \"10xs\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "heartbeat 100\n",
+	  "t.conf:1: invalid heartbeat \"100\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "heartbeat 999us\n",
+	  "t.conf:1: heartbeat 999us: heartbeat period must be between 1ms and 60s" },
+	{ "heartbeat 61s\n",
+	  "t.conf:1: heartbeat 61s: heartbeat period must be between 1ms and 60s" },
+	{ "heartbeat 5000s\n", "t.conf:1: heartbeat \"5000s\" is too long" },
+	{ "timeout 601s\n",
+	  "t.conf:1: timeout 601s: timeout must be above 1ms and at most 600s" },
+	{ "timeout 1ms\n",
+	  "t.conf:1: timeout 1ms: timeout must be above 1ms and at most 600s" },
+	{ "heartbeat 200ms\n# x\ntimeout 200ms\n",
+	  "t.conf:3: timeout 200ms must be greater than the heartbeat period 200ms (line 1)" },
+	{ "timeout 100ms\nheartbeat 1s\n",
+	  "t.conf:1: timeout 100ms must be greater than the heartbeat period 1s (line 2)" },
+	{ "key 0011\n", "t.conf:1: key must be 64 hex digits (32 bytes)" },
+	{ "key " KEY "\nkeyfile /k\n",
+	  "t.conf:2: key (or keyfile) already given on line 1" },
+	{ "keyfile /nonexistent/k\n",
+	  "t.conf:1: cannot open key file \"/nonexistent/k\": No such file or directory" },
+	{ BASE "node 1 10.0.0.1\n",
+	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT\"" },
+	{ BASE "node 1 10.0.0.1 7400 extra\n",
+	  "t.conf:5: too many values: expected \"node ID ADDRESS PORT\"" },
+	{ BASE "node 1 10.0.0.1 7400 a b c d\n",
+	  "t.conf:5: too many values: expected \"node ID ADDRESS PORT\"" },
+	{ BASE "node x 10.0.0.1 7400\n",
+	  "t.conf:5: invalid node id \"x\" (expected a decimal number)" },
+	{ BASE "node 1 10.0.0.300 7400\n",
+	  "t.conf:5: invalid address \"10.0.0.300\" (expected an IPv4 or IPv6 address)" },
+	{ BASE "node 1 host.example 7400\n",
+	  "t.conf:5: invalid address \"host.example\" (expected an IPv4 or IPv6 address)" },
+	{ BASE "node 1 10.0.0.1 70000\n",
+	  "t.conf:5: invalid port \"70000\" (expected 1..65535)" },
+	{ BASE "node 1 10.0.0.1 0\n", "t.conf:5: node 1: node port must be nonzero" },
+	{ BASE "node 1 224.0.0.1 1\n",
+	  "t.conf:5: node 1: node address must be unicast" },
+	{ BASE "node 1 0.0.0.0 1\n", "t.conf:5: node 1: node address must be unicast" },
+	{ BASE "node 1 :: 1\n",
+	  "t.conf:5: node 1: node address must be unicast (and not v4-mapped)" },
+	{ BASE "node 1 ::ffff:10.0.0.1 1\n",
+	  "t.conf:5: node 1: node address must be unicast (and not v4-mapped)" },
+	{ BASE "node 1 10.0.0.1 1\nnode 2 10.0.0.2 1\n\nnode 1 10.0.0.3 1\n",
+	  "t.conf:8: duplicate node id 1 (first on line 5)" },
+	{ BASE "node 1 10.0.0.1 1\nnode 2 10.0.0.2 1\nnode 3 10.0.0.1 1\n",
+	  "t.conf:7: duplicate node address and port 10.0.0.1 1 (first on line 5)" },
+	{ BASE "node 1 fd00::1 1\nnode 2 fd00:0::1 1\n",
+	  "t.conf:6: duplicate node address and port fd00::1 1 (first on line 5)" },
+	/* The earliest repetition is reported, not the first id in order. */
+	{ BASE "node 9 10.0.0.9 1\nnode 2 10.0.0.2 1\nnode 2 10.0.0.3 1\n"
+	  "node 9 10.0.0.4 1\n",
+	  "t.conf:7: duplicate node id 2 (first on line 6)" },
+};
+
+static void test_error(const void *arg)
+{
+	const struct error_case *c = arg;
+	struct ftnl_cluster_config cfg;
+	char err[512] = "";
+
+	TAP_CHECK(ftnl_config_parse_string(c->text, "t.conf", 0, &cfg, err,
+					   sizeof(err)) < 0);
+	TAP_CHECK_STR(err, c->want);
+	/* Nothing to free after a failure. */
+	TAP_CHECK(!cfg.nodes);
+	TAP_CHECK_UINT(cfg.node_count, 0);
+}
+
+static void test_raw(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	/* Semantically wrong, syntactically fine: accepted in raw mode. */
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(
+		"cluster 0\nheartbeat 1us\ntimeout 1us\nkey " KEY "\n"
+		"node 1 224.0.0.1 0\nnode 1 224.0.0.1 0\n", NULL,
+		FTNL_CONFIG_PARSE_RAW, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.cluster_id, 0);
+	TAP_CHECK_UINT(c.hb_period_us, 1);
+	TAP_CHECK_UINT(c.node_count, 2);
+	TAP_CHECK_UINT(c.nodes[1].port, 0);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	ftnl_config_free(&c);
+
+	/* Syntax is still checked. */
+	TAP_CHECK_INT(ftnl_config_parse_string("heartbeat 10xs\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "<string>:1: invalid heartbeat");
+	TAP_CHECK_INT(ftnl_config_parse_string("node 1 10.0.0.1 65536\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), -EINVAL);
+}
+
+/* A scratch directory with a config file and a key file. */
+struct scratch {
+	char dir[64];
+	char conf[128];
+	char key[128];
+};
+
+static bool scratch_make(struct scratch *s, const char *conf, const void *key,
+			 size_t keylen)
+{
+	int fd;
+
+	snprintf(s->dir, sizeof(s->dir), "/tmp/ftnl-config-XXXXXX");
+	if (!mkdtemp(s->dir))
+		return false;
+	snprintf(s->conf, sizeof(s->conf), "%s/cluster.conf", s->dir);
+	snprintf(s->key, sizeof(s->key), "%s/cluster.key", s->dir);
+	fd = open(s->conf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, conf, strlen(conf)) != (ssize_t)strlen(conf))
+		return false;
+	close(fd);
+	if (!key)
+		return true;
+	fd = open(s->key, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, key, keylen) != (ssize_t)keylen)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void scratch_remove(struct scratch *s)
+{
+	unlink(s->conf);
+	unlink(s->key);
+	rmdir(s->dir);
+}
+
+static void test_file_keyfile(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\nself 1\nheartbeat 10ms\ntimeout 50ms\n"
+		"keyfile cluster.key   # relative to this file\n"
+		"node 1 10.0.0.1 7400\n";
+	uint8_t raw[FTNL_KEY_LEN];
+	struct ftnl_cluster_config c;
+	struct scratch s;
+	char err[256] = "";
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(raw); i++)
+		raw[i] = (uint8_t)(i * 7);
+	if (!TAP_CHECK(scratch_make(&s, conf, raw, sizeof(raw))))
+		return;
+	if (TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err,
+						 sizeof(err)), 0)) {
+		TAP_CHECK_MEM(c.key, raw, sizeof(raw));
+		TAP_CHECK_UINT(c.unset, 0);
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	scratch_remove(&s);
+}
+
+static void test_file_errors(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	struct scratch s;
+	char err[512] = "", want[512];
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_file("/nonexistent/ftnl.conf", 0, &c, err,
+					     sizeof(err)), -ENOENT);
+	TAP_CHECK_STR(err, "/nonexistent/ftnl.conf: No such file or directory");
+
+	/* The path is in the message; the key file is missing. */
+	if (!TAP_CHECK(scratch_make(&s, "cluster 1\n\nkeyfile cluster.key\n",
+				    NULL, 0)))
+		return;
+	TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err, sizeof(err)),
+		      -ENOENT);
+	snprintf(want, sizeof(want),
+		 "%s:3: cannot open key file \"%s\": No such file or directory",
+		 s.conf, s.key);
+	TAP_CHECK_STR(err, want);
+	scratch_remove(&s);
+
+	/* A NUL byte in the file. */
+	if (!TAP_CHECK(scratch_make(&s, "cluster 1\n", NULL, 0)))
+		return;
+	{
+		int fd = open(s.conf, O_WRONLY | O_APPEND);
+
+		TAP_CHECK(fd >= 0 && write(fd, "self 1\0\n", 8) == 8);
+		close(fd);
+	}
+	TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err, sizeof(err)),
+		      -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: NUL byte in text", s.conf);
+	TAP_CHECK_STR(err, want);
+	scratch_remove(&s);
+
+	/* A directory is not a file. */
+	TAP_CHECK(ftnl_config_parse_file("/", 0, &c, err, sizeof(err)) < 0);
+	TAP_CHECK_CONTAINS(err, "/: ");
+}
+
+/* Build the text of a file with @count IPv6 nodes. */
+static char *big_text(size_t count)
+{
+	size_t cap = 256 + count * 48, len;
+	char *text = malloc(cap);
+	size_t i;
+
+	if (!text)
+		return NULL;
+	len = (size_t)snprintf(text, cap, "cluster 1\nself 1\nheartbeat 10ms\n"
+			       "timeout 30ms\nkey " KEY "\n");
+	for (i = 0; i < count; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"node %zu fd00::%zx:%zx 7400\n", i + 1,
+					i >> 16, i & 0xffff);
+	return text;
+}
+
+static void test_big(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+	char *text;
+
+	(void)arg;
+	text = big_text(FTNL_MAX_NODES);
+	if (!TAP_CHECK(text))
+		return;
+	if (TAP_CHECK_INT(ftnl_config_parse_string(text, "big.conf", 0, &c, err,
+						   sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.node_count, FTNL_MAX_NODES);
+		TAP_CHECK_UINT(c.nodes[FTNL_MAX_NODES - 1].id, FTNL_MAX_NODES);
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	free(text);
+
+	text = big_text(FTNL_MAX_NODES + 1);
+	if (!TAP_CHECK(text))
+		return;
+	TAP_CHECK_INT(ftnl_config_parse_string(text, "big.conf", 0, &c, err,
+					       sizeof(err)), -EINVAL);
+	/* 5 header lines, then node 65537 on line 65542. */
+	TAP_CHECK_STR(err, "big.conf:65542: too many nodes (at most 65536)");
+	free(text);
+}
+
+int main(void)
+{
+	size_t i;
+
+	tap_add(test_good, NULL, "good file: comments, blanks, tabs, CRLF, IPv6, brackets");
+	tap_add(test_empty, NULL, "empty file parses with every field unset");
+	tap_add(test_self_optional, NULL, "self is optional and can be supplied later");
+	for (i = 0; i < FTNL_ARRAY_SIZE(error_cases); i++)
+		tap_add(test_error, &error_cases[i], "error: %s", error_cases[i].want);
+	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
+	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
+	tap_add(test_file_errors, NULL, "file errors name the path and line");
+	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");
+	return tap_run();
+}

@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Message building and parsing: a CLUSTER_SET request read back with plain
+ * libmnl, and crafted replies (good, malformed, truncated) fed to the
+ * parsers.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "tap.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static struct ftnl_node make_node(uint32_t id, const char *addr, uint16_t port)
+{
+	struct ftnl_node node = { .id = id, .port = port };
+
+	if (ftnl_parse_addr(addr, &node.family, &node.addr))
+		abort();
+	return node;
+}
+
+static struct ftnl_cluster_config make_config(struct ftnl_node *nodes,
+					      size_t count)
+{
+	struct ftnl_cluster_config c = {
+		.cluster_id = 42,
+		.self_id = 2,
+		.hb_period_us = 100000,
+		.timeout_us = 300000,
+		.nodes = nodes,
+		.node_count = count,
+	};
+	size_t i;
+
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		c.key[i] = (uint8_t)(0xa0 + i);
+	return c;
+}
+
+/* Everything a CLUSTER_SET request says, read back with libmnl only. */
+struct readback {
+	unsigned int seen;	/* bit per FTNL_A_* */
+	uint32_t cluster_id, self_id, hb, timeout;
+	uint8_t key[FTNL_KEY_LEN];
+	struct ftnl_node *nodes;
+	size_t node_count, node_cap;
+	bool bad;
+};
+
+static int readback_node_attr(const struct nlattr *attr, void *arg)
+{
+	struct ftnl_node *node = arg;
+
+	switch (mnl_attr_get_type(attr)) {
+	case FTNL_A_NODE_ID:
+		node->id = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_NODE_ADDR4:
+		node->family = AF_INET;
+		memcpy(&node->addr.v4, mnl_attr_get_payload(attr), 4);
+		break;
+	case FTNL_A_NODE_ADDR6:
+		node->family = AF_INET6;
+		memcpy(&node->addr.v6, mnl_attr_get_payload(attr), 16);
+		break;
+	case FTNL_A_NODE_PORT:
+		node->port = mnl_attr_get_u16(attr);
+		break;
+	default:
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+static int readback_attr(const struct nlattr *attr, void *arg)
+{
+	struct readback *r = arg;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type != FTNL_A_NODE && (r->seen & (1u << type)))
+		r->bad = true;	/* scalar attributes appear once */
+	r->seen |= 1u << type;
+	switch (type) {
+	case FTNL_A_CLUSTER_ID:
+		r->cluster_id = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_SELF_ID:
+		r->self_id = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_HB_PERIOD_US:
+		r->hb = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_TIMEOUT_US:
+		r->timeout = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_KEY:
+		if (mnl_attr_get_payload_len(attr) != FTNL_KEY_LEN)
+			r->bad = true;
+		else
+			memcpy(r->key, mnl_attr_get_payload(attr), FTNL_KEY_LEN);
+		break;
+	case FTNL_A_NODE:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0) {
+			r->bad = true;
+			break;
+		}
+		if (r->node_count == r->node_cap) {
+			r->node_cap = r->node_cap ? 2 * r->node_cap : 8;
+			r->nodes = realloc(r->nodes,
+					   r->node_cap * sizeof(*r->nodes));
+			if (!r->nodes)
+				abort();
+		}
+		memset(&r->nodes[r->node_count], 0, sizeof(r->nodes[0]));
+		if (mnl_attr_parse_nested(attr, readback_node_attr,
+					  &r->nodes[r->node_count]) != MNL_CB_OK)
+			r->bad = true;
+		r->node_count++;
+		break;
+	default:
+		r->bad = true;
+	}
+	return MNL_CB_OK;
+}
+
+static void readback(const struct nlmsghdr *nlh, struct readback *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), readback_attr, r) !=
+	    MNL_CB_OK)
+		r->bad = true;
+}
+
+/* Append a message header for a reply of @cmd to @buf. */
+static struct nlmsghdr *reply_start(void *buf, uint8_t cmd)
+{
+	return ftnl_msg_start(buf, 0x1234, NLM_F_MULTI, cmd, 1);
+}
+
+/* ---- CLUSTER_SET building ------------------------------------------------ */
+
+static void test_cluster_set_round_trip(const void *arg)
+{
+	struct ftnl_node nodes[] = {
+		make_node(1, "10.0.0.1", 7400),
+		make_node(2, "fd00::2", 7401),
+		make_node(9, "192.168.1.9", 65535),
+	};
+	struct ftnl_cluster_config c = make_config(nodes, 3);
+	size_t size = ftnl_msg_cluster_set_size(&c);
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+	struct readback r;
+	void *buf = calloc(1, size);
+	size_t i;
+
+	(void)arg;
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, size);
+	TAP_CHECK_UINT(nlh->nlmsg_type, 0x1234);
+	TAP_CHECK_UINT(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	genl = mnl_nlmsg_get_payload(nlh);
+	TAP_CHECK_UINT(genl->cmd, FTNL_CMD_CLUSTER_SET);
+	TAP_CHECK_UINT(genl->version, FTNL_FAMILY_VERSION);
+
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK_UINT(r.cluster_id, 42);
+	TAP_CHECK_UINT(r.self_id, 2);
+	TAP_CHECK_UINT(r.hb, 100000);
+	TAP_CHECK_UINT(r.timeout, 300000);
+	TAP_CHECK_MEM(r.key, c.key, FTNL_KEY_LEN);
+	if (TAP_CHECK_UINT(r.node_count, 3)) {
+		for (i = 0; i < 3; i++) {
+			TAP_CHECK_UINT(r.nodes[i].id, nodes[i].id);
+			TAP_CHECK_INT(r.nodes[i].family, nodes[i].family);
+			TAP_CHECK_UINT(r.nodes[i].port, nodes[i].port);
+			TAP_CHECK_MEM(&r.nodes[i].addr, &nodes[i].addr,
+				      nodes[i].family == AF_INET ? 4 : 16);
+		}
+	}
+	free(r.nodes);
+	free(buf);
+}
+
+static void test_cluster_set_unset_fields(const void *arg)
+{
+	struct ftnl_node nodes[] = { make_node(1, "10.0.0.1", 7400) };
+	struct ftnl_cluster_config c = make_config(nodes, 1);
+	struct nlmsghdr *nlh;
+	struct readback r;
+	void *buf;
+
+	(void)arg;
+	c.unset = FTNL_CONFIG_KEY | FTNL_CONFIG_SELF_ID;
+	nodes[0].family = AF_UNSPEC;	/* sent without an address */
+	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, ftnl_msg_cluster_set_size(&c));
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_KEY)));
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_SELF_ID)));
+	TAP_CHECK(r.seen & (1u << FTNL_A_CLUSTER_ID));
+	if (TAP_CHECK_UINT(r.node_count, 1))
+		TAP_CHECK_INT(r.nodes[0].family, 0);
+	free(r.nodes);
+	free(buf);
+}
+
+static void test_cluster_set_max_nodes(const void *arg)
+{
+	size_t count = FTNL_MAX_NODES, i;
+	struct ftnl_node *nodes = calloc(count, sizeof(*nodes));
+	struct ftnl_cluster_config c;
+	struct nlmsghdr *nlh;
+	struct readback r;
+	size_t size;
+	void *buf;
+
+	(void)arg;
+	for (i = 0; i < count; i++) {
+		nodes[i].id = (uint32_t)i + 1;
+		nodes[i].family = AF_INET6;
+		nodes[i].addr.v6.s6_addr[0] = 0xfd;
+		nodes[i].addr.v6.s6_addr[14] = (uint8_t)(i >> 8);
+		nodes[i].addr.v6.s6_addr[15] = (uint8_t)i;
+		nodes[i].port = 7400;
+	}
+	c = make_config(nodes, count);
+	size = ftnl_msg_cluster_set_size(&c);
+	/* genl header 20 + 4 u32 (8 each) + key 36 + 40 per IPv6 node */
+	TAP_CHECK_UINT(size, 20 + 4 * 8 + 36 + 40 * count);
+	TAP_CHECK(size > 2500000 && size < 2700000);
+	buf = malloc(size);
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, size);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	if (TAP_CHECK_UINT(r.node_count, count)) {
+		TAP_CHECK_UINT(r.nodes[count - 1].id, count);
+		TAP_CHECK_UINT(r.nodes[count - 1].addr.v6.s6_addr[14], 0xff);
+		TAP_CHECK_UINT(r.nodes[12345].id, 12346);
+	}
+	free(r.nodes);
+	free(buf);
+	free(nodes);
+}
+
+/* ---- attribute walking --------------------------------------------------- */
+
+static int count_attr(const struct nlattr *attr, void *arg)
+{
+	(void)attr;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void test_walk_strict(const void *arg)
+{
+	uint32_t buf[16] = { 0 };
+	struct nlattr *a = (struct nlattr *)buf;
+	int n;
+
+	(void)arg;
+	/* Two u32 attributes, 16 bytes. */
+	a->nla_type = 1;
+	a->nla_len = 8;
+	a = (struct nlattr *)&buf[2];
+	a->nla_type = 2;
+	a->nla_len = 8;
+	n = 0;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 16, count_attr, &n), 0);
+	TAP_CHECK_INT(n, 2);
+	/* Trailing bytes that cannot be an attribute. */
+	n = 0;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 18, count_attr, &n), -EBADMSG);
+	/* Second attribute claims more than is there. */
+	a->nla_len = 12;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 16, count_attr, &n), -EBADMSG);
+	/* Length below the header size. */
+	a->nla_len = 2;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 16, count_attr, &n), -EBADMSG);
+	/* Last attribute without its padding (u16: 6 bytes). */
+	a->nla_len = 6;
+	n = 0;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 14, count_attr, &n), 0);
+	TAP_CHECK_INT(n, 2);
+	/* Empty region. */
+	n = 0;
+	TAP_CHECK_INT(ftnl_attr_walk(buf, 0, count_attr, &n), 0);
+	TAP_CHECK_INT(n, 0);
+}
+
+/* ---- INFO_GET reply -------------------------------------------------------- */
+
+static void test_parse_info(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_INFO_GET);
+	struct ftnl_info info = { .family_version = 3 };
+
+	(void)arg;
+	mnl_attr_put_strz(nlh, FTNL_A_MODULE_VERSION, "0.1.0");
+	mnl_attr_put_u32(nlh, FTNL_A_PROTO_VERSION, 1);
+	mnl_attr_put(nlh, FTNL_A_PAD, 0, NULL);	/* as nla_put_u64_64bit does */
+	mnl_attr_put_u64(nlh, FTNL_A_FEATURES, 7);
+	mnl_attr_put_u32(nlh, FTNL_A_MAX_NODES, 65536);
+	mnl_attr_put(nlh, FTNL_A_CONFIGURED, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_INCARNATION, 1ull << 40);
+	mnl_attr_put_u32(nlh, 200, 1);	/* from a newer module: skipped */
+
+	TAP_CHECK_INT(ftnl_msg_parse_info(nlh, &info), 0);
+	TAP_CHECK_STR(info.module_version, "0.1.0");
+	TAP_CHECK_UINT(info.family_version, 3);
+	TAP_CHECK_UINT(info.proto_version, 1);
+	TAP_CHECK_UINT(info.features, 7);
+	TAP_CHECK_UINT(info.max_nodes, 65536);
+	TAP_CHECK(info.configured);
+	TAP_CHECK_UINT(info.incarnation, 1ull << 40);
+}
+
+struct bad_reply_case {
+	const char *name;
+	void (*build)(struct nlmsghdr *nlh);
+};
+
+static void bad_version_unterminated(struct nlmsghdr *nlh)
+{
+	mnl_attr_put(nlh, FTNL_A_MODULE_VERSION, 5, "0.1.0");
+}
+
+static void bad_features_u32(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u32(nlh, FTNL_A_FEATURES, 7);
+}
+
+static void bad_configured_payload(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u32(nlh, FTNL_A_CONFIGURED, 1);
+}
+
+static void bad_truncated_attr(struct nlmsghdr *nlh)
+{
+	struct nlattr *a;
+
+	mnl_attr_put_u32(nlh, FTNL_A_MAX_NODES, 1);
+	a = (struct nlattr *)((char *)nlh + nlh->nlmsg_len - 8);
+	a->nla_len = 64;	/* runs past the message */
+}
+
+static void bad_short_genl(struct nlmsghdr *nlh)
+{
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+}
+
+static const struct bad_reply_case bad_info_cases[] = {
+	{ "unterminated version string", bad_version_unterminated },
+	{ "features as u32", bad_features_u32 },
+	{ "flag with payload", bad_configured_payload },
+	{ "attribute longer than the message", bad_truncated_attr },
+	{ "message shorter than the genl header", bad_short_genl },
+};
+
+static void test_parse_info_bad(const void *arg)
+{
+	const struct bad_reply_case *c = arg;
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_INFO_GET);
+	struct ftnl_info info;
+
+	c->build(nlh);
+	TAP_CHECK_INT(ftnl_msg_parse_info(nlh, &info), -EBADMSG);
+}
+
+/* ---- CLUSTER_GET reply ----------------------------------------------------- */
+
+static struct nlmsghdr *cluster_reply(void *buf, int skip_type)
+{
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_CLUSTER_GET);
+
+	mnl_attr_put(nlh, FTNL_A_CONFIGURED, 0, NULL);
+	if (skip_type != FTNL_A_CLUSTER_ID)
+		mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	if (skip_type != FTNL_A_SELF_ID)
+		mnl_attr_put_u32(nlh, FTNL_A_SELF_ID, 3);
+	if (skip_type != FTNL_A_NODE_COUNT)
+		mnl_attr_put_u32(nlh, FTNL_A_NODE_COUNT, 4);
+	if (skip_type != FTNL_A_HB_PERIOD_US)
+		mnl_attr_put_u32(nlh, FTNL_A_HB_PERIOD_US, 100000);
+	if (skip_type != FTNL_A_TIMEOUT_US)
+		mnl_attr_put_u32(nlh, FTNL_A_TIMEOUT_US, 300000);
+	if (skip_type != FTNL_A_GENERATION)
+		mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 7);
+	return nlh;
+}
+
+static void test_parse_cluster(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_cluster_info info;
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(cluster_reply(buf, -1), &info), 0);
+	TAP_CHECK_UINT(info.cluster_id, 42);
+	TAP_CHECK_UINT(info.self_id, 3);
+	TAP_CHECK_UINT(info.node_count, 4);
+	TAP_CHECK_UINT(info.hb_period_us, 100000);
+	TAP_CHECK_UINT(info.timeout_us, 300000);
+	TAP_CHECK_UINT(info.generation, 7);
+}
+
+static const int cluster_required[] = {
+	FTNL_A_CLUSTER_ID, FTNL_A_SELF_ID, FTNL_A_NODE_COUNT,
+	FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US, FTNL_A_GENERATION,
+};
+
+static void test_parse_cluster_missing(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_cluster_info info;
+	int type = *(const int *)arg;
+
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(cluster_reply(buf, type), &info),
+		      -EBADMSG);
+}
+
+/* ---- NODE_GET dump messages -------------------------------------------- */
+
+static struct nlmsghdr *node_msg(void *buf, uint32_t id, const void *addr,
+				 int addr_type, size_t addr_len, bool self,
+				 uint8_t state)
+{
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+	struct nlattr *nest;
+
+	mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 9);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, id);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 7400);
+	mnl_attr_put_u8(nlh, FTNL_A_NODE_STATE, state);
+	if (addr)
+		mnl_attr_put(nlh, (uint16_t)addr_type, addr_len, addr);
+	if (self)
+		mnl_attr_put(nlh, FTNL_A_NODE_SELF, 0, NULL);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+static void test_parse_node(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct in6_addr a6;
+	struct in_addr a4;
+	struct ftnl_node node;
+	uint32_t cluster_id = 0, generation = 0;
+	char text[FTNL_ADDR_STRLEN];
+
+	(void)arg;
+	inet_pton(AF_INET6, "fd00::7", &a6);
+	TAP_CHECK_INT(ftnl_msg_parse_node(node_msg(buf, 7, &a6, FTNL_A_NODE_ADDR6,
+						   16, true, FTNL_NODE_STATE_DEAD),
+					  &node, &cluster_id, &generation), 0);
+	TAP_CHECK_UINT(node.id, 7);
+	TAP_CHECK_INT(node.family, AF_INET6);
+	TAP_CHECK_STR(ftnl_format_addr(node.family, &node.addr, text,
+				       sizeof(text)), "fd00::7");
+	TAP_CHECK_UINT(node.port, 7400);
+	TAP_CHECK_INT(node.state, FTNL_NODE_STATE_DEAD);
+	TAP_CHECK(node.self);
+	TAP_CHECK_UINT(cluster_id, 42);
+	TAP_CHECK_UINT(generation, 9);
+
+	memset(buf, 0, sizeof(buf));
+	inet_pton(AF_INET, "10.0.0.8", &a4);
+	TAP_CHECK_INT(ftnl_msg_parse_node(node_msg(buf, 8, &a4, FTNL_A_NODE_ADDR4,
+						   4, false, 0),
+					  &node, &cluster_id, &generation), 0);
+	TAP_CHECK_INT(node.family, AF_INET);
+	TAP_CHECK_STR(ftnl_format_addr(node.family, &node.addr, text,
+				       sizeof(text)), "10.0.0.8");
+	TAP_CHECK(!node.self);
+	TAP_CHECK_INT(node.state, FTNL_NODE_STATE_ALIVE);
+}
+
+static void test_parse_node_bad(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_node node;
+	uint32_t cid, gen;
+	struct in_addr a4 = { htonl(0x0a000001) };
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	(void)arg;
+	/* No address at all. */
+	nlh = node_msg(buf, 1, NULL, 0, 0, false, 0);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+
+	/* IPv4 address of the wrong size. */
+	memset(buf, 0, sizeof(buf));
+	nlh = node_msg(buf, 1, &a4, FTNL_A_NODE_ADDR4, 3, false, 0);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+
+	/* Two nodes in one message. */
+	memset(buf, 0, sizeof(buf));
+	nlh = node_msg(buf, 1, &a4, FTNL_A_NODE_ADDR4, 4, false, 0);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+
+	/* Both an IPv4 and an IPv6 address. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 1);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 1);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &a4);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR6, 16, &in6addr_loopback);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+
+	/* No generation. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 1);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &a4);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+
+	/* A nest whose inner attribute overruns it. */
+	memset(buf, 0, sizeof(buf));
+	nlh = node_msg(buf, 1, &a4, FTNL_A_NODE_ADDR4, 4, false, 0);
+	nest = (struct nlattr *)((char *)nlh + FTNL_GENL_HDRLEN + 16);
+	((struct nlattr *)mnl_attr_get_payload(nest))->nla_len = 200;
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), -EBADMSG);
+}
+
+/* ---- nlctrl reply ------------------------------------------------------------ */
+
+static void put_group(struct nlmsghdr *nlh, uint16_t index, const char *name,
+		      uint32_t id)
+{
+	struct nlattr *grp = mnl_attr_nest_start(nlh, index);
+
+	mnl_attr_put_strz(nlh, CTRL_ATTR_MCAST_GRP_NAME, name);
+	mnl_attr_put_u32(nlh, CTRL_ATTR_MCAST_GRP_ID, id);
+	mnl_attr_nest_end(nlh, grp);
+}
+
+static void test_parse_family(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = ftnl_msg_start(buf, GENL_ID_CTRL, 0,
+					      CTRL_CMD_NEWFAMILY, 2);
+	struct nlattr *groups;
+	uint16_t id = 0;
+	uint32_t version = 0, group = 99;
+
+	(void)arg;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ftnl");
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 0x25);
+	mnl_attr_put_u32(nlh, CTRL_ATTR_VERSION, 1);
+	groups = mnl_attr_nest_start(nlh, CTRL_ATTR_MCAST_GROUPS);
+	put_group(nlh, 1, "other", 11);
+	put_group(nlh, 2, "events", 12);
+	mnl_attr_nest_end(nlh, groups);
+
+	TAP_CHECK_INT(ftnl_msg_parse_family(nlh, "events", &id, &version,
+					    &group), 0);
+	TAP_CHECK_UINT(id, 0x25);
+	TAP_CHECK_UINT(version, 1);
+	TAP_CHECK_UINT(group, 12);
+	TAP_CHECK_INT(ftnl_msg_parse_family(nlh, "missing", &id, &version,
+					    &group), 0);
+	TAP_CHECK_UINT(group, 0);
+}
+
+static void test_parse_family_no_id(const void *arg)
+{
+	char buf[256] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = ftnl_msg_start(buf, GENL_ID_CTRL, 0,
+					      CTRL_CMD_NEWFAMILY, 2);
+	uint16_t id;
+	uint32_t version, group;
+
+	(void)arg;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ftnl");
+	TAP_CHECK_INT(ftnl_msg_parse_family(nlh, "events", &id, &version,
+					    &group), -EBADMSG);
+}
+
+/* ---- notifications -------------------------------------------------------- */
+
+static void test_parse_event(const void *arg)
+{
+	char buf[256] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_CLUSTER_NTF);
+	struct ftnl_event ev;
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 5);
+	mnl_attr_put(nlh, FTNL_A_CONFIGURED, 0, NULL);
+	mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	mnl_attr_put_u32(nlh, FTNL_A_SELF_ID, 3);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_COUNT, 16);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_CLUSTER);
+	TAP_CHECK_UINT(ev.cluster.generation, 5);
+	TAP_CHECK(ev.cluster.configured);
+	TAP_CHECK_UINT(ev.cluster.cluster_id, 42);
+	TAP_CHECK_UINT(ev.cluster.self_id, 3);
+	TAP_CHECK_UINT(ev.cluster.node_count, 16);
+	TAP_CHECK_UINT(ev.received_ns, 0);
+
+	/* After a delete: only the generation. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_CLUSTER_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 6);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK(!ev.cluster.configured);
+	TAP_CHECK_UINT(ev.cluster.generation, 6);
+	TAP_CHECK_UINT(ev.cluster.cluster_id, 0);
+
+	/* Without a generation it is malformed. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_CLUSTER_NTF);
+	mnl_attr_put(nlh, FTNL_A_CONFIGURED, 0, NULL);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+
+	/* A command from a newer module. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, 42);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_UNKNOWN);
+	TAP_CHECK_UINT(ev.unknown.cmd, 42);
+}
+
+static void test_parse_failure(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	struct ftnl_event ev;
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 3);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 7);
+	mnl_attr_put(nlh, FTNL_A_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_INCARNATION, 0x1122334455667788ull);
+	mnl_attr_put_u8(nlh, FTNL_A_EVENT_CAUSE, FTNL_CAUSE_BROADCAST);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_OBSERVER_ID, 5);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_MONO_NS, 1000);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_REAL_NS, 2000);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_FAILURE);
+	TAP_CHECK_UINT(ev.failure.node_id, 7);
+	TAP_CHECK_UINT(ev.failure.incarnation, 0x1122334455667788ull);
+	TAP_CHECK_UINT(ev.failure.cause, FTNL_CAUSE_BROADCAST);
+	TAP_CHECK_UINT(ev.failure.observer_id, 5);
+	TAP_CHECK_UINT(ev.failure.cluster_id, 42);
+	TAP_CHECK_UINT(ev.failure.generation, 3);
+	TAP_CHECK_UINT(ev.failure.time_mono_ns, 1000);
+	TAP_CHECK_UINT(ev.failure.time_real_ns, 2000);
+	TAP_CHECK_STR(ftnl_event_cause_name(ev.failure.cause), "broadcast");
+	TAP_CHECK_STR(ftnl_event_cause_name(99), "unknown");
+
+	/* Without the failed node's id it is malformed. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	mnl_attr_put_u8(nlh, FTNL_A_EVENT_CAUSE, FTNL_CAUSE_OBSERVED);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+	/* A cause of the wrong size too. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 7);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_CAUSE, 1);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+}
+
+static void put_counter_nest(struct nlmsghdr *nlh, uint16_t type, int count,
+			     uint64_t base, uint16_t pad)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	int i;
+
+	mnl_attr_put(nlh, pad, 0, NULL);
+	for (i = 0; i < count; i++)
+		mnl_attr_put_u64(nlh, (uint16_t)(i + 1), base + (uint64_t)i);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void test_parse_stats(const void *arg)
+{
+	char buf[2048] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	struct ftnl_stats st;
+	struct nlattr *nest;
+	int i;
+
+	(void)arg;
+	nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+	for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++)
+		mnl_attr_put_u64(nlh, (uint16_t)i, 100 + (uint64_t)i);
+	put_counter_nest(nlh, FTNL_A_STATS_DROP, FTNL_DROP_MAX + 1, 1000,
+			 FTNL_DROP_MAX + 2);
+	/* One bucket more than this library knows: ignored. */
+	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS + 1,
+			 2000, FTNL_LATENESS_BUCKETS + 5);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
+	mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, 99, 5);	/* unknown counter: ignored */
+	mnl_attr_nest_end(nlh, nest);
+
+	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), 0);
+	TAP_CHECK_UINT(st.hb_sent, 100 + FTNL_A_STATS_HB_SENT);
+	TAP_CHECK_UINT(st.hb_from_emitter, 100 + FTNL_A_STATS_HB_FROM_EMITTER);
+	TAP_CHECK_UINT(st.events_lost, 100 + FTNL_A_STATS_EVENTS_LOST);
+	TAP_CHECK_UINT(st.drops[FTNL_DROP_SIZE], 1000);
+	TAP_CHECK_UINT(st.drops[FTNL_DROP_MAC], 1000 + FTNL_DROP_MAC);
+	TAP_CHECK_UINT(st.drops[FTNL_DROP_MAX], 1000 + FTNL_DROP_MAX);
+	TAP_CHECK_UINT(st.lateness[0], 2000);
+	TAP_CHECK_UINT(st.lateness[FTNL_LATENESS_BUCKETS - 1],
+		       2000 + FTNL_LATENESS_BUCKETS - 1);
+	TAP_CHECK_UINT(st.lateness_max_ns, 777);
+	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_STALE_INCARNATION),
+		      "stale-incarnation");
+	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_MAX + 1), "unknown");
+
+	/* No stats nest at all. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), -EBADMSG);
+	/* A counter of the wrong size. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+	mnl_attr_put_u32(nlh, FTNL_A_STATS_HB_SENT, 1);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), -EBADMSG);
+}
+
+static void test_parse_node_ring(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+	struct ftnl_node node;
+	struct nlattr *nest;
+	uint32_t cid, gen;
+	struct in_addr a4 = { htonl(0x0a000001) };
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 1);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 1);
+	mnl_attr_put_u8(nlh, FTNL_A_NODE_STATE, FTNL_NODE_STATE_ALIVE);
+	mnl_attr_put(nlh, FTNL_A_NODE_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_NODE_INCARNATION, 99);
+	mnl_attr_put(nlh, FTNL_A_NODE_EMITTER, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_NODE_HB_AGE_US, 1234);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &a4);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), 0);
+	TAP_CHECK_UINT(node.incarnation, 99);
+	TAP_CHECK(node.emitter);
+	TAP_CHECK(!node.observer);
+	TAP_CHECK(node.has_hb_age);
+	TAP_CHECK_UINT(node.hb_age_us, 1234);
+}
+
+static void test_event_layout(const void *arg)
+{
+	(void)arg;
+	/* ABI: adding event types must not move or grow anything. */
+	TAP_CHECK_UINT(sizeof(struct ftnl_event), 256);
+	TAP_CHECK_UINT(offsetof(struct ftnl_event, type), 0);
+	TAP_CHECK_UINT(offsetof(struct ftnl_event, received_ns), 8);
+	TAP_CHECK_UINT(offsetof(struct ftnl_event, cluster), 16);
+	TAP_CHECK(sizeof(struct ftnl_event_cluster) <= FTNL_EVENT_PAYLOAD_SIZE);
+	TAP_CHECK(sizeof(struct ftnl_event_failure) <= FTNL_EVENT_PAYLOAD_SIZE);
+	TAP_CHECK_UINT(offsetof(struct ftnl_event, failure), 16);
+}
+
+int main(void)
+{
+	size_t i;
+
+	tap_add(test_cluster_set_round_trip, NULL,
+		"cluster_set request reads back with libmnl (IPv4, IPv6, key)");
+	tap_add(test_cluster_set_unset_fields, NULL,
+		"cluster_set leaves unset fields and address-less nodes out");
+	tap_add(test_cluster_set_max_nodes, NULL,
+		"cluster_set with 65536 nodes: exact size, all nodes read back");
+	tap_add(test_walk_strict, NULL,
+		"attribute walk rejects truncation and trailing bytes");
+	tap_add(test_parse_info, NULL, "info reply parsed, unknown attributes skipped");
+	for (i = 0; i < FTNL_ARRAY_SIZE(bad_info_cases); i++)
+		tap_add(test_parse_info_bad, &bad_info_cases[i],
+			"info reply rejected: %s", bad_info_cases[i].name);
+	tap_add(test_parse_cluster, NULL, "cluster reply parsed");
+	for (i = 0; i < FTNL_ARRAY_SIZE(cluster_required); i++)
+		tap_add(test_parse_cluster_missing, &cluster_required[i],
+			"cluster reply without %s rejected",
+			ftnl_attr_name((unsigned int)cluster_required[i]));
+	tap_add(test_parse_node, NULL, "node dump message parsed (IPv6 self dead, IPv4)");
+	tap_add(test_parse_node_bad, NULL, "malformed node dump messages rejected");
+	tap_add(test_parse_family, NULL, "nlctrl reply: family id, version, group id");
+	tap_add(test_parse_family_no_id, NULL, "nlctrl reply without a family id rejected");
+	tap_add(test_parse_event, NULL, "cluster notifications parsed");
+	tap_add(test_parse_failure, NULL, "failure notifications parsed");
+	tap_add(test_parse_stats, NULL, "stats reply: counters, drop and lateness nests");
+	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
+	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");
+	return tap_run();
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Turning "cluster set" arguments into a configuration: read the file if
+ * one was named, let the arguments override it, check the result.
+ *
+ * Overriding: a scalar argument (id, self, heartbeat, timeout, key,
+ * keyfile) replaces the file's value; a node argument replaces the file's
+ * node of the same id, or is added to the table.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct id_index {
+	uint32_t id;
+	size_t index;
+};
+
+static int cmp_id_index(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Apply the node arguments to @config's table (replace by id, or append). */
+static int merge_nodes(const struct cli_cluster_args *args,
+		       struct ftnl_cluster_config *config)
+{
+	size_t base = config->node_count, i;
+	struct id_index *order = NULL;
+	struct ftnl_node *nodes;
+
+	nodes = realloc(config->nodes,
+			(base + args->node_count + 1) * sizeof(*nodes));
+	if (!nodes)
+		return -ENOMEM;
+	config->nodes = nodes;
+
+	/* Index the file's nodes by id; a file may hold 65,536 of them. */
+	if (base) {
+		order = malloc(base * sizeof(*order));
+		if (!order)
+			return -ENOMEM;
+		for (i = 0; i < base; i++) {
+			order[i].id = nodes[i].id;
+			order[i].index = i;
+		}
+		qsort(order, base, sizeof(*order), cmp_id_index);
+	}
+	for (i = 0; i < args->node_count; i++) {
+		struct id_index key = { .id = args->nodes[i].id };
+		struct id_index *found = base ?
+			bsearch(&key, order, base, sizeof(*order),
+				cmp_id_index) : NULL;
+
+		if (found)
+			nodes[found->index] = args->nodes[i];
+		else
+			nodes[config->node_count++] = args->nodes[i];
+	}
+	free(order);
+	return 0;
+}
+
+/**
+ * cli_build_config() - the configuration "cluster set" will send
+ * @args: the parsed arguments
+ * @force: skip ftnl_config_validate() (and parse the file in raw mode), so
+ *	that invalid configurations reach the kernel
+ * @config: filled in on success; release with ftnl_config_free()
+ * @err: receives the problem
+ * @errlen: size of @err
+ *
+ * Return: 0, or a negative errno with @err set.
+ */
+int cli_build_config(const struct cli_cluster_args *args, bool force,
+		     struct ftnl_cluster_config *config, char *err,
+		     size_t errlen)
+{
+	char why[512];
+	int ret;
+
+	if (args->file) {
+		ret = ftnl_config_parse_file(args->file,
+					     force ? FTNL_CONFIG_PARSE_RAW : 0,
+					     config, err, errlen);
+		if (ret)
+			return ret;
+	} else {
+		memset(config, 0, sizeof(*config));
+		config->unset = FTNL_CONFIG_ALL;
+	}
+
+	if (args->given & CLI_SET_ID) {
+		config->cluster_id = args->cluster_id;
+		config->unset &= ~FTNL_CONFIG_CLUSTER_ID;
+	}
+	if (args->given & CLI_SET_SELF) {
+		config->self_id = args->self_id;
+		config->unset &= ~FTNL_CONFIG_SELF_ID;
+	}
+	if (args->given & CLI_SET_HEARTBEAT) {
+		config->hb_period_us = args->hb_period_us;
+		config->unset &= ~FTNL_CONFIG_HB_PERIOD;
+	}
+	if (args->given & CLI_SET_TIMEOUT) {
+		config->timeout_us = args->timeout_us;
+		config->unset &= ~FTNL_CONFIG_TIMEOUT;
+	}
+	if (args->given & CLI_SET_KEY) {
+		memcpy(config->key, args->key, FTNL_KEY_LEN);
+		config->unset &= ~FTNL_CONFIG_KEY;
+	}
+	if (args->given & CLI_SET_KEYFILE) {
+		ret = ftnl_read_key_file(args->keyfile, config->key, err, errlen);
+		if (ret)
+			goto fail;
+		config->unset &= ~FTNL_CONFIG_KEY;
+	}
+	ret = merge_nodes(args, config);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+
+	if (!force) {
+		ret = ftnl_config_validate(config, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s", why);
+			goto fail;
+		}
+	}
+	return 0;
+
+fail:
+	ftnl_config_free(config);
+	return ret;
+}

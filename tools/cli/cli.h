@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftnl-cli internals. Argument parsing (args.c) and configuration merging
+ * (build.c) are kept apart from the commands so that unit tests run them
+ * without a kernel.
+ */
+#ifndef FTNL_CLI_H
+#define FTNL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ftnl/ftnl.h>
+
+#define CLI_NAME	"ftnl-cli"
+
+/* Exit statuses (documented in ftnl-cli(8)). */
+enum cli_exit {
+	CLI_EXIT_OK		= 0,
+	CLI_EXIT_USAGE		= 1,	/* bad command line or input; nothing sent */
+	CLI_EXIT_FAILED		= 2,	/* the kernel or netlink failed the request */
+	CLI_EXIT_UNAVAILABLE	= 3,	/* no usable ftnl module */
+};
+
+enum cli_object {
+	CLI_OBJ_NONE,
+	CLI_OBJ_HELP,
+	CLI_OBJ_INFO,
+	CLI_OBJ_CLUSTER,
+	CLI_OBJ_NODE,
+	CLI_OBJ_MONITOR,
+	CLI_OBJ_STATS,
+};
+
+enum cli_verb {
+	CLI_VERB_NONE,		/* the object has no verbs (info, monitor) */
+	CLI_VERB_SET,
+	CLI_VERB_SHOW,
+	CLI_VERB_DELETE,
+	CLI_VERB_LEAVE,
+	CLI_VERB_LIST,
+	CLI_VERB_READMIT,
+};
+
+/**
+ * struct cli_options - global options
+ * @json: -j, JSON output
+ * @pretty: -p, indented JSON
+ * @force: -f, do not validate before sending
+ * @help: -h
+ * @version: -V
+ * @netns: -n NAME, network namespace to enter, or NULL
+ */
+struct cli_options {
+	bool json;
+	bool pretty;
+	bool force;
+	bool help;
+	bool version;
+	const char *netns;
+};
+
+/* Which cluster set arguments were given. */
+enum cli_set_arg {
+	CLI_SET_ID		= 1 << 0,
+	CLI_SET_SELF		= 1 << 1,
+	CLI_SET_HEARTBEAT	= 1 << 2,
+	CLI_SET_TIMEOUT		= 1 << 3,
+	CLI_SET_KEY		= 1 << 4,
+	CLI_SET_KEYFILE		= 1 << 5,
+	CLI_SET_FILE		= 1 << 6,
+};
+
+/**
+ * struct cli_cluster_args - the arguments of "cluster set", as given
+ * @file: "file PATH", or NULL
+ * @given: bitmask of enum cli_set_arg
+ * @cluster_id: "id N" (or "cluster N")
+ * @self_id: "self N"
+ * @hb_period_us: "heartbeat DURATION"
+ * @timeout_us: "timeout DURATION"
+ * @key: "key HEX"
+ * @keyfile: "keyfile PATH"
+ * @nodes: "node ID ADDRESS PORT", in order
+ * @node_count: entries in @nodes
+ * @node_cap: allocated entries
+ */
+struct cli_cluster_args {
+	const char *file;
+	unsigned int given;
+	uint32_t cluster_id;
+	uint32_t self_id;
+	uint32_t hb_period_us;
+	uint32_t timeout_us;
+	uint8_t key[FTNL_KEY_LEN];
+	const char *keyfile;
+	struct ftnl_node *nodes;
+	size_t node_count;
+	size_t node_cap;
+};
+
+/**
+ * struct cli_command - a parsed command line
+ * @opt: global options
+ * @object: what to act on; CLI_OBJ_HELP for "help [OBJECT]", "OBJECT help"
+ *	and -h
+ * @verb: what to do
+ * @help_object: whose help to print (CLI_OBJ_NONE: the general one)
+ * @set: arguments of "cluster set"
+ * @node_id: "node readmit ID"
+ * @monitor_count: "monitor count N": stop after N events (0: never)
+ */
+struct cli_command {
+	struct cli_options opt;
+	enum cli_object object;
+	enum cli_verb verb;
+	enum cli_object help_object;
+	struct cli_cluster_args set;
+	uint32_t node_id;
+	uint64_t monitor_count;
+};
+
+/* args.c */
+int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
+	      char *err, size_t errlen);
+void cli_command_free(struct cli_command *cmd);
+enum cli_match {
+	CLI_MATCH_OK,
+	CLI_MATCH_UNKNOWN,
+	CLI_MATCH_AMBIGUOUS,
+};
+
+enum cli_match cli_match(const char *word, const char *const *names,
+			 size_t count, size_t *index);
+unsigned int cli_edit_distance(const char *a, const char *b);
+const char *cli_suggest(const char *word, const char *const *names,
+			size_t count);
+
+/* build.c */
+int cli_build_config(const struct cli_cluster_args *args, bool force,
+		     struct ftnl_cluster_config *config, char *err,
+		     size_t errlen);
+
+/* json.c */
+#define JSON_MAX_DEPTH 16
+
+/**
+ * struct json - a streaming JSON writer
+ * @out: where the text goes
+ * @pretty: indent with two spaces per level
+ * @depth: current nesting depth
+ * @has_items: per depth: something was written at this depth already
+ * @after_key: a key was written; the value comes next
+ */
+struct json {
+	FILE *out;
+	bool pretty;
+	int depth;
+	bool has_items[JSON_MAX_DEPTH];
+	bool after_key;
+};
+
+void json_init(struct json *j, FILE *out, bool pretty);
+void json_write_string(FILE *out, const char *s);
+void json_object_begin(struct json *j);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j);
+void json_array_end(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s);
+void json_uint(struct json *j, uint64_t value);
+void json_bool(struct json *j, bool value);
+void json_end(struct json *j);
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_uint(struct json *j, const char *key, uint64_t value);
+void json_kv_bool(struct json *j, const char *key, bool value);
+
+/* main.c: shared by the commands */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_open(struct ftnl_handle **handle);
+int cli_request_failed(struct ftnl_handle *handle, const char *what, int err);
+
+/* commands */
+int cmd_info(const struct cli_command *cmd);
+int cmd_cluster_set(const struct cli_command *cmd);
+int cmd_cluster_show(const struct cli_command *cmd);
+int cmd_cluster_delete(const struct cli_command *cmd);
+int cmd_cluster_leave(const struct cli_command *cmd);
+int cmd_node_list(const struct cli_command *cmd);
+int cmd_node_readmit(const struct cli_command *cmd);
+int cmd_monitor(const struct cli_command *cmd);
+int cmd_stats(const struct cli_command *cmd);
+
+/* help.c */
+void cli_usage(FILE *out, enum cli_object object);
+
+#endif /* FTNL_CLI_H */

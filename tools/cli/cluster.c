@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-cli cluster set | show | delete.
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "cli.h"
+
+int cmd_cluster_set(const struct cli_command *cmd)
+{
+	struct ftnl_cluster_config config;
+	struct ftnl_handle *h;
+	char err[512];
+	int status, ret;
+
+	/* Everything is read and checked before a socket is opened. */
+	ret = cli_build_config(&cmd->set, cmd->opt.force, &config, err,
+			       sizeof(err));
+	if (ret) {
+		cli_error("cluster set: %s", err);
+		return CLI_EXIT_USAGE;
+	}
+	status = cli_open(&h);
+	if (!status) {
+		ret = ftnl_cluster_set(h, &config);
+		if (ret)
+			status = cli_request_failed(h, "cluster set", ret);
+		ftnl_close(h);
+	}
+	ftnl_config_free(&config);
+	return status;
+}
+
+static void print_json(const struct cli_command *cmd,
+		       const struct ftnl_cluster_info *info)
+{
+	struct json j;
+
+	json_init(&j, stdout, cmd->opt.pretty);
+	json_object_begin(&j);
+	json_kv_bool(&j, "configured", info != NULL);
+	if (info) {
+		json_kv_uint(&j, "cluster_id", info->cluster_id);
+		json_kv_uint(&j, "self_id", info->self_id);
+		json_kv_uint(&j, "heartbeat_us", info->hb_period_us);
+		json_kv_uint(&j, "timeout_us", info->timeout_us);
+		json_kv_uint(&j, "node_count", info->node_count);
+		json_kv_uint(&j, "generation", info->generation);
+		json_kv_uint(&j, "incarnation", info->incarnation);
+	}
+	json_object_end(&j);
+	json_end(&j);
+}
+
+int cmd_cluster_show(const struct cli_command *cmd)
+{
+	struct ftnl_cluster_info info;
+	struct ftnl_handle *h;
+	char hb[16], to[16];
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = ftnl_cluster_get(h, &info);
+	if (err && err != -ENOENT) {
+		status = cli_request_failed(h, "cluster show", err);
+		ftnl_close(h);
+		return status;
+	}
+	ftnl_close(h);
+
+	/* No cluster is an answer, not a failure. */
+	if (cmd->opt.json) {
+		print_json(cmd, err ? NULL : &info);
+	} else if (err) {
+		printf("no cluster configured\n");
+	} else {
+		printf("cluster %" PRIu32 " self %" PRIu32
+		       " heartbeat %s timeout %s nodes %" PRIu32
+		       " generation %" PRIu32 " incarnation %" PRIu64 "\n",
+		       info.cluster_id, info.self_id,
+		       ftnl_format_duration(info.hb_period_us, hb, sizeof(hb)),
+		       ftnl_format_duration(info.timeout_us, to, sizeof(to)),
+		       info.node_count, info.generation, info.incarnation);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* A request without arguments or reply. */
+static int simple_request(const char *what, int (*request)(struct ftnl_handle *))
+{
+	struct ftnl_handle *h;
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = request(h);
+	if (err)
+		status = cli_request_failed(h, what, err);
+	ftnl_close(h);
+	return status;
+}
+
+int cmd_cluster_delete(const struct cli_command *cmd)
+{
+	(void)cmd;
+	return simple_request("cluster delete", ftnl_cluster_del);
+}
+
+int cmd_cluster_leave(const struct cli_command *cmd)
+{
+	(void)cmd;
+	return simple_request("cluster leave", ftnl_cluster_leave);
+}

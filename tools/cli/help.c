@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Usage texts, general and per object.
+ */
+#include "cli.h"
+
+static const char usage_main[] =
+"Usage: " CLI_NAME " [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+"       " CLI_NAME " help [OBJECT]\n"
+"\n"
+"Objects (and commands; any unique prefix will do):\n"
+"  info                       module version, features and limits\n"
+"  cluster { set | show | delete | leave | help }\n"
+"                             this node's cluster configuration\n"
+"  node { list | readmit ID | help }\n"
+"                             the node table, each node's state and role\n"
+"  stats [ show | help ]      counters, drops, heartbeat lateness\n"
+"  monitor [ count N ]        print events as they happen\n"
+"  help [ OBJECT ]            this text, or an object's\n"
+"\n"
+"Options:\n"
+"  -j, --json                 JSON output\n"
+"  -p, --pretty               indented JSON\n"
+"  -f, --force                send \"cluster set\" without checking it first\n"
+"  -n, --netns NAME           act in network namespace NAME (/run/netns/NAME\n"
+"                             or a path)\n"
+"  -h, --help                 this text\n"
+"  -V, --version              print the version\n"
+"\n"
+"Exit status: 0 success, 1 bad command line or input (nothing was sent),\n"
+"2 the request failed, 3 the ftnl module is not available.\n";
+
+static const char usage_info[] =
+"Usage: " CLI_NAME " info\n"
+"\n"
+"Print the loaded module's version, its protocol and family versions,\n"
+"features, largest node table, and whether a cluster is configured.\n";
+
+static const char usage_cluster[] =
+"Usage: " CLI_NAME " cluster set { file PATH | ARGS } [ ARGS ]\n"
+"       " CLI_NAME " cluster show\n"
+"       " CLI_NAME " cluster delete\n"
+"       " CLI_NAME " cluster leave\n"
+"\n"
+"ARGS := [ id ID ] [ self ID ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
+"        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT ]...\n"
+"DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"
+"\n"
+"set     configure (or replace) this node's cluster. With \"file\", ARGS\n"
+"        override the file: a value replaces the file's, a node replaces the\n"
+"        file's node of the same id or is added. The configuration is\n"
+"        checked before it is sent, unless -f is given.\n"
+"        \"cluster ID\" is a synonym of \"id ID\".\n"
+"show    print the configuration (never the key)\n"
+"delete  forget the configuration\n"
+"leave   leave gracefully: the ring announces it (cause \"leave\"), then\n"
+"        the configuration is forgotten\n"
+"\n"
+"Example:\n"
+"  " CLI_NAME " cluster set id 42 self 1 heartbeat 100ms timeout 300ms \\\n"
+"      keyfile /etc/ftnl/cluster.key node 1 10.0.0.1 7400 node 2 10.0.0.2 7400\n";
+
+static const char usage_node[] =
+"Usage: " CLI_NAME " node list\n"
+"       " CLI_NAME " node readmit ID\n"
+"\n"
+"list     print the node table: id, address, port, state (alive, dead,\n"
+"         left), last incarnation heard, and roles on the ring: self, this\n"
+"         node's emitter (with the age of its last heartbeat), its observer\n"
+"readmit  take back node ID, dead or left, once it restarted with a new\n"
+"         incarnation\n";
+
+static const char usage_stats[] =
+"Usage: " CLI_NAME " stats [ show ]\n"
+"\n"
+"Print this node's counters since its cluster was configured: heartbeats,\n"
+"suspicions, ring repairs, leaves, dropped datagrams by reason, and the\n"
+"histogram of how late heartbeats left.\n";
+
+static const char usage_monitor[] =
+"Usage: " CLI_NAME " monitor [ count N ]\n"
+"\n"
+"Print each event of the ftnl \"events\" group as it arrives, with the time\n"
+"it was received, until interrupted (or until N events were printed).\n"
+"With -j, one JSON object per line.\n";
+
+/**
+ * cli_usage() - print the help of @object
+ * @out: stdout for help that was asked for, stderr otherwise
+ * @object: CLI_OBJ_NONE (or CLI_OBJ_HELP) for the general help
+ */
+void cli_usage(FILE *out, enum cli_object object)
+{
+	switch (object) {
+	case CLI_OBJ_INFO:
+		fputs(usage_info, out);
+		break;
+	case CLI_OBJ_CLUSTER:
+		fputs(usage_cluster, out);
+		break;
+	case CLI_OBJ_NODE:
+		fputs(usage_node, out);
+		break;
+	case CLI_OBJ_MONITOR:
+		fputs(usage_monitor, out);
+		break;
+	case CLI_OBJ_STATS:
+		fputs(usage_stats, out);
+		break;
+	default:
+		fputs(usage_main, out);
+	}
+}

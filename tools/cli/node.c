@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-cli node list | readmit: the node table as a table or a JSON array,
+ * and taking back a restarted node.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *family_name(int family)
+{
+	return family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "?";
+}
+
+static void print_json(const struct cli_command *cmd,
+		       const struct ftnl_node_table *t)
+{
+	char addr[FTNL_ADDR_STRLEN];
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, cmd->opt.pretty);
+	json_array_begin(&j);
+	for (i = 0; i < t->count; i++) {
+		const struct ftnl_node *n = &t->nodes[i];
+
+		json_object_begin(&j);
+		json_kv_uint(&j, "id", n->id);
+		json_kv_string(&j, "family", family_name(n->family));
+		json_kv_string(&j, "address",
+			       ftnl_format_addr(n->family, &n->addr, addr,
+						sizeof(addr)));
+		json_kv_uint(&j, "port", n->port);
+		json_kv_string(&j, "state", ftnl_node_state_name(n->state));
+		json_kv_bool(&j, "self", n->self);
+		json_kv_bool(&j, "emitter", n->emitter);
+		json_kv_bool(&j, "observer", n->observer);
+		json_kv_uint(&j, "incarnation", n->incarnation);
+		if (n->has_hb_age)
+			json_kv_uint(&j, "hb_age_us", n->hb_age_us);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_end(&j);
+}
+
+static int digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* A short age for people: 850us, 40.0ms, 2.35s. */
+static void format_age(uint64_t us, char *buf, size_t len)
+{
+	if (us < 1000)
+		snprintf(buf, len, "%" PRIu64 "us", us);
+	else if (us < 1000000)
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "ms", us / 1000,
+			 us % 1000 / 100);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 "s", us / 1000000,
+			 us % 1000000 / 10000);
+}
+
+/* "self", "emitter (heartbeat 40.0ms ago)", "observer": the ring roles. */
+static void print_roles(const struct ftnl_node *n)
+{
+	char age[32];
+
+	if (n->self)
+		printf("  self");
+	if (n->emitter) {
+		printf("  emitter");
+		if (n->has_hb_age) {
+			format_age(n->hb_age_us, age, sizeof(age));
+			printf(" (heartbeat %s ago)", age);
+		}
+	}
+	if (n->observer)
+		printf("  observer");
+}
+
+static void print_table(const struct ftnl_node_table *t)
+{
+	char addr[FTNL_ADDR_STRLEN];
+	int id_width = 2, addr_width = 7, inc_width = 11;
+	size_t i;
+
+	for (i = 0; i < t->count; i++) {
+		const struct ftnl_node *n = &t->nodes[i];
+		int len = (int)strlen(ftnl_format_addr(n->family, &n->addr,
+						       addr, sizeof(addr)));
+
+		if (digits(n->id) > id_width)
+			id_width = digits(n->id);
+		if (len > addr_width)
+			addr_width = len;
+		if (digits(n->incarnation) > inc_width)
+			inc_width = digits(n->incarnation);
+	}
+	printf("%*s  %-*s  %5s  %-5s  %*s  %s\n", id_width, "ID", addr_width,
+	       "ADDRESS", "PORT", "STATE", inc_width, "INCARNATION", "ROLE");
+	for (i = 0; i < t->count; i++) {
+		const struct ftnl_node *n = &t->nodes[i];
+
+		printf("%*" PRIu32 "  %-*s  %5u  %-5s  %*" PRIu64, id_width,
+		       n->id, addr_width,
+		       ftnl_format_addr(n->family, &n->addr, addr, sizeof(addr)),
+		       n->port, ftnl_node_state_name(n->state), inc_width,
+		       n->incarnation);
+		print_roles(n);
+		putchar('\n');
+	}
+}
+
+int cmd_node_list(const struct cli_command *cmd)
+{
+	struct ftnl_node_table t;
+	struct ftnl_handle *h;
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = ftnl_node_list(h, &t);
+	if (err) {
+		status = cli_request_failed(h, "node list", err);
+		ftnl_close(h);
+		return status;
+	}
+	ftnl_close(h);
+
+	if (cmd->opt.json)
+		print_json(cmd, &t);
+	else if (!t.count)
+		printf("no cluster configured\n");
+	else
+		print_table(&t);
+	ftnl_node_table_free(&t);
+	return CLI_EXIT_OK;
+}
+
+int cmd_node_readmit(const struct cli_command *cmd)
+{
+	struct ftnl_handle *h;
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = ftnl_node_readmit(h, cmd->node_id);
+	if (err)
+		status = cli_request_failed(h, "node readmit", err);
+	ftnl_close(h);
+	return status;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-cli stats: this node's counters, drops by reason and the heartbeat
+ * emission lateness histogram.
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "cli.h"
+
+/* Lower bound of lateness bucket @i in microseconds (see struct ftnl_stats). */
+static uint64_t bucket_low_us(int i)
+{
+	return i ? (uint64_t)1 << (i - 1) : 0;
+}
+
+static void print_json(const struct cli_command *cmd,
+		       const struct ftnl_stats *st)
+{
+	struct json j;
+	int i;
+
+	json_init(&j, stdout, cmd->opt.pretty);
+	json_object_begin(&j);
+	json_kv_bool(&j, "configured", true);
+	json_kv_uint(&j, "hb_sent", st->hb_sent);
+	json_kv_uint(&j, "hb_recv", st->hb_recv);
+	json_kv_uint(&j, "hb_from_emitter", st->hb_from_emitter);
+	json_kv_uint(&j, "suspicions", st->suspicions);
+	json_kv_uint(&j, "new_observer_sent", st->new_observer_sent);
+	json_kv_uint(&j, "new_observer_recv", st->new_observer_recv);
+	json_kv_uint(&j, "leave_sent", st->leave_sent);
+	json_kv_uint(&j, "leave_recv", st->leave_recv);
+	json_kv_uint(&j, "tx_errors", st->tx_errors);
+	json_kv_uint(&j, "events_lost", st->events_lost);
+	json_key(&j, "drops");
+	json_object_begin(&j);
+	for (i = 0; i <= FTNL_DROP_MAX; i++)
+		json_kv_uint(&j, ftnl_drop_reason_name((unsigned int)i),
+			     st->drops[i]);
+	json_object_end(&j);
+	json_key(&j, "lateness");
+	json_array_begin(&j);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		json_uint(&j, st->lateness[i]);
+	json_array_end(&j);
+	json_kv_uint(&j, "lateness_max_ns", st->lateness_max_ns);
+	json_object_end(&j);
+	json_end(&j);
+}
+
+static void print_text(const struct ftnl_stats *st)
+{
+	uint64_t dropped = 0, emitted = 0;
+	int i;
+
+	printf("heartbeats     sent %" PRIu64 " received %" PRIu64
+	       " from emitter %" PRIu64 "\n",
+	       st->hb_sent, st->hb_recv, st->hb_from_emitter);
+	printf("suspicions     %" PRIu64 "\n", st->suspicions);
+	printf("new observer   sent %" PRIu64 " received %" PRIu64 "\n",
+	       st->new_observer_sent, st->new_observer_recv);
+	printf("leave          sent %" PRIu64 " received %" PRIu64 "\n",
+	       st->leave_sent, st->leave_recv);
+	printf("tx errors      %" PRIu64 "\n", st->tx_errors);
+	printf("events lost    %" PRIu64 "\n", st->events_lost);
+
+	for (i = 0; i <= FTNL_DROP_MAX; i++)
+		dropped += st->drops[i];
+	printf("drops          %" PRIu64, dropped);
+	for (i = 0; i <= FTNL_DROP_MAX; i++)
+		if (st->drops[i])
+			printf(" %s %" PRIu64, ftnl_drop_reason_name((unsigned int)i),
+			       st->drops[i]);
+	putchar('\n');
+
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		emitted += st->lateness[i];
+	printf("lateness       max %" PRIu64 "ns over %" PRIu64 " heartbeats\n",
+	       st->lateness_max_ns, emitted);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
+		if (!st->lateness[i])
+			continue;
+		if (i == FTNL_LATENESS_BUCKETS - 1)
+			printf("  >= %" PRIu64 "us: %" PRIu64 "\n",
+			       bucket_low_us(i), st->lateness[i]);
+		else
+			printf("  %" PRIu64 "..%" PRIu64 "us: %" PRIu64 "\n",
+			       bucket_low_us(i), bucket_low_us(i + 1),
+			       st->lateness[i]);
+	}
+}
+
+int cmd_stats(const struct cli_command *cmd)
+{
+	struct ftnl_handle *h;
+	struct ftnl_stats st;
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = ftnl_stats_get(h, &st);
+	if (err && err != -ENOENT) {
+		status = cli_request_failed(h, "stats", err);
+		ftnl_close(h);
+		return status;
+	}
+	ftnl_close(h);
+
+	/* Without a cluster there are no counters: an answer, not a failure. */
+	if (err && cmd->opt.json)
+		printf("{\"configured\":false}\n");
+	else if (err)
+		printf("no cluster configured\n");
+	else if (cmd->opt.json)
+		print_json(cmd, &st);
+	else
+		print_text(&st);
+	return CLI_EXIT_OK;
+}

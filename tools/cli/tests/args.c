@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-cli command line parsing: objects, prefixes, options, cluster set
+ * arguments, and the exact message of every mistake.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tap.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+/* Split @line on spaces into a NULL-terminated argv, argv[0] the program. */
+static int split(const char *line, char *storage, size_t size, char **argv,
+		 int max)
+{
+	int argc = 0;
+	char *p, *save = NULL;
+
+	snprintf(storage, size, "%s", line);
+	argv[argc++] = "ftnl-cli";
+	for (p = strtok_r(storage, " ", &save); p && argc < max - 1;
+	     p = strtok_r(NULL, " ", &save))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	return argc;
+}
+
+struct parsed {
+	struct cli_command cmd;
+	char storage[1024];
+	char *argv[64];
+	char err[512];
+	int ret;
+};
+
+static void parse(struct parsed *p, const char *line)
+{
+	int argc = split(line, p->storage, sizeof(p->storage), p->argv, 64);
+
+	p->ret = cli_parse(argc, p->argv, &p->cmd, p->err, sizeof(p->err));
+}
+
+struct good_case {
+	const char *line;
+	enum cli_object object;
+	enum cli_verb verb;
+	enum cli_object help_object;
+	bool json, pretty, force;
+	const char *netns;
+	uint64_t count;
+};
+
+static const struct good_case good_cases[] = {
+	{ "info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
+	{ "i", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
+	{ "cluster", CLI_OBJ_CLUSTER, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "cl sh", CLI_OBJ_CLUSTER, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "c show", CLI_OBJ_CLUSTER, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "cluster del", CLI_OBJ_CLUSTER, CLI_VERB_DELETE, 0, 0, 0, 0, NULL, 0 },
+	{ "cluster d", CLI_OBJ_CLUSTER, CLI_VERB_DELETE, 0, 0, 0, 0, NULL, 0 },
+	{ "node", CLI_OBJ_NODE, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "n l", CLI_OBJ_NODE, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "node show", CLI_OBJ_NODE, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "-j node list", CLI_OBJ_NODE, CLI_VERB_LIST, 0, 1, 0, 0, NULL, 0 },
+	{ "-jp node", CLI_OBJ_NODE, CLI_VERB_LIST, 0, 1, 1, 0, NULL, 0 },
+	{ "--json --pretty info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 1, 1, 0, NULL, 0 },
+	{ "--js --pre info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 1, 1, 0, NULL, 0 },
+	{ "-n ns1 info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0, "ns1", 0 },
+	{ "-jnns2 info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 1, 0, 0, "ns2", 0 },
+	{ "--netns=ns3 info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0, "ns3", 0 },
+	{ "--netns /proc/1/ns/net info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0,
+	  "/proc/1/ns/net", 0 },
+	{ "-- info", CLI_OBJ_INFO, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
+	{ "-f cluster set id 0", CLI_OBJ_CLUSTER, CLI_VERB_SET, 0, 0, 0, 1, NULL, 0 },
+	{ "help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
+	{ "help help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
+	{ "help cl", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_CLUSTER, 0, 0, 0, NULL, 0 },
+	{ "cluster help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_CLUSTER, 0, 0, 0, NULL, 0 },
+	{ "node help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NODE, 0, 0, 0, NULL, 0 },
+	{ "info help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_INFO, 0, 0, 0, NULL, 0 },
+	{ "monitor help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_MONITOR, 0, 0, 0, NULL, 0 },
+	{ "-h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
+	{ "--help cluster set", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
+	{ "cluster leave", CLI_OBJ_CLUSTER, CLI_VERB_LEAVE, 0, 0, 0, 0, NULL, 0 },
+	{ "cl l", CLI_OBJ_CLUSTER, CLI_VERB_LEAVE, 0, 0, 0, 0, NULL, 0 },
+	{ "stats", CLI_OBJ_STATS, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "-j st sh", CLI_OBJ_STATS, CLI_VERB_SHOW, 0, 1, 0, 0, NULL, 0 },
+	{ "stats help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_STATS, 0, 0, 0, NULL, 0 },
+	{ "monitor", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
+	{ "-j monitor count 5", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 1, 0, 0, NULL, 5 },
+	{ "mon c 3", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 3 },
+};
+
+static void test_good(const void *arg)
+{
+	const struct good_case *c = arg;
+	struct parsed p;
+
+	parse(&p, c->line);
+	if (!TAP_CHECK_INT(p.ret, 0)) {
+		tap_diag("error: %s", p.err);
+		cli_command_free(&p.cmd);
+		return;
+	}
+	TAP_CHECK_INT(p.cmd.object, c->object);
+	TAP_CHECK_INT(p.cmd.verb, c->verb);
+	TAP_CHECK_INT(p.cmd.help_object, c->help_object);
+	TAP_CHECK_INT(p.cmd.opt.json, c->json);
+	TAP_CHECK_INT(p.cmd.opt.pretty, c->pretty);
+	TAP_CHECK_INT(p.cmd.opt.force, c->force);
+	if (c->netns)
+		TAP_CHECK_STR(p.cmd.opt.netns, c->netns);
+	else
+		TAP_CHECK(!p.cmd.opt.netns);
+	TAP_CHECK_UINT(p.cmd.monitor_count, c->count);
+	cli_command_free(&p.cmd);
+}
+
+static void test_version(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "-V");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK(p.cmd.opt.version);
+	cli_command_free(&p.cmd);
+}
+
+struct bad_case {
+	const char *line;
+	const char *err;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "", "missing object; try \"ftnl-cli help\"" },
+	{ "-j", "missing object; try \"ftnl-cli help\"" },
+	{ "clutser show",
+	  "unknown object \"clutser\" (did you mean \"cluster\"?); try \"ftnl-cli help\"" },
+	{ "nodes", "unknown object \"nodes\" (did you mean \"node\"?); try \"ftnl-cli help\"" },
+	{ "xyz", "unknown object \"xyz\"; try \"ftnl-cli help\"" },
+	{ "cluster frob", "unknown command \"frob\"; try \"ftnl-cli cluster help\"" },
+	{ "cluster shwo",
+	  "unknown command \"shwo\" (did you mean \"show\"?); try \"ftnl-cli cluster help\"" },
+	{ "cluster s", "ambiguous command \"s\" (could be: set, show)" },
+	{ "cluster show extra", "unexpected argument \"extra\" after cluster show" },
+	{ "cluster show -j",
+	  "unexpected \"-j\" after cluster show (options go before the object)" },
+	{ "cluster delete now", "unexpected argument \"now\" after cluster delete" },
+	{ "node list 3", "unexpected argument \"3\" after node list" },
+	{ "info extra", "unexpected argument \"extra\" after info" },
+	{ "help bogus", "unknown object \"bogus\"; try \"ftnl-cli help\"" },
+	{ "help cluster more", "unexpected argument \"more\" after help" },
+	{ "-x info", "unknown option \"-x\"; try \"ftnl-cli help\"" },
+	{ "--bogus info", "unknown option \"--bogus\"; try \"ftnl-cli help\"" },
+	{ "--json=1 info", "option \"--json\" takes no value" },
+	{ "-n", "option \"-n\" needs a name" },
+	{ "--netns", "option \"--netns\" needs a name" },
+	{ "monitor count 0", "invalid count \"0\" (expected 1..4294967295)" },
+	{ "monitor count", "\"count\" needs a number" },
+	{ "monitor forever",
+	  "unknown argument \"forever\"; try \"ftnl-cli monitor help\"" },
+	{ "cluster set",
+	  "cluster set: missing arguments; try \"ftnl-cli cluster help\"" },
+	{ "cluster set heartbeat 10xs",
+	  "cluster set: invalid heartbeat \"10xs\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "cluster set timeout 100", "cluster set: invalid timeout \"100\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "cluster set heartbeat 9000s", "cluster set: heartbeat \"9000s\" is too long" },
+	{ "cluster set id 4294967296",
+	  "cluster set: invalid cluster id \"4294967296\" (expected 0..4294967295)" },
+	{ "cluster set self -1",
+	  "cluster set: invalid self id \"-1\" (expected 0..4294967295)" },
+	{ "cluster set id 1 id 2", "cluster set: \"id\" given twice" },
+	{ "cluster set id 1 cluster 2", "cluster set: \"cluster\" given twice" },
+	{ "cluster set key 00", "cluster set: invalid key (expected 64 hex digits)" },
+	{ "cluster set key " KEY " keyfile /k",
+	  "cluster set: \"key\" and \"keyfile\" exclude each other" },
+	{ "cluster set k x", "cluster set: ambiguous argument \"k\" (could be: key, keyfile)" },
+	{ "cluster set hearbeat 1s",
+	  "cluster set: unknown argument \"hearbeat\" (did you mean \"heartbeat\"?); try \"ftnl-cli cluster help\"" },
+	{ "cluster set -j", "cluster set: unexpected \"-j\" in cluster set (options go before the object)" },
+	{ "cluster set timeout", "cluster set: \"timeout\" needs a value" },
+	{ "cluster set node 1 10.0.0.1", "cluster set: \"node\" needs ID ADDRESS PORT" },
+	{ "cluster set node x 10.0.0.1 1",
+	  "cluster set: invalid node id \"x\" (expected 0..4294967295)" },
+	{ "cluster set node 1 10.0.0.300 1",
+	  "cluster set: invalid address \"10.0.0.300\" for node 1 (expected an IPv4 or IPv6 address)" },
+	{ "cluster set node 2 fe80::1%eth0 1",
+	  "cluster set: invalid address \"fe80::1%eth0\" for node 2 (expected an IPv4 or IPv6 address)" },
+	{ "cluster set node 1 10.0.0.1 65536",
+	  "cluster set: invalid port \"65536\" for node 1 (expected 0..65535)" },
+	{ "cluster set node 1 10.0.0.1 1 node 2 10.0.0.2 1 node 1 10.0.0.3 1",
+	  "cluster set: node 1 given twice" },
+	{ "cluster set file a file b", "cluster set: \"file\" given twice" },
+	{ "node readmit", "node readmit needs a node id" },
+	{ "node readmit x", "invalid node id \"x\" (expected 0..4294967295)" },
+	{ "node readmit 5 6", "unexpected argument \"6\" after node readmit ID" },
+	{ "stats frob", "unknown command \"frob\"; try \"ftnl-cli stats help\"" },
+	{ "stats show x", "unexpected argument \"x\" after stats show" },
+};
+
+static void test_bad(const void *arg)
+{
+	const struct bad_case *c = arg;
+	struct parsed p;
+
+	parse(&p, c->line);
+	TAP_CHECK_INT(p.ret, -EINVAL);
+	TAP_CHECK_STR(p.err, c->err);
+	cli_command_free(&p.cmd);
+}
+
+static void test_cluster_set_all(const void *arg)
+{
+	struct parsed p;
+	struct cli_cluster_args *s = &p.cmd.set;
+	char addr[FTNL_ADDR_STRLEN];
+
+	(void)arg;
+	parse(&p, "cl se file f.conf self 3 heartbeat 1.5s timeout 5s key " KEY
+		  " node 1 10.0.0.1 7400 node 2 [fd00::2] 7401 cluster 42");
+	if (!TAP_CHECK_INT(p.ret, 0)) {
+		tap_diag("error: %s", p.err);
+		cli_command_free(&p.cmd);
+		return;
+	}
+	TAP_CHECK_INT(p.cmd.verb, CLI_VERB_SET);
+	TAP_CHECK_STR(s->file, "f.conf");
+	TAP_CHECK_UINT(s->given, CLI_SET_ID | CLI_SET_SELF | CLI_SET_HEARTBEAT |
+		       CLI_SET_TIMEOUT | CLI_SET_KEY | CLI_SET_FILE);
+	TAP_CHECK_UINT(s->cluster_id, 42);
+	TAP_CHECK_UINT(s->self_id, 3);
+	TAP_CHECK_UINT(s->hb_period_us, 1500000);
+	TAP_CHECK_UINT(s->timeout_us, 5000000);
+	TAP_CHECK_UINT(s->key[1], 0x11);
+	if (TAP_CHECK_UINT(s->node_count, 2)) {
+		TAP_CHECK_UINT(s->nodes[1].id, 2);
+		TAP_CHECK_INT(s->nodes[1].family, AF_INET6);
+		TAP_CHECK_STR(ftnl_format_addr(s->nodes[1].family,
+					       &s->nodes[1].addr, addr,
+					       sizeof(addr)), "fd00::2");
+		TAP_CHECK_UINT(s->nodes[1].port, 7401);
+	}
+	cli_command_free(&p.cmd);
+	TAP_CHECK(!p.cmd.set.nodes);
+}
+
+static void test_cluster_set_keyfile(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set keyf /etc/ftnl/key id 1 node 0 10.0.0.1 0");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_STR(p.cmd.set.keyfile, "/etc/ftnl/key");
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_KEYFILE | CLI_SET_ID);
+	/* Port 0 and id 0 parse: validation, not parsing, rejects them. */
+	TAP_CHECK_UINT(p.cmd.set.nodes[0].port, 0);
+	cli_command_free(&p.cmd);
+}
+
+static void test_many_nodes(const void *arg)
+{
+	enum { N = 3000 };
+	char **argv = calloc(4 + 4 * N + 1, sizeof(*argv));
+	char (*words)[3][16] = calloc(N, sizeof(*words));
+	struct cli_command cmd;
+	char err[256];
+	int argc = 0;
+	unsigned int i;
+
+	(void)arg;
+	if (!TAP_CHECK(argv && words))
+		goto out;
+	argv[argc++] = "ftnl-cli";
+	argv[argc++] = "cluster";
+	argv[argc++] = "set";
+	for (i = 0; i < N; i++) {
+		snprintf(words[i][0], 16, "%u", i + 1);
+		snprintf(words[i][1], 16, "10.0.%u.%u", (i / 250) % 256,
+			 i % 250 + 1);
+		snprintf(words[i][2], 16, "7400");
+		argv[argc++] = "node";
+		argv[argc++] = words[i][0];
+		argv[argc++] = words[i][1];
+		argv[argc++] = words[i][2];
+	}
+	TAP_CHECK_INT(cli_parse(argc, argv, &cmd, err, sizeof(err)), 0);
+	TAP_CHECK_UINT(cmd.set.node_count, N);
+	cli_command_free(&cmd);
+	/* The same id at both ends is found. */
+	snprintf(words[N - 1][0], 16, "1");
+	TAP_CHECK_INT(cli_parse(argc, argv, &cmd, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "cluster set: node 1 given twice");
+	cli_command_free(&cmd);
+out:
+	free(argv);
+	free(words);
+}
+
+static void test_readmit(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "n r 4294967295");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_INT(p.cmd.object, CLI_OBJ_NODE);
+	TAP_CHECK_INT(p.cmd.verb, CLI_VERB_READMIT);
+	TAP_CHECK_UINT(p.cmd.node_id, 4294967295u);
+	cli_command_free(&p.cmd);
+}
+
+static void test_match(const void *arg)
+{
+	static const char *const names[] = { "key", "keyfile", "node" };
+	size_t index = 99;
+
+	(void)arg;
+	TAP_CHECK_INT(cli_match("key", names, 3, &index), CLI_MATCH_OK);
+	TAP_CHECK_UINT(index, 0);
+	TAP_CHECK_INT(cli_match("keyf", names, 3, &index), CLI_MATCH_OK);
+	TAP_CHECK_UINT(index, 1);
+	TAP_CHECK_INT(cli_match("ke", names, 3, &index), CLI_MATCH_AMBIGUOUS);
+	TAP_CHECK_INT(cli_match("n", names, 3, &index), CLI_MATCH_OK);
+	TAP_CHECK_UINT(index, 2);
+	TAP_CHECK_INT(cli_match("nodes", names, 3, &index), CLI_MATCH_UNKNOWN);
+	TAP_CHECK_INT(cli_match("", names, 3, &index), CLI_MATCH_UNKNOWN);
+}
+
+static void test_edit_distance(const void *arg)
+{
+	static const char *const names[] = { "cluster", "help", "info",
+					     "monitor", "node" };
+
+	(void)arg;
+	TAP_CHECK_UINT(cli_edit_distance("cluster", "cluster"), 0);
+	TAP_CHECK_UINT(cli_edit_distance("clutser", "cluster"), 1);
+	TAP_CHECK_UINT(cli_edit_distance("cluser", "cluster"), 1);
+	TAP_CHECK_UINT(cli_edit_distance("clusterr", "cluster"), 1);
+	TAP_CHECK_UINT(cli_edit_distance("kitten", "sitting"), 3);
+	TAP_CHECK_UINT(cli_edit_distance("", "abc"), 3);
+	TAP_CHECK_STR(cli_suggest("monitr", names, 5), "monitor");
+	TAP_CHECK_STR(cli_suggest("indo", names, 5), "info");
+	TAP_CHECK(!cli_suggest("zzzzzz", names, 5));
+	TAP_CHECK(!cli_suggest("x", names, 5));
+}
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good_cases); i++)
+		tap_add(test_good, &good_cases[i], "parses: ftnl-cli %s",
+			good_cases[i].line);
+	tap_add(test_version, NULL, "parses: ftnl-cli -V");
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++)
+		tap_add(test_bad, &bad_cases[i], "rejects: ftnl-cli %s",
+			bad_cases[i].line);
+	tap_add(test_cluster_set_all, NULL, "cluster set: every argument, abbreviated");
+	tap_add(test_cluster_set_keyfile, NULL, "cluster set: keyfile, id 0 and port 0 parse");
+	tap_add(test_many_nodes, NULL, "cluster set: 3000 node arguments, duplicate found");
+	tap_add(test_readmit, NULL, "parses: ftnl-cli n r ID");
+	tap_add(test_match, NULL, "exact match wins over prefix");
+	tap_add(test_edit_distance, NULL, "edit distance and suggestions");
+	return tap_run();
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "cluster set" configuration building: arguments alone, a file with
+ * arguments overriding it, validation and --force.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tap.h"
+
+#define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+static char scratch_dir[64];
+
+static char *scratch_file(const char *name, const char *content)
+{
+	char *path;
+	int fd;
+
+	if (asprintf(&path, "%s/%s", scratch_dir, name) < 0)
+		return NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, content, strlen(content)) !=
+		      (ssize_t)strlen(content)) {
+		free(path);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+/* Parse @line as "ftnl-cli cluster set ..." and build its configuration. */
+static int build(const char *line, bool force,
+		 struct ftnl_cluster_config *config, char *err, size_t errlen)
+{
+	char storage[2048], *argv[64], *p, *save = NULL;
+	struct cli_command cmd;
+	int argc = 0, ret;
+
+	snprintf(storage, sizeof(storage), "ftnl-cli cluster set %s", line);
+	for (p = strtok_r(storage, " ", &save); p && argc < 63;
+	     p = strtok_r(NULL, " ", &save))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	ret = cli_parse(argc, argv, &cmd, err, errlen);
+	if (!ret)
+		ret = cli_build_config(&cmd.set, force, config, err, errlen);
+	cli_command_free(&cmd);
+	return ret;
+}
+
+static void test_args_only(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[512] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(build("id 42 self 2 heartbeat 100ms timeout 300ms key "
+				 KEY " node 1 10.0.0.1 7400 node 2 10.0.0.2 7400",
+				 false, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.unset, 0);
+	TAP_CHECK_UINT(c.cluster_id, 42);
+	TAP_CHECK_UINT(c.self_id, 2);
+	TAP_CHECK_UINT(c.hb_period_us, 100000);
+	TAP_CHECK_UINT(c.timeout_us, 300000);
+	TAP_CHECK_UINT(c.key[31], 0xff);
+	TAP_CHECK_UINT(c.node_count, 2);
+	ftnl_config_free(&c);
+}
+
+struct invalid_case {
+	const char *args;
+	const char *err;
+};
+
+static const struct invalid_case invalid_cases[] = {
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms node 1 10.0.0.1 1",
+	  "missing cluster key" },
+	{ "self 1 heartbeat 100ms timeout 300ms key " KEY " node 1 10.0.0.1 1",
+	  "missing cluster id" },
+	{ "id 1 self 1 heartbeat 100ms timeout 50ms key " KEY " node 1 10.0.0.1 1",
+	  "timeout must be greater than the heartbeat period" },
+	{ "id 0 self 1 heartbeat 100ms timeout 300ms key " KEY " node 1 10.0.0.1 1",
+	  "cluster id must be nonzero" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY " node 1 10.0.0.1 0",
+	  "node 1 (#1): node port must be nonzero" },
+	{ "id 1 self 9 heartbeat 100ms timeout 300ms key " KEY " node 1 10.0.0.1 1",
+	  "this node's id (self 9) is not in the node table" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY,
+	  "the node table is empty" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 node 2 10.0.0.1 1",
+	  "duplicate node address and port 10.0.0.1 1 (nodes 1 and 2)" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms keyfile /nonexistent/key"
+	  " node 1 10.0.0.1 1",
+	  "cannot open key file \"/nonexistent/key\": No such file or directory" },
+};
+
+static void test_invalid(const void *arg)
+{
+	const struct invalid_case *c = arg;
+	struct ftnl_cluster_config cfg;
+	char err[512] = "";
+
+	TAP_CHECK(build(c->args, false, &cfg, err, sizeof(err)) < 0);
+	TAP_CHECK_STR(err, c->err);
+}
+
+static void test_force(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[512] = "";
+
+	(void)arg;
+	/* With --force, a broken configuration is built for the kernel to judge. */
+	if (!TAP_CHECK_INT(build("id 0 timeout 1us node 1 224.0.0.1 0", true, &c,
+				 err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.unset, FTNL_CONFIG_SELF_ID | FTNL_CONFIG_HB_PERIOD |
+		       FTNL_CONFIG_KEY);
+	TAP_CHECK_UINT(c.cluster_id, 0);
+	TAP_CHECK_UINT(c.timeout_us, 1);
+	TAP_CHECK_UINT(c.node_count, 1);
+	ftnl_config_free(&c);
+}
+
+static void test_file_override(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\n"
+		"self 1\n"
+		"heartbeat 100ms\n"
+		"timeout 300ms\n"
+		"key " KEY "\n"
+		"node 1 10.0.0.1 7400\n"
+		"node 2 10.0.0.2 7400\n"
+		"node 3 10.0.0.3 7400\n";
+	char *path = scratch_file("override.conf", conf);
+	char line[512], err[512] = "", addr[FTNL_ADDR_STRLEN];
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path))
+		return;
+	snprintf(line, sizeof(line),
+		 "file %s self 2 heartbeat 200ms node 2 fd00::2 7401 node 9 10.0.0.9 7400",
+		 path);
+	if (!TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		free(path);
+		return;
+	}
+	TAP_CHECK_UINT(c.cluster_id, 7);		/* from the file */
+	TAP_CHECK_UINT(c.self_id, 2);			/* overridden */
+	TAP_CHECK_UINT(c.hb_period_us, 200000);		/* overridden */
+	TAP_CHECK_UINT(c.timeout_us, 300000);		/* from the file */
+	if (TAP_CHECK_UINT(c.node_count, 4)) {
+		TAP_CHECK_UINT(c.nodes[1].id, 2);	/* replaced in place */
+		TAP_CHECK_STR(ftnl_format_addr(c.nodes[1].family,
+					       &c.nodes[1].addr, addr,
+					       sizeof(addr)), "fd00::2");
+		TAP_CHECK_UINT(c.nodes[1].port, 7401);
+		TAP_CHECK_UINT(c.nodes[2].id, 3);
+		TAP_CHECK_UINT(c.nodes[3].id, 9);	/* added */
+	}
+	ftnl_config_free(&c);
+	unlink(path);
+	free(path);
+}
+
+static void test_file_self_from_args(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\n";
+	char *path = scratch_file("noself.conf", conf);
+	char line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path))
+		return;
+	/* Without self: the file alone is incomplete. */
+	snprintf(line, sizeof(line), "file %s", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "missing this node's id (self)");
+	/* The same file on every node, each adding its own self. */
+	snprintf(line, sizeof(line), "file %s self 2", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0);
+	TAP_CHECK_UINT(c.self_id, 2);
+	ftnl_config_free(&c);
+	unlink(path);
+	free(path);
+}
+
+static void test_file_errors(const void *arg)
+{
+	char *path = scratch_file("bad.conf", "cluster 1\nheartbeat 10xs\n");
+	char line[512], want[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path))
+		return;
+	snprintf(line, sizeof(line), "file %s", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s:2: invalid heartbeat \"10xs\" (expected a duration such as 100ms; units us, ms, s)",
+		 path);
+	TAP_CHECK_STR(err, want);
+	unlink(path);
+	free(path);
+
+	TAP_CHECK_INT(build("file /nonexistent/x.conf", false, &c, err,
+			    sizeof(err)), -ENOENT);
+	TAP_CHECK_STR(err, "/nonexistent/x.conf: No such file or directory");
+}
+
+static void test_keyfile_arg(const void *arg)
+{
+	char *key = scratch_file("k.key", KEY "\n");
+	char line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(key))
+		return;
+	snprintf(line, sizeof(line),
+		 "id 1 self 1 heartbeat 1s timeout 3s keyfile %s node 1 10.0.0.1 1",
+		 key);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.key[0], 0x00);
+		TAP_CHECK_UINT(c.key[1], 0x11);
+		TAP_CHECK_UINT(c.unset, 0);
+		ftnl_config_free(&c);
+	}
+	unlink(key);
+	free(key);
+}
+
+int main(void)
+{
+	size_t i;
+	int status;
+
+	snprintf(scratch_dir, sizeof(scratch_dir), "/tmp/ftnl-cli-XXXXXX");
+	if (!mkdtemp(scratch_dir)) {
+		printf("Bail out! cannot create a scratch directory\n");
+		return 1;
+	}
+	tap_add(test_args_only, NULL, "arguments alone make a configuration");
+	for (i = 0; i < sizeof(invalid_cases) / sizeof(invalid_cases[0]); i++)
+		tap_add(test_invalid, &invalid_cases[i], "refused: %s",
+			invalid_cases[i].err);
+	tap_add(test_force, NULL, "--force builds an invalid configuration");
+	tap_add(test_file_override, NULL, "arguments override the file, nodes by id");
+	tap_add(test_file_self_from_args, NULL, "file without self, self from arguments");
+	tap_add(test_file_errors, NULL, "file errors carry path and line");
+	tap_add(test_keyfile_arg, NULL, "keyfile argument");
+	status = tap_run();
+	rmdir(scratch_dir);
+	return status;
+}
