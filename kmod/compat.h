@@ -8,7 +8,7 @@
 #define _FTNL_COMPAT_H
 
 #ifdef __KERNEL__
-#include <linux/bits.h>
+#include <linux/bitops.h>
 #include <linux/types.h>
 #else
 #include <limits.h>
@@ -40,6 +40,15 @@ static inline void ftnl_bit_set(unsigned long *map, u32 bit)
 static inline void ftnl_bit_clear(unsigned long *map, u32 bit)
 {
 	map[bit / BITS_PER_LONG] &= ~(1UL << (bit % BITS_PER_LONG));
+}
+
+static inline u32 ftnl_popcount_long(unsigned long word)
+{
+#ifdef __KERNEL__
+	return hweight_long(word);
+#else
+	return __builtin_popcountl(word);
+#endif
 }
 
 static inline size_t ftnl_bitmap_longs(u32 bits)
