@@ -10,7 +10,8 @@ CHECKPATCH=$ROOT/.cache/linux-src/scripts/checkpatch.pl
 [ -x "$CHECKPATCH" ] || { echo "checkpatch.pl missing: run 'make setup'" >&2; exit 1; }
 
 cd "$ROOT"
-mapfile -t files < <(find kmod uapi -name '*.[ch]' | sort)
+# kmod/tests is userspace test code, not kernel code.
+mapfile -t files < <(find kmod uapi -path kmod/tests -prune -o -name '*.[ch]' -print | sort)
 status=0
 for f in "${files[@]}"; do
 	if ! "$CHECKPATCH" --strict --no-tree --terse --show-types \
