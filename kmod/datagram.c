@@ -24,24 +24,28 @@ static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
 }
 
 /**
- * ftnl_dgram_send - send a datagram without payload to a ring member
+ * ftnl_dgram_send - send a datagram to a ring member
  * @ring: the sending ring
  * @pos: the destination's position
  * @type: enum ftnl_wire_type
+ * @payload: its payload, or NULL
+ * @payload_len: its length, at most FTNL_WIRE_MAX_PAYLOAD
  *
  * Atomic context: this runs from the heartbeat timer and the receive path.
  *
  * Return: 0 or a negative errno (nothing was sent).
  */
-int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type)
+int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
+		    const u8 *payload, u32 payload_len)
 {
 	const struct ftnl_cluster *cluster = ring->cluster;
-	const unsigned int len = FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN;
+	const unsigned int len = FTNL_WIRE_HDR_LEN + payload_len +
+				 FTNL_WIRE_MAC_LEN;
 	struct ftnl_wire_hdr hdr = {
 		.magic = FTNL_WIRE_MAGIC,
 		.version = FTNL_PROTO_VERSION,
 		.type = type,
-		.payload_len = 0,
+		.payload_len = payload_len,
 		.cluster_id = cluster->cluster_id,
 		.sender_id = cluster->self_id,
 		.dest_id = cluster->nodes[pos].id,
@@ -53,13 +57,18 @@ int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type)
 	struct sk_buff *skb;
 	u8 *buf;
 
+	if (payload_len > FTNL_WIRE_MAX_PAYLOAD)
+		return -EMSGSIZE;
 	skb = alloc_skb(headroom + len, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
 	skb_reserve(skb, headroom);
 	buf = skb_put(skb, len);
 	ftnl_wire_hdr_encode(buf, &hdr);
-	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN, buf, FTNL_WIRE_HDR_LEN, cluster);
+	if (payload_len)
+		memcpy(buf + FTNL_WIRE_HDR_LEN, payload, payload_len);
+	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN + payload_len, buf,
+		       FTNL_WIRE_HDR_LEN + payload_len, cluster);
 	return ftnl_sock_xmit(ring, &cluster->nodes[pos], skb);
 }
 
@@ -70,6 +79,8 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 	case FTNL_MSG_NEW_OBSERVER:
 	case FTNL_MSG_LEAVE:
 		return hdr->payload_len == 0;
+	case FTNL_MSG_BCAST:
+		return hdr->payload_len > 0;
 	default:
 		return false;
 	}
@@ -141,5 +152,5 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
 		ftnl_ring_drop(ring, FTNL_DROP_TYPE);
 		return;
 	}
-	ftnl_ring_rx(ring, from - cluster->nodes, &hdr);
+	ftnl_ring_rx(ring, from - cluster->nodes, &hdr, data + FTNL_WIRE_HDR_LEN);
 }

@@ -44,6 +44,7 @@ struct ftnl_node {
  * @hb_period_us: heartbeat period h
  * @timeout_us: suspicion timeout d
  * @generation: the netns generation this configuration was installed at
+ * @bcast_algo: enum ftnl_bcast_algo
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
@@ -63,6 +64,7 @@ struct ftnl_cluster {
 	u32 hb_period_us;
 	u32 timeout_us;
 	u32 generation;
+	u8 bcast_algo;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	u32 node_count;

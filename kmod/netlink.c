@@ -54,6 +54,7 @@ static const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 						    &ftnl_timeout_range),
 	[FTNL_A_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
 	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
+	[FTNL_A_BCAST_ALGO] = NLA_POLICY_MAX(NLA_U8, FTNL_BCAST_MAX),
 };
 
 static const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -79,7 +80,7 @@ static void *ftnl_reply_put(struct sk_buff *msg, struct genl_info *info)
 static int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
-		       FTNL_FEATURE_RING;
+		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST;
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
@@ -280,6 +281,9 @@ static struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->hb_period_us = nla_get_u32(attrs[FTNL_A_HB_PERIOD_US]);
 	cluster->timeout_us = nla_get_u32(attrs[FTNL_A_TIMEOUT_US]);
 	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
+	cluster->bcast_algo = attrs[FTNL_A_BCAST_ALGO] ?
+			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
+			      FTNL_BCAST_HYPERCUBE;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {
@@ -462,7 +466,8 @@ static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 	     nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
 	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
 	     nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
-			       FTNL_A_PAD)))
+			       FTNL_A_PAD) ||
+	     nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo)))
 		err = -EMSGSIZE;
 	rcu_read_unlock();
 	if (err) {
@@ -611,6 +616,26 @@ static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
 	return 0;
 }
 
+/* The broadcast latencies change under the ring lock. */
+static int ftnl_put_bcast_latency(struct sk_buff *msg, struct ftnl_ring *ring)
+{
+	u64 last, max, sum;
+
+	spin_lock_bh(&ring->lock);
+	last = ring->bcast.latency_last_ns;
+	max = ring->bcast.latency_max_ns;
+	sum = ring->bcast.latency_sum_ns;
+	spin_unlock_bh(&ring->lock);
+	if (nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_LAST_NS, last,
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_MAX_NS, max,
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_SUM_NS, sum,
+			      FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 {
 	struct nlattr *nest;
@@ -623,6 +648,12 @@ static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
 				      FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
+	for (i = FTNL_A_STATS_BCAST_ORIGINATED; i <= FTNL_A_STATS_BCAST_DUPLICATES; i++)
+		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
+				      FTNL_A_STATS_PAD))
+			return -EMSGSIZE;
+	if (ftnl_put_bcast_latency(msg, ring))
+		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
 	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->drops,
 				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||

@@ -15,7 +15,8 @@ struct ftnl_ring;
 
 /* datagram.c */
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb);
-int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type);
+int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
+		    const u8 *payload, u32 len);
 
 /* socket.c */
 int ftnl_sock_open(struct ftnl_net *fn, int family, u16 port,

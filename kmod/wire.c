@@ -5,63 +5,30 @@
 
 #include "wire.h"
 
-static void put_be16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put_be32(u8 *p, u32 v)
-{
-	put_be16(p, v >> 16);
-	put_be16(p + 2, v);
-}
-
-static void put_be64(u8 *p, u64 v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, v);
-}
-
-static u16 get_be16(const u8 *p)
-{
-	return (u16)(p[0] << 8 | p[1]);
-}
-
-static u32 get_be32(const u8 *p)
-{
-	return (u32)get_be16(p) << 16 | get_be16(p + 2);
-}
-
-static u64 get_be64(const u8 *p)
-{
-	return (u64)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr)
 {
-	put_be32(buf, hdr->magic);
+	ftnl_put_be32(buf, hdr->magic);
 	buf[4] = hdr->version;
 	buf[5] = hdr->type;
-	put_be16(buf + 6, hdr->payload_len);
-	put_be32(buf + 8, hdr->cluster_id);
-	put_be32(buf + 12, hdr->sender_id);
-	put_be32(buf + 16, hdr->dest_id);
-	put_be64(buf + 20, hdr->incarnation);
-	put_be64(buf + 28, hdr->seq);
+	ftnl_put_be16(buf + 6, hdr->payload_len);
+	ftnl_put_be32(buf + 8, hdr->cluster_id);
+	ftnl_put_be32(buf + 12, hdr->sender_id);
+	ftnl_put_be32(buf + 16, hdr->dest_id);
+	ftnl_put_be64(buf + 20, hdr->incarnation);
+	ftnl_put_be64(buf + 28, hdr->seq);
 }
 
 void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
 {
-	hdr->magic = get_be32(buf);
+	hdr->magic = ftnl_get_be32(buf);
 	hdr->version = buf[4];
 	hdr->type = buf[5];
-	hdr->payload_len = get_be16(buf + 6);
-	hdr->cluster_id = get_be32(buf + 8);
-	hdr->sender_id = get_be32(buf + 12);
-	hdr->dest_id = get_be32(buf + 16);
-	hdr->incarnation = get_be64(buf + 20);
-	hdr->seq = get_be64(buf + 28);
+	hdr->payload_len = ftnl_get_be16(buf + 6);
+	hdr->cluster_id = ftnl_get_be32(buf + 8);
+	hdr->sender_id = ftnl_get_be32(buf + 12);
+	hdr->dest_id = ftnl_get_be32(buf + 16);
+	hdr->incarnation = ftnl_get_be64(buf + 20);
+	hdr->seq = ftnl_get_be64(buf + 28);
 }
 
 /**

@@ -33,13 +33,48 @@
 
 #define FTNL_WIRE_MAGIC		0x46544e4cU	/* "FTNL" */
 #define FTNL_WIRE_MAC_LEN	16
-#define FTNL_WIRE_MAX_PAYLOAD	1024
+/* A broadcast carrying D as a bitmap of 65,536 nodes is the largest. */
+#define FTNL_WIRE_MAX_PAYLOAD	9216
 
 enum ftnl_wire_type {
 	FTNL_MSG_HEARTBEAT = 1,		/* task T1 -> T2 */
 	FTNL_MSG_NEW_OBSERVER = 2,	/* task T3 -> T4 */
 	FTNL_MSG_LEAVE = 3,		/* graceful leave, to observer and emitter */
+	FTNL_MSG_BCAST = 4,		/* failure notification (kmod/bcast) */
 };
+
+static inline void ftnl_put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static inline void ftnl_put_be32(u8 *p, u32 v)
+{
+	ftnl_put_be16(p, v >> 16);
+	ftnl_put_be16(p + 2, v);
+}
+
+static inline void ftnl_put_be64(u8 *p, u64 v)
+{
+	ftnl_put_be32(p, v >> 32);
+	ftnl_put_be32(p + 4, v);
+}
+
+static inline u16 ftnl_get_be16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static inline u32 ftnl_get_be32(const u8 *p)
+{
+	return (u32)ftnl_get_be16(p) << 16 | ftnl_get_be16(p + 2);
+}
+
+static inline u64 ftnl_get_be64(const u8 *p)
+{
+	return (u64)ftnl_get_be32(p) << 32 | ftnl_get_be32(p + 4);
+}
 
 struct ftnl_wire_hdr {
 	u32 magic;

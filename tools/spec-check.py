@@ -67,6 +67,10 @@ def main():
               for e in defs["event-cause"]["entries"]]
     checks.append(("event causes in order", causes,
                    header_enum(text, "ftnl_event_cause")))
+    algos = ["FTNL_BCAST_" + c_name(e["name"])
+             for e in defs["bcast-algo"]["entries"]]
+    checks.append(("broadcast algorithms in order", algos,
+                   header_enum(text, "ftnl_bcast_algo")))
     drops = ["FTNL_DROP_" + c_name(e) for e in defs["drop-reason"]["entries"]]
     checks.append(("drop reasons in order", drops,
                    header_enum(text, "ftnl_drop_reason")))

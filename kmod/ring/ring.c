@@ -28,6 +28,7 @@
 
 #include "ring.h"
 #include "topology.h"
+#include "../bcast/bcast.h"
 #include "../transport.h"
 
 /*
@@ -51,7 +52,7 @@ static void ftnl_ring_send(struct ftnl_ring *ring, u32 pos, u8 type, int counter
 {
 	if (pos == ring->self)
 		return;
-	if (ftnl_dgram_send(ring, pos, type))
+	if (ftnl_dgram_send(ring, pos, type, NULL, 0))
 		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
 	else
 		ftnl_ring_count(ring, counter);
@@ -119,25 +120,36 @@ static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos, u8 cause,
  * failure and incarnation, as D never loses a member but by readmission),
  * the broadcast layer is handed the failure, and the ring is repaired when
  * the failed node was this node's emitter or, for a leave, its observer.
+ * Also called by the broadcast layer (task T5), which is how a broadcast
+ * can reveal that the emitter is dead before its timeout.
  */
-static void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
-				      u8 cause, u32 observer_id, ktime_t now)
+void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
+			       u8 cause, u32 observer_id, ktime_t now)
 {
 	struct ftnl_peer *peer = &ring->peers[pos];
+	bool was_emitter = ring->observing && pos == ring->emitter;
 
 	lockdep_assert_held(&ring->lock);
 	if (peer->state != FTNL_NODE_STATE_ALIVE || pos == ring->self)
 		return;
 	peer->state = state;
+	peer->cause = cause;
+	peer->observer_id = observer_id;
 	peer->dead_incarnation = peer->incarnation;
 	ftnl_bit_set(ring->dead, pos);
 	ftnl_ring_publish(ring, pos, cause, observer_id);
-	/*
-	 * The broadcast layer (kmod/bcast) takes over from here to tell every
-	 * survivor; until it exists, only this node's event is published.
-	 */
 
-	if (pos == ring->emitter)
+	/*
+	 * Hand the failure to the broadcast layer (task T3, line 24) when this
+	 * node found it: it observed it, heard a new incarnation, or was told
+	 * by its emitter that it leaves. Failures learned by broadcast are
+	 * forwarded by the broadcast itself.
+	 */
+	if (cause == FTNL_CAUSE_OBSERVED || cause == FTNL_CAUSE_RESTARTED ||
+	    (cause == FTNL_CAUSE_LEAVE && was_emitter))
+		ftnl_bcast_originate(ring, pos);
+
+	if (was_emitter)
 		ftnl_ring_reconnect(ring, pos, now);
 	if (pos == ring->observer && state == FTNL_NODE_STATE_LEFT) {
 		/* It said goodbye: no NEW_OBSERVER will come from it. */
@@ -258,7 +270,7 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 		ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_DEAD,
 					  FTNL_CAUSE_RESTARTED,
 					  ftnl_ring_id(ring, ring->self), now);
-		if (ring->observing)
+		if (pos == ring->emitter || ring->observing)
 			ftnl_ring_arm_susp(ring);
 		return FTNL_DROP_DEAD_SENDER;
 	}
@@ -272,13 +284,15 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
  * @ring: the ring
  * @pos: the sender's position
  * @hdr: the datagram's header (type already checked)
+ * @payload: its payload, hdr->payload_len bytes
  *
  * Called in softirq by the receive path once size, magic, version, cluster,
  * sender, destination and MAC are checked.
  */
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
-		  const struct ftnl_wire_hdr *hdr)
+		  const struct ftnl_wire_hdr *hdr, const u8 *payload)
 {
+	u32 old_emitter;
 	ktime_t now = ktime_get();
 	int drop;
 
@@ -290,6 +304,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		ftnl_ring_drop(ring, drop);
 		goto out;
 	}
+	old_emitter = ring->emitter;
 
 	switch (hdr->type) {
 	case FTNL_MSG_HEARTBEAT:
@@ -307,10 +322,15 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_LEFT,
 					  FTNL_CAUSE_LEAVE,
 					  ftnl_ring_id(ring, pos), now);
-		if (pos == ring->emitter || ring->observing)
-			ftnl_ring_arm_susp(ring);
+		break;
+	case FTNL_MSG_BCAST:
+		if (ftnl_bcast_rx(ring, pos, payload, hdr->payload_len))
+			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
 		break;
 	}
+	/* The emitter changed (ring repaired): SUSP-TIMEOUT is now 2d. */
+	if (ring->emitter != old_emitter && ring->observing)
+		ftnl_ring_arm_susp(ring);
 out:
 	spin_unlock(&ring->lock);
 }
@@ -346,6 +366,9 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		err = -ENOMEM;
 		goto err_free;
 	}
+	err = ftnl_bcast_init(&ring->bcast, n, cluster->bcast_algo);
+	if (err)
+		goto err_free;
 
 	for (i = 0; i < n; i++) {
 		if (cluster->nodes[i].family == AF_INET)
@@ -388,6 +411,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 err_close:
 	ftnl_sock_close(ring->sock4);
 err_free:
+	ftnl_bcast_free(&ring->bcast);
 	kvfree(ring->peers);
 	bitmap_free(ring->dead);
 	kfree(ring);
@@ -475,6 +499,7 @@ void ftnl_ring_destroy(struct ftnl_ring *ring)
 	if (!ring)
 		return;
 	WARN_ON_ONCE(ring->sock4 || ring->sock6);
+	ftnl_bcast_free(&ring->bcast);
 	kvfree(ring->peers);
 	bitmap_free(ring->dead);
 	kfree(ring);

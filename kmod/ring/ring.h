@@ -13,6 +13,7 @@
 #include <linux/net.h>
 #include <linux/spinlock.h>
 
+#include "../bcast/bcast.h"
 #include "../ftnl.h"
 #include "../wire.h"
 
@@ -22,16 +23,21 @@
  * @dead_incarnation: incarnation it last died (or left) with; a readmitted
  *	node must come back with a larger one
  * @replay: anti-replay window over @incarnation's sequence numbers
+ * @observer_id: who detected its failure (when not alive)
  * @state: enum ftnl_node_state
+ * @cause: enum ftnl_event_cause of its failure (when not alive)
  */
 struct ftnl_peer {
 	u64 incarnation;
 	u64 dead_incarnation;
 	struct ftnl_replay replay;
+	u32 observer_id;
 	u8 state;
+	u8 cause;
 };
 
-#define FTNL_RING_NR_COUNTERS	(FTNL_A_STATS_EVENTS_LOST + 1)
+/* Counters are indexed by their enum ftnl_stats_attr value. */
+#define FTNL_RING_NR_COUNTERS	__FTNL_A_STATS_MAX
 
 /**
  * struct ftnl_ring - one running observation ring (one per configuration)
@@ -63,6 +69,7 @@ struct ftnl_peer {
  * @drops: indexed by enum ftnl_drop_reason
  * @lateness: heartbeat emission lateness histogram (see uapi)
  * @lateness_max_ns: largest emission lateness
+ * @bcast: the broadcast layer's state
  */
 struct ftnl_ring {
 	struct ftnl_net *fn;
@@ -92,6 +99,7 @@ struct ftnl_ring {
 	atomic64_t drops[__FTNL_DROP_MAX];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];
 	u64 lateness_max_ns;
+	struct ftnl_bcast bcast;
 };
 
 /**
@@ -121,7 +129,9 @@ void ftnl_ring_destroy(struct ftnl_ring *ring);
 void ftnl_ring_leave(struct ftnl_ring *ring);
 int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why);
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
-		  const struct ftnl_wire_hdr *hdr);
+		  const struct ftnl_wire_hdr *hdr, const u8 *payload);
+void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
+			       u8 cause, u32 observer_id, ktime_t now);
 void ftnl_ring_view(struct ftnl_ring *ring, u32 pos,
 		    struct ftnl_node_view *view);
 
@@ -135,5 +145,9 @@ static inline void ftnl_ring_drop(struct ftnl_ring *ring,
 {
 	atomic64_inc(&ring->drops[reason]);
 }
+
+/* transport, for the ring's layers */
+int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
+		    const u8 *payload, u32 len);
 
 #endif /* _FTNL_RING_H */

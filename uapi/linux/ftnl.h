@@ -51,12 +51,29 @@
  * @FTNL_FEATURE_EVENTS: the "events" multicast group carries notifications
  * @FTNL_FEATURE_RING: heartbeats and timeout observation on the ring,
  *	failure events, leave, readmit, stats
+ * @FTNL_FEATURE_BCAST: failures are broadcast to every survivor
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
 	FTNL_FEATURE_IPV6	= 1 << 1,
 	FTNL_FEATURE_EVENTS	= 1 << 2,
 	FTNL_FEATURE_RING	= 1 << 3,
+	FTNL_FEATURE_BCAST	= 1 << 4,
+};
+
+/**
+ * enum ftnl_bcast_algo - how a detected failure reaches every survivor
+ * @FTNL_BCAST_HYPERCUBE: dual hypercube broadcast of the ring paper
+ *	(section 2): reaches every survivor despite up to floor(log2 n) - 1
+ *	further failures during the broadcast, in O(log n) steps (default)
+ * @FTNL_BCAST_BMG: binomial graph flood (p +/- 2^j), as ULFM does
+ */
+enum ftnl_bcast_algo {
+	FTNL_BCAST_HYPERCUBE,
+	FTNL_BCAST_BMG,
+
+	__FTNL_BCAST_MAX,
+	FTNL_BCAST_MAX = __FTNL_BCAST_MAX - 1
 };
 
 /**
@@ -144,13 +161,15 @@ enum ftnl_drop_reason {
  *	cluster. Requires FTNL_A_CLUSTER_ID, FTNL_A_SELF_ID,
  *	FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US, FTNL_A_KEY and one FTNL_A_NODE
  *	per member (each with FTNL_A_NODE_ID, exactly one of
- *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT). The
- *	request is checked whole before anything changes. On success a
- *	FTNL_CMD_CLUSTER_NTF is multicast on "events".
+ *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT);
+ *	FTNL_A_BCAST_ALGO is optional. The request is checked whole before
+ *	anything changes. On success a FTNL_CMD_CLUSTER_NTF is multicast on
+ *	"events".
  * @FTNL_CMD_CLUSTER_GET: do; reply carries FTNL_A_CLUSTER_ID,
  *	FTNL_A_SELF_ID, FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US,
- *	FTNL_A_NODE_COUNT and FTNL_A_GENERATION. The key is never returned.
- *	-ENOENT if no cluster is configured.
+ *	FTNL_A_NODE_COUNT, FTNL_A_GENERATION, FTNL_A_INCARNATION and
+ *	FTNL_A_BCAST_ALGO. The key is never returned. -ENOENT if no cluster is
+ *	configured.
  * @FTNL_CMD_CLUSTER_DEL: do, admin; forget the cluster configuration of
  *	this netns. -ENOENT if none. Multicasts FTNL_CMD_CLUSTER_NTF with
  *	FTNL_A_CONFIGURED absent.
@@ -230,6 +249,8 @@ enum ftnl_cmd {
  * @FTNL_A_EVENT_OBSERVER_ID: u32, the node that detected the failure
  * @FTNL_A_EVENT_TIME_MONO_NS: u64, CLOCK_MONOTONIC when this node learned
  * @FTNL_A_EVENT_TIME_REAL_NS: u64, CLOCK_REALTIME when this node learned
+ * @FTNL_A_BCAST_ALGO: u8, enum ftnl_bcast_algo (cluster set, optional,
+ *	default FTNL_BCAST_HYPERCUBE; cluster get)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -256,6 +277,7 @@ enum ftnl_attr {
 	FTNL_A_EVENT_OBSERVER_ID,
 	FTNL_A_EVENT_TIME_MONO_NS,
 	FTNL_A_EVENT_TIME_REAL_NS,
+	FTNL_A_BCAST_ALGO,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -323,6 +345,18 @@ enum ftnl_node_attr {
  *	(type FTNL_LATENESS_BUCKETS + 1 is padding)
  * @FTNL_A_STATS_LATENESS_MAX_NS: u64, largest emission lateness seen
  * @FTNL_A_STATS_PAD: padding for 64-bit attributes
+ * @FTNL_A_STATS_BCAST_ORIGINATED: broadcasts this node started (one per
+ *	failure it detected)
+ * @FTNL_A_STATS_BCAST_FORWARDED: broadcast datagrams sent as a forwarder
+ * @FTNL_A_STATS_BCAST_SENT: broadcast datagrams sent in all (work)
+ * @FTNL_A_STATS_BCAST_DELIVERED: broadcasts of others received a first time
+ * @FTNL_A_STATS_BCAST_DUPLICATES: further copies of broadcasts already
+ *	received, ignored
+ * @FTNL_A_STATS_BCAST_LATENCY_LAST_NS: origin-to-delivery time of the last
+ *	broadcast delivered (origin and receiver wall clocks; meaningful when
+ *	they are synchronized, e.g. on one machine)
+ * @FTNL_A_STATS_BCAST_LATENCY_MAX_NS: largest such time
+ * @FTNL_A_STATS_BCAST_LATENCY_SUM_NS: sum over delivered broadcasts
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -340,6 +374,14 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_LATENESS,
 	FTNL_A_STATS_LATENESS_MAX_NS,
 	FTNL_A_STATS_PAD,
+	FTNL_A_STATS_BCAST_ORIGINATED,
+	FTNL_A_STATS_BCAST_FORWARDED,
+	FTNL_A_STATS_BCAST_SENT,
+	FTNL_A_STATS_BCAST_DELIVERED,
+	FTNL_A_STATS_BCAST_DUPLICATES,
+	FTNL_A_STATS_BCAST_LATENCY_LAST_NS,
+	FTNL_A_STATS_BCAST_LATENCY_MAX_NS,
+	FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

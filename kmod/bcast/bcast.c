@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reliable broadcast of failure notifications (ring paper, section 2; task
+ * T5 of Algorithm 1). The observer that detects a failure starts a
+ * broadcast BCASTMSG(dead, i, D) over the alive set A = complement of its D;
+ * every receiver forwards it, on its first receipt in each hypercube, to
+ * Neighbors(s, D) computed from the message's D, which stays the same for
+ * the whole broadcast. On its first receipt of a broadcast a node unions the
+ * message's D into its own, publishes an event for each death it did not
+ * know (cause "broadcast") and lets the ring re-evaluate its emitter.
+ *
+ * Everything here runs under the ring's lock, in softirq or with BHs off.
+ */
+
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "bcast.h"
+#include "message.h"
+#include "topology.h"
+#include "../ring/ring.h"
+
+int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo)
+{
+	bcast->algo = algo;
+	bcast->txbuf_len = ftnl_bcast_msg_max_len(npos);
+	bcast->txbuf = kmalloc(bcast->txbuf_len, GFP_KERNEL_ACCOUNT);
+	bcast->scratch = bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT);
+	if (!bcast->txbuf || !bcast->scratch) {
+		ftnl_bcast_free(bcast);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ftnl_bcast_free(struct ftnl_bcast *bcast)
+{
+	kfree(bcast->txbuf);
+	bcast->txbuf = NULL;
+	bitmap_free(bcast->scratch);
+	bcast->scratch = NULL;
+}
+
+static struct ftnl_bcast_seen *ftnl_bcast_lookup(struct ftnl_bcast *bcast,
+						 const struct ftnl_bcast_msg *msg)
+{
+	u32 i;
+
+	for (i = 0; i < FTNL_BCAST_SEEN; i++) {
+		struct ftnl_bcast_seen *seen = &bcast->seen[i];
+
+		if (seen->used && seen->origin_id == msg->origin_id &&
+		    seen->origin_incarnation == msg->origin_incarnation &&
+		    seen->seq == msg->seq)
+			return seen;
+	}
+	return NULL;
+}
+
+static struct ftnl_bcast_seen *ftnl_bcast_remember(struct ftnl_bcast *bcast,
+						   const struct ftnl_bcast_msg *msg)
+{
+	struct ftnl_bcast_seen *seen = &bcast->seen[bcast->seen_next];
+
+	bcast->seen_next = (bcast->seen_next + 1) % FTNL_BCAST_SEEN;
+	*seen = (struct ftnl_bcast_seen){
+		.origin_id = msg->origin_id,
+		.origin_incarnation = msg->origin_incarnation,
+		.seq = msg->seq,
+		.used = true,
+	};
+	return seen;
+}
+
+/*
+ * Send @payload to Neighbors(s, D) of the node labeled @label, which got
+ * it from @from_label (@label itself at the source), in @cube.
+ */
+static void ftnl_bcast_send_neighbors(struct ftnl_ring *ring,
+				      const struct ftnl_bcast_view *view,
+				      u8 algo, u8 cube, u32 label,
+				      u32 from_label, const u8 *payload,
+				      u32 len, int counter)
+{
+	u32 to[FTNL_BCAST_MAX_FANOUT], count, i;
+
+	if (algo == FTNL_BCAST_BMG)
+		count = ftnl_bmg_forward(view->n, label, to);
+	else
+		count = ftnl_hcube_forward(view->n, cube, label, from_label, to);
+	for (i = 0; i < count; i++) {
+		u32 pos = ftnl_bcast_pos(view, to[i]);
+
+		if (pos == ring->self || to[i] == from_label)
+			continue;
+		if (ftnl_dgram_send(ring, pos, FTNL_MSG_BCAST, payload, len)) {
+			ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+			continue;
+		}
+		ftnl_ring_count(ring, FTNL_A_STATS_BCAST_SENT);
+		if (counter)
+			ftnl_ring_count(ring, counter);
+	}
+}
+
+/**
+ * ftnl_bcast_originate - task T3 line 24: broadcast the failure at @pos
+ * @ring: the ring, locked; @pos is already in its D
+ * @pos: the failed node
+ */
+void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_peer *peer = &ring->peers[pos];
+	struct ftnl_bcast_view view;
+	struct ftnl_bcast_seen *seen;
+	struct ftnl_bcast_msg msg = {
+		.overlay = bcast->algo,
+		.cube = 0,
+		.origin_id = cluster->self_id,
+		.origin_incarnation = ring->incarnation,
+		.seq = ++bcast->seq,
+		.origin_time_ns = ktime_get_real_ns(),
+		.npos = cluster->node_count,
+		.ndeaths = 1,
+		.deaths[0] = {
+			.node_id = cluster->nodes[pos].id,
+			.observer_id = peer->observer_id,
+			.incarnation = peer->dead_incarnation,
+			.cause = peer->cause,
+			.state = peer->state,
+		},
+	};
+	u32 len;
+
+	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
+				    ring->dead);
+	if (WARN_ON_ONCE(!len))
+		return;
+	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_ORIGINATED);
+	seen = ftnl_bcast_remember(bcast, &msg);
+	seen->forwarded = 3;
+
+	ftnl_bcast_view_init(&view, ring->dead, cluster->node_count, ring->self);
+	if (view.n < 2)
+		return;
+	ftnl_bcast_send_neighbors(ring, &view, bcast->algo, 0, 0, 0,
+				  bcast->txbuf, len, 0);
+	if (bcast->algo == FTNL_BCAST_HYPERCUBE) {
+		ftnl_bcast_msg_set_cube(bcast->txbuf, 1);
+		ftnl_bcast_send_neighbors(ring, &view, bcast->algo, 1, 0, 0,
+					  bcast->txbuf, len, 0);
+	}
+}
+
+/* Check a decoded message against this node's table before acting on it. */
+static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
+				 const struct ftnl_bcast_msg *msg,
+				 u32 *origin_pos)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	const struct ftnl_node *origin;
+	u32 i;
+
+	if (msg->overlay > FTNL_BCAST_MAX)
+		return false;
+	origin = ftnl_cluster_find(cluster, msg->origin_id);
+	if (!origin)
+		return false;
+	*origin_pos = origin - cluster->nodes;
+	if (ftnl_bit_test(ring->bcast.scratch, *origin_pos))
+		return false;
+	for (i = 0; i < msg->ndeaths; i++) {
+		const struct ftnl_bcast_death *death = &msg->deaths[i];
+
+		if (!ftnl_cluster_find(cluster, death->node_id) ||
+		    !ftnl_cluster_find(cluster, death->observer_id) ||
+		    death->cause > FTNL_CAUSE_MAX ||
+		    (death->state != FTNL_NODE_STATE_DEAD &&
+		     death->state != FTNL_NODE_STATE_LEFT))
+			return false;
+	}
+	return true;
+}
+
+/* First receipt: learn the deaths and the message's D (task T5, line 33). */
+static void ftnl_bcast_deliver(struct ftnl_ring *ring,
+			       const struct ftnl_bcast_msg *msg, ktime_t now)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	struct ftnl_bcast *bcast = &ring->bcast;
+	s64 latency;
+	u32 i, pos;
+
+	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DELIVERED);
+	latency = ktime_get_real_ns() - msg->origin_time_ns;
+	if (latency >= 0) {
+		bcast->latency_last_ns = latency;
+		bcast->latency_sum_ns += latency;
+		bcast->latency_max_ns = max_t(u64, bcast->latency_max_ns, latency);
+	}
+
+	for (i = 0; i < msg->ndeaths; i++) {
+		const struct ftnl_bcast_death *death = &msg->deaths[i];
+		struct ftnl_peer *peer;
+
+		pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
+		peer = &ring->peers[pos];
+		/* News about an incarnation older than the one this node knows. */
+		if (peer->incarnation && death->incarnation &&
+		    peer->incarnation > death->incarnation)
+			continue;
+		/* Its observer heard it: that incarnation is the one that died. */
+		if (peer->state == FTNL_NODE_STATE_ALIVE && !peer->incarnation)
+			peer->incarnation = death->incarnation;
+		ftnl_ring_failure_learned(ring, pos, death->state,
+					  FTNL_CAUSE_BROADCAST,
+					  death->observer_id, now);
+	}
+	for (pos = 0; pos < cluster->node_count; pos++)
+		if (ftnl_bit_test(bcast->scratch, pos))
+			ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_DEAD,
+						  FTNL_CAUSE_BROADCAST,
+						  msg->origin_id, now);
+}
+
+/**
+ * ftnl_bcast_rx - a BCAST datagram from the node at @from, authenticated
+ * @ring: the ring, locked
+ * @from: the sender's position (the forwarder, not the origin)
+ * @payload: the broadcast payload
+ * @len: its length
+ *
+ * Return: 0, or -EINVAL if the payload is malformed or inconsistent with
+ * this node's table (nothing was changed).
+ */
+int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
+		  u32 len)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	struct ftnl_bcast *bcast = &ring->bcast;
+	struct ftnl_bcast_view view;
+	struct ftnl_bcast_seen *seen;
+	struct ftnl_bcast_msg msg;
+	u32 origin_pos, label, from_label;
+	ktime_t now = ktime_get();
+
+	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
+				  payload, len) ||
+	    !ftnl_bcast_msg_valid(ring, &msg, &origin_pos))
+		return -EINVAL;
+
+	seen = ftnl_bcast_lookup(bcast, &msg);
+	if (!seen) {
+		seen = ftnl_bcast_remember(bcast, &msg);
+		ftnl_bcast_deliver(ring, &msg, now);
+	} else {
+		ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DUPLICATES);
+	}
+
+	/* Forward once per cube; a node in the message's D takes no part. */
+	if (seen->forwarded & (1U << msg.cube))
+		return 0;
+	seen->forwarded |= 1U << msg.cube;
+	if (ftnl_bit_test(bcast->scratch, ring->self))
+		return 0;
+	ftnl_bcast_view_init(&view, bcast->scratch, cluster->node_count,
+			     origin_pos);
+	label = ftnl_bcast_label(&view, ring->self);
+	from_label = ftnl_bit_test(bcast->scratch, from) ? label :
+			ftnl_bcast_label(&view, from);
+	ftnl_bcast_send_neighbors(ring, &view, msg.overlay, msg.cube, label,
+				  from_label, payload, len,
+				  FTNL_A_STATS_BCAST_FORWARDED);
+	return 0;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Encoding and strict decoding of broadcast payloads (format: message.h).
+ * Decoding accepts exactly what encoding produces: anything else from the
+ * network is rejected whole.
+ */
+
+#include "message.h"
+#include "../wire.h"
+
+static u32 ftnl_bitmap_bytes(u32 npos)
+{
+	return (npos + 7) / 8;
+}
+
+/* Number of maximal runs of set bits among the first @npos bits. */
+static u32 ftnl_count_ranges(const unsigned long *dead, u32 npos)
+{
+	u32 pos, ranges = 0;
+	bool in = false;
+
+	for (pos = 0; pos < npos; pos++) {
+		bool set = ftnl_bit_test(dead, pos);
+
+		if (set && !in)
+			ranges++;
+		in = set;
+	}
+	return ranges;
+}
+
+/* The longest payload for a cluster of @npos nodes. */
+u32 ftnl_bcast_msg_max_len(u32 npos)
+{
+	return FTNL_BCAST_HDR_LEN +
+	       FTNL_BCAST_MAX_DEATHS * FTNL_BCAST_DEATH_LEN +
+	       ftnl_bitmap_bytes(npos);
+}
+
+/**
+ * ftnl_bcast_msg_encode - write a broadcast payload
+ * @buf: destination
+ * @cap: its size
+ * @msg: the message (1..FTNL_BCAST_MAX_DEATHS deaths, npos >= 1)
+ * @dead: D, a bitmap of @msg->npos positions
+ *
+ * Return: the payload length, or 0 if @msg is invalid or @cap too small.
+ */
+u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
+			  const unsigned long *dead)
+{
+	u32 ranges, dlen, len, i, pos, off;
+	u8 encoding;
+
+	if (!msg->ndeaths || msg->ndeaths > FTNL_BCAST_MAX_DEATHS ||
+	    !msg->npos || msg->npos > FTNL_BCAST_MAX_POSITIONS)
+		return 0;
+	ranges = ftnl_count_ranges(dead, msg->npos);
+	if (ranges * 4 <= ftnl_bitmap_bytes(msg->npos)) {
+		encoding = FTNL_BCAST_D_RANGES;
+		dlen = ranges * 4;
+	} else {
+		encoding = FTNL_BCAST_D_BITMAP;
+		dlen = ftnl_bitmap_bytes(msg->npos);
+	}
+	len = FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen;
+	if (len > cap)
+		return 0;
+
+	buf[0] = msg->overlay;
+	buf[1] = msg->cube;
+	buf[2] = msg->ndeaths;
+	buf[3] = encoding;
+	ftnl_put_be32(buf + 4, msg->origin_id);
+	ftnl_put_be64(buf + 8, msg->origin_incarnation);
+	ftnl_put_be64(buf + 16, msg->seq);
+	ftnl_put_be64(buf + 24, msg->origin_time_ns);
+	ftnl_put_be32(buf + 32, msg->npos);
+	ftnl_put_be32(buf + 36, dlen);
+	off = FTNL_BCAST_HDR_LEN;
+	for (i = 0; i < msg->ndeaths; i++) {
+		const struct ftnl_bcast_death *death = &msg->deaths[i];
+
+		ftnl_put_be32(buf + off, death->node_id);
+		ftnl_put_be32(buf + off + 4, death->observer_id);
+		ftnl_put_be64(buf + off + 8, death->incarnation);
+		buf[off + 16] = death->cause;
+		buf[off + 17] = death->state;
+		buf[off + 18] = 0;
+		buf[off + 19] = 0;
+		off += FTNL_BCAST_DEATH_LEN;
+	}
+
+	if (encoding == FTNL_BCAST_D_BITMAP) {
+		for (i = 0; i < dlen; i++)
+			buf[off + i] = 0;
+		for (pos = 0; pos < msg->npos; pos++)
+			if (ftnl_bit_test(dead, pos))
+				buf[off + pos / 8] |= 1U << (pos % 8);
+		return len;
+	}
+	for (pos = 0; pos < msg->npos; pos++) {
+		u32 first;
+
+		if (!ftnl_bit_test(dead, pos))
+			continue;
+		first = pos;
+		while (pos + 1 < msg->npos && ftnl_bit_test(dead, pos + 1))
+			pos++;
+		ftnl_put_be16(buf + off, first);
+		ftnl_put_be16(buf + off + 2, pos - first);
+		off += 4;
+	}
+	return len;
+}
+
+/**
+ * ftnl_bcast_msg_decode - parse and check a received broadcast payload
+ * @msg: filled in
+ * @dead: filled with D; a zeroed-or-not bitmap of @npos positions
+ * @npos: this node's cluster size, which the message must match
+ * @buf: the payload
+ * @len: its length
+ *
+ * Return: 0, or -1 if the payload is not exactly a valid encoding.
+ */
+int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
+			  u32 npos, const u8 *buf, u32 len)
+{
+	u32 dlen, off, i, prev_end = 0;
+	u8 encoding;
+
+	if (len < FTNL_BCAST_HDR_LEN)
+		return -1;
+	msg->overlay = buf[0];
+	msg->cube = buf[1];
+	msg->ndeaths = buf[2];
+	encoding = buf[3];
+	msg->origin_id = ftnl_get_be32(buf + 4);
+	msg->origin_incarnation = ftnl_get_be64(buf + 8);
+	msg->seq = ftnl_get_be64(buf + 16);
+	msg->origin_time_ns = ftnl_get_be64(buf + 24);
+	msg->npos = ftnl_get_be32(buf + 32);
+	dlen = ftnl_get_be32(buf + 36);
+
+	if (msg->npos != npos || !msg->ndeaths ||
+	    msg->ndeaths > FTNL_BCAST_MAX_DEATHS || msg->cube > 1 ||
+	    dlen > len ||
+	    len != FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen)
+		return -1;
+
+	off = FTNL_BCAST_HDR_LEN;
+	for (i = 0; i < msg->ndeaths; i++) {
+		struct ftnl_bcast_death *death = &msg->deaths[i];
+
+		death->node_id = ftnl_get_be32(buf + off);
+		death->observer_id = ftnl_get_be32(buf + off + 4);
+		death->incarnation = ftnl_get_be64(buf + off + 8);
+		death->cause = buf[off + 16];
+		death->state = buf[off + 17];
+		if (buf[off + 18] || buf[off + 19])
+			return -1;
+		off += FTNL_BCAST_DEATH_LEN;
+	}
+
+	for (i = 0; i < ftnl_bitmap_longs(npos); i++)
+		dead[i] = 0;
+	if (encoding == FTNL_BCAST_D_BITMAP) {
+		if (dlen != ftnl_bitmap_bytes(npos))
+			return -1;
+		for (i = 0; i < npos; i++)
+			if ((buf[off + i / 8] >> (i % 8)) & 1)
+				ftnl_bit_set(dead, i);
+		/* Bits past the last position must be clear. */
+		if (npos % 8 && (buf[off + dlen - 1] >> (npos % 8)))
+			return -1;
+		return 0;
+	}
+	if (encoding != FTNL_BCAST_D_RANGES || dlen % 4)
+		return -1;
+	for (i = 0; i < dlen; i += 4) {
+		u32 first = ftnl_get_be16(buf + off + i);
+		u32 count = ftnl_get_be16(buf + off + i + 2) + 1;
+		u32 pos;
+
+		/* Ascending, disjoint, not adjacent (maximal), in range. */
+		if ((i && first <= prev_end) || first + count > npos)
+			return -1;
+		for (pos = first; pos < first + count; pos++)
+			ftnl_bit_set(dead, pos);
+		prev_end = first + count;
+	}
+	return 0;
+}
+
+/* Forwarders rewrite only the cube a copy travels in. */
+void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube)
+{
+	buf[1] = cube;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The payload of a BCAST datagram (a failure notification), pure code:
+ * shared with userspace tests and fuzzers.
+ *
+ *   offset  size  field
+ *   0       1     overlay (enum ftnl_overlay)
+ *   1       1     cube (hypercube: 0 or 1; else 0)
+ *   2       1     number of deaths, 1..FTNL_BCAST_MAX_DEATHS
+ *   3       1     D encoding: 0 ranges, 1 bitmap
+ *   4       4     origin node id
+ *   8       8     origin incarnation
+ *   16      8     broadcast sequence number (per origin incarnation)
+ *   24      8     origin CLOCK_REALTIME ns, for delivery latency
+ *   32      4     cluster size (positions covered by D)
+ *   36      4     length of the D encoding, bytes
+ *   40      20*m  deaths: node id (4), observer id (4), incarnation (8),
+ *                 cause (1), state (1), zero (2)
+ *   40+20m  ...   D: ranges: pairs of be16 (first position, count - 1),
+ *                 ascending and disjoint; or bitmap: ceil(size / 8) bytes,
+ *                 bit i of byte i / 8 (LSB first) set when position i is
+ *                 in D, unused high bits zero.
+ *
+ * The shorter D encoding is chosen: a few dead ranges cost 4 bytes each,
+ * and 65,536 nodes never cost more than 8 KiB. Big endian throughout.
+ */
+#ifndef _FTNL_BCAST_MESSAGE_H
+#define _FTNL_BCAST_MESSAGE_H
+
+#include "../compat.h"
+
+#define FTNL_BCAST_MAX_DEATHS	32
+#define FTNL_BCAST_HDR_LEN	40
+#define FTNL_BCAST_DEATH_LEN	20
+#define FTNL_BCAST_MAX_POSITIONS 65536
+
+enum ftnl_bcast_dead_encoding {
+	FTNL_BCAST_D_RANGES,
+	FTNL_BCAST_D_BITMAP,
+};
+
+struct ftnl_bcast_death {
+	u32 node_id;
+	u32 observer_id;
+	u64 incarnation;
+	u8 cause;
+	u8 state;
+};
+
+struct ftnl_bcast_msg {
+	u8 overlay;
+	u8 cube;
+	u32 origin_id;
+	u64 origin_incarnation;
+	u64 seq;
+	u64 origin_time_ns;
+	u32 npos;
+	u32 ndeaths;
+	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
+};
+
+u32 ftnl_bcast_msg_max_len(u32 npos);
+u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
+			  const unsigned long *dead);
+int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
+			  u32 npos, const u8 *buf, u32 len);
+void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube);
+
+#endif /* _FTNL_BCAST_MESSAGE_H */
