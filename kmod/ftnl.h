@@ -75,6 +75,8 @@ struct ftnl_cluster {
  * struct ftnl_event_rec - a failure this node learned, waiting to be
  *	multicast from process context
  * @list: in ftnl_net.events
+ * @proc: a registered process exited (@job, @rank on node @node_id), not
+ *	a node death
  * @cluster_id: cluster of the failed node
  * @generation: configuration generation it was learned in
  * @node_id: the failed node
@@ -83,9 +85,12 @@ struct ftnl_cluster {
  * @observer_id: the node that detected it
  * @mono_ns: CLOCK_MONOTONIC when learned
  * @real_ns: CLOCK_REALTIME when learned
+ * @job: the process's job (@proc)
+ * @rank: the process's rank (@proc)
  */
 struct ftnl_event_rec {
 	struct list_head list;
+	bool proc;
 	u32 cluster_id;
 	u32 generation;
 	u32 node_id;
@@ -94,6 +99,8 @@ struct ftnl_event_rec {
 	u32 observer_id;
 	u64 mono_ns;
 	u64 real_ns;
+	u64 job;
+	u32 rank;
 };
 
 /**
@@ -107,6 +114,9 @@ struct ftnl_event_rec {
  * @events_lock: protects @events
  * @events: failures waiting for @events_work
  * @events_work: multicasts @events with GFP_KERNEL, off the datagram path
+ * @procs_lock: protects @procs and @nprocs
+ * @procs: processes registered on this node (struct ftnl_proc)
+ * @nprocs: their number
  */
 struct ftnl_net {
 	possible_net_t net;
@@ -117,6 +127,9 @@ struct ftnl_net {
 	spinlock_t events_lock; /* protects events */
 	struct list_head events;
 	struct work_struct events_work;
+	spinlock_t procs_lock; /* protects procs, nprocs */
+	struct list_head procs;
+	u32 nprocs;
 };
 
 /* netns.c */
@@ -129,6 +142,16 @@ void ftnl_netns_unregister(void);
 void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
 void ftnl_events_init(struct ftnl_net *fn);
 void ftnl_events_flush(struct ftnl_net *fn);
+
+/* proc.c */
+void ftnl_procs_init(struct ftnl_net *fn);
+void ftnl_procs_flush(struct ftnl_net *fn);
+int ftnl_proc_register(struct ftnl_net *fn, u32 portid, u64 job, u32 rank);
+int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid);
+int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, u64 *job, u32 *rank,
+		       u32 *portid);
+int ftnl_proc_notifier_register(void);
+void ftnl_proc_notifier_unregister(void);
 
 /* cluster.c */
 struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count);
@@ -145,5 +168,6 @@ int ftnl_genl_register(void);
 void ftnl_genl_unregister(void);
 void ftnl_notify_cluster_change(struct net *net);
 void ftnl_notify_failure(struct net *net, const struct ftnl_event_rec *rec);
+void ftnl_notify_proc_exit(struct net *net, const struct ftnl_event_rec *rec);
 
 #endif /* _FTNL_H */

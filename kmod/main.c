@@ -23,10 +23,15 @@ static int __init ftnl_init(void)
 	err = ftnl_genl_register();
 	if (err)
 		goto err_netns;
+	err = ftnl_proc_notifier_register();
+	if (err)
+		goto err_genl;
 	pr_info("version " FTNL_MODULE_VERSION " loaded (protocol %u)\n",
 		FTNL_PROTO_VERSION);
 	return 0;
 
+err_genl:
+	ftnl_genl_unregister();
 err_netns:
 	ftnl_netns_unregister();
 	return err;
@@ -34,6 +39,7 @@ err_netns:
 
 static void __exit ftnl_exit(void)
 {
+	ftnl_proc_notifier_unregister();
 	ftnl_genl_unregister();
 	ftnl_netns_unregister();
 	/* Configurations retired by call_rcu() are freed by this module's code. */

@@ -61,6 +61,11 @@ static const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_PEER_ID] = { .type = NLA_U32 },
 };
 
+static const struct nla_policy ftnl_proc_register_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_PROC_JOB] = { .type = NLA_U64 },
+	[FTNL_A_PROC_RANK] = { .type = NLA_U32 },
+};
+
 /* Requests that take no attributes: strict validation rejects any. */
 static const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
 
@@ -80,7 +85,7 @@ static void *ftnl_reply_put(struct sk_buff *msg, struct genl_info *info)
 static int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
-		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST;
+		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC;
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
@@ -748,6 +753,114 @@ err_free:
 	nlmsg_free(msg);
 }
 
+static int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PROC_JOB)) {
+		GENL_SET_ERR_MSG(info, "missing the process's job id");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PROC_RANK)) {
+		GENL_SET_ERR_MSG(info, "missing the process's rank");
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	err = ftnl_cluster_get_rcu(genl_info_net(info)) ? 0 : -ENOENT;
+	rcu_read_unlock();
+	if (err) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		return err;
+	}
+	err = ftnl_proc_register(fn, info->snd_portid,
+				 nla_get_u64(info->attrs[FTNL_A_PROC_JOB]),
+				 nla_get_u32(info->attrs[FTNL_A_PROC_RANK]));
+	if (err == -EEXIST)
+		GENL_SET_ERR_MSG(info, "this socket already registered a process");
+	else if (err == -ENOSPC)
+		GENL_SET_ERR_MSG(info, "too many registered processes on this node");
+	else if (err)
+		GENL_SET_ERR_MSG(info, "out of memory for the registration");
+	return err;
+}
+
+static int ftnl_nl_proc_unregister(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+
+	if (ftnl_proc_unregister(fn, info->snd_portid)) {
+		GENL_SET_ERR_MSG(info, "this socket has no registered process");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* cb->args[0]: index of the next registration to emit. */
+static int ftnl_nl_proc_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ftnl_net *fn = ftnl_net(sock_net(skb->sk));
+	u32 index = cb->args[0], rank, portid;
+	void *hdr;
+	u64 job;
+
+	for (; !ftnl_proc_snapshot(fn, index, &job, &rank, &portid); index++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ftnl_genl_family,
+				  NLM_F_MULTI, FTNL_CMD_PROC_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u64_64bit(skb, FTNL_A_PROC_JOB, job, FTNL_A_PAD) ||
+		    nla_put_u32(skb, FTNL_A_PROC_RANK, rank) ||
+		    nla_put_u32(skb, FTNL_A_PROC_PORTID, portid)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = index;
+	return skb->len;
+}
+
+/**
+ * ftnl_notify_proc_exit - multicast FTNL_CMD_PROC_EXIT_NTF on "events"
+ * @net: the netns that learned the process death
+ * @rec: the death
+ *
+ * Process context (the events work).
+ */
+void ftnl_notify_proc_exit(struct net *net, const struct ftnl_event_rec *rec)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&ftnl_genl_family, net, FTNL_MCGRP_EVENTS_IDX))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, FTNL_CMD_PROC_EXIT_NTF);
+	if (!hdr)
+		goto err_free;
+	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
+	    nla_put_u64_64bit(msg, FTNL_A_PROC_JOB, rec->job, FTNL_A_PAD) ||
+	    nla_put_u32(msg, FTNL_A_PROC_RANK, rec->rank) ||
+	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
+	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
+			      FTNL_A_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
+			      FTNL_A_PAD))
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
+				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(msg);
+}
+
 static const struct genl_ops ftnl_genl_ops[] = {
 	{
 		.cmd = FTNL_CMD_INFO_GET,
@@ -798,6 +911,25 @@ static const struct genl_ops ftnl_genl_ops[] = {
 	{
 		.cmd = FTNL_CMD_STATS_GET,
 		.doit = ftnl_nl_stats_get,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		/* Any user: a process registers itself, bounded per node. */
+		.cmd = FTNL_CMD_PROC_REGISTER,
+		.doit = ftnl_nl_proc_register,
+		.policy = ftnl_proc_register_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_PROC_UNREGISTER,
+		.doit = ftnl_nl_proc_unregister,
+		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_PROC_GET,
+		.dumpit = ftnl_nl_proc_dump,
 		.policy = ftnl_no_attr_policy,
 		.maxattr = FTNL_A_MAX,
 	},

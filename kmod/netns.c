@@ -42,6 +42,7 @@ static int __net_init ftnl_net_init(struct net *net)
 	fn->generation = 0;
 	fn->incarnation = ftnl_new_incarnation(0);
 	ftnl_events_init(fn);
+	ftnl_procs_init(fn);
 	return 0;
 }
 
@@ -53,6 +54,7 @@ static void __net_exit ftnl_net_exit(struct net *net)
 	ftnl_cluster_replace(fn, NULL);
 	mutex_unlock(&fn->lock);
 	ftnl_events_flush(fn);
+	ftnl_procs_flush(fn);
 	mutex_destroy(&fn->lock);
 }
 

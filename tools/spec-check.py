@@ -92,6 +92,7 @@ def main():
         "hb-period-max-us": "FTNL_HB_PERIOD_MAX_US",
         "timeout-max-us": "FTNL_TIMEOUT_MAX_US",
         "lateness-buckets": "FTNL_LATENESS_BUCKETS",
+        "max-procs": "FTNL_MAX_PROCS",
     }
     for yname, cname in const_map.items():
         header_value = defines.get(cname, "").rstrip("Uu")

@@ -103,16 +103,12 @@ static void ftnl_bcast_send_neighbors(struct ftnl_ring *ring,
 	}
 }
 
-/**
- * ftnl_bcast_originate - task T3 line 24: broadcast the failure at @pos
- * @ring: the ring, locked; @pos is already in its D
- * @pos: the failed node
- */
-void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
+/* Start a broadcast of @death over this node's current D. */
+static void ftnl_bcast_start(struct ftnl_ring *ring,
+			     const struct ftnl_bcast_death *death)
 {
 	const struct ftnl_cluster *cluster = ring->cluster;
 	struct ftnl_bcast *bcast = &ring->bcast;
-	const struct ftnl_peer *peer = &ring->peers[pos];
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_seen *seen;
 	struct ftnl_bcast_msg msg = {
@@ -124,13 +120,7 @@ void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
 		.origin_time_ns = ktime_get_real_ns(),
 		.npos = cluster->node_count,
 		.ndeaths = 1,
-		.deaths[0] = {
-			.node_id = cluster->nodes[pos].id,
-			.observer_id = peer->observer_id,
-			.incarnation = peer->dead_incarnation,
-			.cause = peer->cause,
-			.state = peer->state,
-		},
+		.deaths[0] = *death,
 	};
 	u32 len;
 
@@ -154,6 +144,45 @@ void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
 	}
 }
 
+/**
+ * ftnl_bcast_originate - task T3 line 24: broadcast the failure at @pos
+ * @ring: the ring, locked; @pos is already in its D
+ * @pos: the failed node
+ */
+void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
+{
+	const struct ftnl_peer *peer = &ring->peers[pos];
+	const struct ftnl_bcast_death death = {
+		.node_id = ring->cluster->nodes[pos].id,
+		.observer_id = peer->observer_id,
+		.incarnation = peer->dead_incarnation,
+		.cause = peer->cause,
+		.state = peer->state,
+	};
+
+	ftnl_bcast_start(ring, &death);
+}
+
+/**
+ * ftnl_bcast_originate_proc - broadcast that a process registered on this
+ *	node exited
+ * @ring: the ring, locked
+ * @job: its job
+ * @rank: its rank
+ */
+void ftnl_bcast_originate_proc(struct ftnl_ring *ring, u64 job, u32 rank)
+{
+	const struct ftnl_bcast_death death = {
+		.node_id = ring->cluster->self_id,
+		.rank = rank,
+		.job = job,
+		.cause = FTNL_CAUSE_OBSERVED,
+		.state = FTNL_BCAST_PROC_EXIT,
+	};
+
+	ftnl_bcast_start(ring, &death);
+}
+
 /* Check a decoded message against this node's table before acting on it. */
 static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
 				 const struct ftnl_bcast_msg *msg,
@@ -175,13 +204,39 @@ static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
 		const struct ftnl_bcast_death *death = &msg->deaths[i];
 
 		if (!ftnl_cluster_find(cluster, death->node_id) ||
-		    !ftnl_cluster_find(cluster, death->observer_id) ||
-		    death->cause > FTNL_CAUSE_MAX ||
+		    death->cause > FTNL_CAUSE_MAX)
+			return false;
+		if (death->state == FTNL_BCAST_PROC_EXIT)
+			continue;
+		if (!ftnl_cluster_find(cluster, death->observer_id) ||
 		    (death->state != FTNL_NODE_STATE_DEAD &&
 		     death->state != FTNL_NODE_STATE_LEFT))
 			return false;
 	}
 	return true;
+}
+
+static void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
+				    const struct ftnl_bcast_death *death)
+{
+	struct ftnl_event_rec *rec;
+
+	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	if (!rec) {
+		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+		return;
+	}
+	rec->proc = true;
+	rec->cluster_id = ring->cluster->cluster_id;
+	rec->generation = ring->cluster->generation;
+	rec->node_id = death->node_id;
+	rec->observer_id = death->node_id;
+	rec->job = death->job;
+	rec->rank = death->rank;
+	rec->cause = FTNL_CAUSE_BROADCAST;
+	rec->mono_ns = ktime_get_ns();
+	rec->real_ns = ktime_get_real_ns();
+	ftnl_event_queue(ring->fn, rec);
 }
 
 /* First receipt: learn the deaths and the message's D (task T5, line 33). */
@@ -205,6 +260,10 @@ static void ftnl_bcast_deliver(struct ftnl_ring *ring,
 		const struct ftnl_bcast_death *death = &msg->deaths[i];
 		struct ftnl_peer *peer;
 
+		if (death->state == FTNL_BCAST_PROC_EXIT) {
+			ftnl_bcast_publish_proc(ring, death);
+			continue;
+		}
 		pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
 		peer = &ring->peers[pos];
 		/* News about an incarnation older than the one this node knows. */

@@ -59,6 +59,7 @@ struct ftnl_bcast {
 int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo);
 void ftnl_bcast_free(struct ftnl_bcast *bcast);
 void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos);
+void ftnl_bcast_originate_proc(struct ftnl_ring *ring, u64 job, u32 rank);
 int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
 		  u32 len);
 

@@ -81,9 +81,11 @@ u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 	for (i = 0; i < msg->ndeaths; i++) {
 		const struct ftnl_bcast_death *death = &msg->deaths[i];
 
+		bool proc = death->state == FTNL_BCAST_PROC_EXIT;
+
 		ftnl_put_be32(buf + off, death->node_id);
-		ftnl_put_be32(buf + off + 4, death->observer_id);
-		ftnl_put_be64(buf + off + 8, death->incarnation);
+		ftnl_put_be32(buf + off + 4, proc ? death->rank : death->observer_id);
+		ftnl_put_be64(buf + off + 8, proc ? death->job : death->incarnation);
 		buf[off + 16] = death->cause;
 		buf[off + 17] = death->state;
 		buf[off + 18] = 0;
@@ -154,12 +156,21 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 		struct ftnl_bcast_death *death = &msg->deaths[i];
 
 		death->node_id = ftnl_get_be32(buf + off);
-		death->observer_id = ftnl_get_be32(buf + off + 4);
-		death->incarnation = ftnl_get_be64(buf + off + 8);
 		death->cause = buf[off + 16];
 		death->state = buf[off + 17];
 		if (buf[off + 18] || buf[off + 19])
 			return -1;
+		if (death->state == FTNL_BCAST_PROC_EXIT) {
+			death->rank = ftnl_get_be32(buf + off + 4);
+			death->job = ftnl_get_be64(buf + off + 8);
+			death->observer_id = 0;
+			death->incarnation = 0;
+		} else {
+			death->observer_id = ftnl_get_be32(buf + off + 4);
+			death->incarnation = ftnl_get_be64(buf + off + 8);
+			death->rank = 0;
+			death->job = 0;
+		}
 		off += FTNL_BCAST_DEATH_LEN;
 	}
 

@@ -15,7 +15,10 @@
  *   32      4     cluster size (positions covered by D)
  *   36      4     length of the D encoding, bytes
  *   40      20*m  deaths: node id (4), observer id (4), incarnation (8),
- *                 cause (1), state (1), zero (2)
+ *                 cause (1), state (1), zero (2); an entry whose state is
+ *                 FTNL_BCAST_PROC_EXIT is a registered process that exited
+ *                 on that node, with its rank (4) and job id (8) in the
+ *                 observer and incarnation slots
  *   40+20m  ...   D: ranges: pairs of be16 (first position, count - 1),
  *                 ascending and disjoint; or bitmap: ceil(size / 8) bytes,
  *                 bit i of byte i / 8 (LSB first) set when position i is
@@ -34,15 +37,24 @@
 #define FTNL_BCAST_DEATH_LEN	20
 #define FTNL_BCAST_MAX_POSITIONS 65536
 
+/* Entry states beyond enum ftnl_node_state's dead (1) and left (2). */
+#define FTNL_BCAST_PROC_EXIT	3
+
 enum ftnl_bcast_dead_encoding {
 	FTNL_BCAST_D_RANGES,
 	FTNL_BCAST_D_BITMAP,
 };
 
+/*
+ * A node death (state dead or left: node_id, observer_id, incarnation) or
+ * a process exit (state FTNL_BCAST_PROC_EXIT: node_id, rank, job).
+ */
 struct ftnl_bcast_death {
 	u32 node_id;
 	u32 observer_id;
 	u64 incarnation;
+	u32 rank;
+	u64 job;
 	u8 cause;
 	u8 state;
 };

@@ -607,3 +607,23 @@ void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view
 			  ktime_to_ns(ktime_sub(ktime_get(), ring->last_hb)) : 0;
 	spin_unlock_bh(&ring->lock);
 }
+
+/**
+ * ftnl_ring_proc_exited - a process registered on this node died
+ * @ring: the ring
+ * @job: its job
+ * @rank: its rank
+ * @event_lost: its local event could not be queued
+ *
+ * Broadcast like a node death, so that every node publishes it.
+ */
+void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
+			   bool event_lost)
+{
+	spin_lock_bh(&ring->lock);
+	if (event_lost)
+		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+	if (ring->running)
+		ftnl_bcast_originate_proc(ring, job, rank);
+	spin_unlock_bh(&ring->lock);
+}

@@ -134,6 +134,8 @@ void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
 			       u8 cause, u32 observer_id, ktime_t now);
 void ftnl_ring_view(struct ftnl_ring *ring, u32 pos,
 		    struct ftnl_node_view *view);
+void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
+			   bool event_lost);
 
 static inline void ftnl_ring_count(struct ftnl_ring *ring, int counter)
 {

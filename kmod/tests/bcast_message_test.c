@@ -34,11 +34,18 @@ static void fill_msg(struct ftnl_bcast_msg *msg, u32 npos, u32 ndeaths,
 	msg->npos = npos;
 	msg->ndeaths = ndeaths;
 	for (u32 i = 0; i < ndeaths; i++) {
-		msg->deaths[i].node_id = rand_r(seed);
-		msg->deaths[i].observer_id = rand_r(seed);
-		msg->deaths[i].incarnation = rand_r(seed);
-		msg->deaths[i].cause = rand_r(seed) % 4;
-		msg->deaths[i].state = 1 + rand_r(seed) % 2;
+		struct ftnl_bcast_death *d = &msg->deaths[i];
+
+		d->node_id = rand_r(seed);
+		d->cause = rand_r(seed) % 4;
+		d->state = 1 + rand_r(seed) % 3;	/* dead, left, process exit */
+		if (d->state == FTNL_BCAST_PROC_EXIT) {
+			d->rank = rand_r(seed);
+			d->job = (u64)rand_r(seed) << 31 | rand_r(seed);
+		} else {
+			d->observer_id = rand_r(seed);
+			d->incarnation = rand_r(seed);
+		}
 	}
 }
 
@@ -86,6 +93,8 @@ static void test_round_trip(const void *arg)
 			TAP_CHECK_UINT(got.deaths[i].incarnation, msg.deaths[i].incarnation);
 			TAP_CHECK_UINT(got.deaths[i].cause, msg.deaths[i].cause);
 			TAP_CHECK_UINT(got.deaths[i].state, msg.deaths[i].state);
+			TAP_CHECK_UINT(got.deaths[i].rank, msg.deaths[i].rank);
+			TAP_CHECK_UINT(got.deaths[i].job, msg.deaths[i].job);
 		}
 		for (u32 p = 0; p < npos; p++)
 			if (ftnl_bit_test(dead, p) != ftnl_bit_test(back, p))
@@ -205,7 +214,7 @@ static void test_garbage(const void *arg)
 
 int main(void)
 {
-	tap_add(test_round_trip, NULL, "random messages and D round-trip, both encodings, up to 65,536 nodes");
+	tap_add(test_round_trip, NULL, "random messages (node and process deaths) and D round-trip, both encodings, up to 65,536 nodes");
 	tap_add(test_rejects, NULL, "truncated, extended or corrupted payloads are rejected");
 	tap_add(test_garbage, NULL, "200,000 random payloads decode without crashing");
 	return tap_run();

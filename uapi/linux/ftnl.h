@@ -43,6 +43,7 @@
 #define FTNL_HB_PERIOD_MIN_US	1000U		/* 1 ms */
 #define FTNL_HB_PERIOD_MAX_US	60000000U	/* 60 s */
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
+#define FTNL_MAX_PROCS		4096	/* registered processes per node */
 
 /**
  * enum ftnl_feature - bits of FTNL_A_FEATURES, what this module implements
@@ -52,6 +53,7 @@
  * @FTNL_FEATURE_RING: heartbeats and timeout observation on the ring,
  *	failure events, leave, readmit, stats
  * @FTNL_FEATURE_BCAST: failures are broadcast to every survivor
+ * @FTNL_FEATURE_PROC: processes can register; their deaths are broadcast
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
@@ -59,6 +61,7 @@ enum ftnl_feature {
 	FTNL_FEATURE_EVENTS	= 1 << 2,
 	FTNL_FEATURE_RING	= 1 << 3,
 	FTNL_FEATURE_BCAST	= 1 << 4,
+	FTNL_FEATURE_PROC	= 1 << 5,
 };
 
 /**
@@ -192,6 +195,23 @@ enum ftnl_drop_reason {
  *	an unknown id, -EINVAL if the node is alive or is this node.
  * @FTNL_CMD_STATS_GET: do; counters of this node: FTNL_A_STATS nest.
  *	-ENOENT if no cluster is configured.
+ * @FTNL_CMD_PROC_REGISTER: do; register the calling process under
+ *	FTNL_A_PROC_JOB and FTNL_A_PROC_RANK. The registration lives as long
+ *	as the netlink socket that made it: when the socket is released (the
+ *	process exits or crashes, or closes it) without FTNL_CMD_PROC_UNREGISTER,
+ *	the process is declared dead and broadcast to every node like a node
+ *	death (FTNL_CMD_PROC_EXIT_NTF). One registration per socket (-EEXIST),
+ *	at most FTNL_MAX_PROCS per netns (-ENOSPC), -ENOENT if no cluster is
+ *	configured. Allowed to any user: a process registers itself.
+ * @FTNL_CMD_PROC_UNREGISTER: do; end the calling socket's registration
+ *	without a death (a clean exit). -ENOENT if it has none.
+ * @FTNL_CMD_PROC_GET: dump; the processes registered on this node, one
+ *	message each: FTNL_A_PROC_JOB, FTNL_A_PROC_RANK, FTNL_A_PROC_PORTID.
+ * @FTNL_CMD_PROC_EXIT_NTF: notification on "events", once per registered
+ *	process death this node learns: FTNL_A_PROC_JOB, FTNL_A_PROC_RANK,
+ *	FTNL_A_EVENT_NODE_ID (its node), FTNL_A_EVENT_CAUSE
+ *	(FTNL_CAUSE_OBSERVED on its own node, FTNL_CAUSE_BROADCAST elsewhere),
+ *	FTNL_A_EVENT_TIME_MONO_NS, FTNL_A_EVENT_TIME_REAL_NS, FTNL_A_CLUSTER_ID.
  * @FTNL_CMD_FAILURE_NTF: notification on "events", once per failure this
  *	node learns: FTNL_A_EVENT_NODE_ID, FTNL_A_EVENT_INCARNATION,
  *	FTNL_A_EVENT_CAUSE, FTNL_A_EVENT_OBSERVER_ID (the node that observed
@@ -211,6 +231,10 @@ enum ftnl_cmd {
 	FTNL_CMD_NODE_READMIT,
 	FTNL_CMD_STATS_GET,
 	FTNL_CMD_FAILURE_NTF,
+	FTNL_CMD_PROC_REGISTER,
+	FTNL_CMD_PROC_UNREGISTER,
+	FTNL_CMD_PROC_GET,
+	FTNL_CMD_PROC_EXIT_NTF,
 
 	__FTNL_CMD_MAX,
 	FTNL_CMD_MAX = __FTNL_CMD_MAX - 1
@@ -251,6 +275,9 @@ enum ftnl_cmd {
  * @FTNL_A_EVENT_TIME_REAL_NS: u64, CLOCK_REALTIME when this node learned
  * @FTNL_A_BCAST_ALGO: u8, enum ftnl_bcast_algo (cluster set, optional,
  *	default FTNL_BCAST_HYPERCUBE; cluster get)
+ * @FTNL_A_PROC_JOB: u64, job or process group id of a registered process
+ * @FTNL_A_PROC_RANK: u32, its rank in the job
+ * @FTNL_A_PROC_PORTID: u32, netlink port id of its registering socket
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -278,6 +305,9 @@ enum ftnl_attr {
 	FTNL_A_EVENT_TIME_MONO_NS,
 	FTNL_A_EVENT_TIME_REAL_NS,
 	FTNL_A_BCAST_ALGO,
+	FTNL_A_PROC_JOB,
+	FTNL_A_PROC_RANK,
+	FTNL_A_PROC_PORTID,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
