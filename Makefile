@@ -4,7 +4,8 @@
 # CLI and tests through the per-directory makefiles below. See README.md.
 #
 # Targets: all check check-all demo install clean setup
-#          module modules-vm lib cli guest-scripts unit-tests selftests
+#          module modules-vm lib cli sim sim-compare guest-scripts unit-tests
+#          selftests
 #          checkpatch sparse
 
 ROOT := $(abspath .)
@@ -25,10 +26,10 @@ DESTDIR ?=
 
 export ROOT BUILD CACHE PREFIX DESTDIR
 
-.PHONY: all setup module modules-vm lib cli guest-scripts unit-tests selftests \
+.PHONY: all setup module modules-vm lib cli sim sim-compare guest-scripts unit-tests selftests \
 	check check-all demo install clean checkpatch sparse
 
-all: module lib cli guest-scripts unit-tests selftests
+all: module lib cli sim guest-scripts unit-tests selftests
 
 # Idempotent: installs only what is missing.
 setup:
@@ -59,6 +60,13 @@ lib:
 cli: lib
 	$(MAKE) -C tools
 
+# The discrete-event simulator (Documentation/simulator.rst).
+sim:
+	$(MAKE) -C tools/sim
+
+sim-compare: sim
+	$(MAKE) -C tools/sim compare
+
 # Scripts the VM runner puts on the guest's PATH (build/bin).
 guest-scripts:
 	install -d $(BUILD)/bin
@@ -66,6 +74,7 @@ guest-scripts:
 
 unit-tests: lib cli
 	$(MAKE) -C kmod/tests
+	$(MAKE) -C tools/sim tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 
@@ -102,6 +111,7 @@ install: module lib cli
 clean:
 	rm -rf $(BUILD)
 	$(MAKE) -C kmod/tests clean
+	$(MAKE) -C tools/sim clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean

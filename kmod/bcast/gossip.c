@@ -23,9 +23,9 @@
  *  - SOS (FCG line 28). A sweep that would reach this node itself while it
  *    still lacks f + 1 g-nodes on that side turns the node to SOS; so does
  *    an SOS message, and a c-node whose timeout expires.
- *  - No idle slots. The pseudo-code's loops spend a slot on a direction
- *    that does not send ("analysis assumes we wait O in else"); here a slot
- *    always carries a message, so a node finishes sooner, never later.
+ *  - Idle slots. As the pseudo-code's loop, a correcting node gives every
+ *    other slot to each direction, and spends it idle when that direction
+ *    has nothing to send ("analysis assumes we wait O in else").
  *  - Delivery. Every node delivers when first colored: a colored node stays
  *    in the algorithm until it is safe to leave (an FCG c-node until it
  *    knows f + 1 g-nodes, or through SOS), so delivering early does not
@@ -164,6 +164,8 @@ static void ftnl_gossip_learn(struct ftnl_gossip_node *node, u32 from,
 
 static void ftnl_gossip_out_clear(struct ftnl_gossip_out *out)
 {
+	u32 i;
+
 	out->flags = 0;
 	out->to = 0;
 	out->wake = FTNL_GOSSIP_NO_WAKE;
@@ -171,6 +173,8 @@ static void ftnl_gossip_out_clear(struct ftnl_gossip_out *out)
 	out->msg.nknown = 0;
 	out->msg.pad = 0;
 	out->msg.time = 0;
+	for (i = 0; i < FTNL_GOSSIP_MAX_KNOWN; i++)
+		out->msg.known[i] = 0;
 }
 
 static void ftnl_gossip_deliver(struct ftnl_gossip_node *node,
@@ -269,19 +273,16 @@ static void ftnl_gossip_step_ocg(struct ftnl_gossip_node *node,
 }
 
 /*
- * One direction of a CCG/FCG correction slot (Algorithm 3, lines 24-27;
- * Algorithm 2 is the case f = 0 without final round). Returns whether it
- * sent.
+ * Lines 24-25 of Algorithm 3 for direction @dir (Algorithm 2 is the case
+ * f = 0 without final round). Return: whether @dir has a message to send.
  */
-static bool ftnl_gossip_try_dir(struct ftnl_gossip_node *node, int dir,
-				struct ftnl_gossip_out *out)
+static bool ftnl_gossip_update_dir(struct ftnl_gossip_node *node, int dir)
 {
 	const struct ftnl_gossip_params *par = node->par;
-	int other = !dir;
-	u32 cap = ftnl_gossip_cap(par), i;
+	u32 cap = ftnl_gossip_cap(par);
 
 	/* Line 24: f + 1 g-nodes known behind a forward sweep: final round. */
-	if (par->algo == FTNL_GOSSIP_FCG && node->nknown[other] >= cap &&
+	if (par->algo == FTNL_GOSSIP_FCG && node->nknown[!dir] >= cap &&
 	    !node->final[dir]) {
 		node->final[dir] = true;
 		node->off[dir] = 1;
@@ -292,45 +293,66 @@ static bool ftnl_gossip_try_dir(struct ftnl_gossip_node *node, int dir,
 	    node->off[dir] > ftnl_gossip_dist(node, dir,
 					      node->known[dir][cap - 1]))
 		node->running[dir] = false;
-	if (!node->running[dir] || node->off[dir] >= par->n)
-		return false;
+	return node->running[dir] && node->off[dir] < par->n;
+}
+
+/* Line 27: the next message of @dir's sweep, with what it tells. */
+static void ftnl_gossip_send_dir(struct ftnl_gossip_node *node, int dir,
+				 struct ftnl_gossip_out *out)
+{
+	int other = !dir;
+	u32 i;
 
 	ftnl_gossip_send(node, dir == FTNL_GOSSIP_FWD ? FTNL_GOSSIP_MSG_FWD :
 							FTNL_GOSSIP_MSG_BWD,
 			 ftnl_gossip_target(node, dir, node->off[dir]), out);
 	node->off[dir]++;
-	if (par->algo == FTNL_GOSSIP_FCG) {
+	if (node->par->algo == FTNL_GOSSIP_FCG) {
 		out->msg.nknown = node->nknown[other];
 		for (i = 0; i < node->nknown[other]; i++)
 			out->msg.known[i] = node->known[other][i];
 	}
-	return true;
 }
 
 static void ftnl_gossip_step_checked(struct ftnl_gossip_node *node,
 				     struct ftnl_gossip_out *out)
 {
 	const struct ftnl_gossip_params *par = node->par;
-	int i, dir;
+	bool ready[2];
+	int dir;
 
-	/* Directions alternate; a stopped one does not take a slot. */
-	for (i = 0; i < 2; i++) {
-		dir = node->dir;
-		node->dir = !dir;
-		if (ftnl_gossip_try_dir(node, dir, out))
-			return;
-	}
+	ready[FTNL_GOSSIP_FWD] = ftnl_gossip_update_dir(node, FTNL_GOSSIP_FWD);
+	ready[FTNL_GOSSIP_BWD] = ftnl_gossip_update_dir(node, FTNL_GOSSIP_BWD);
 	for (dir = 0; dir < 2; dir++) {
 		if (!node->running[dir] || node->off[dir] < par->n)
 			continue;
-		/* A sweep came full circle short of f + 1 g-nodes. */
-		if (par->algo == FTNL_GOSSIP_FCG) {
+		/* Line 28: a sweep came full circle short of f + 1 g-nodes. */
+		if (par->algo == FTNL_GOSSIP_FCG && par->n > 1) {
 			ftnl_gossip_enter_sos(node, out);
 			return;
 		}
-		node->running[dir] = false;	/* CCG: the ring is covered */
+		node->running[dir] = false;	/* CCG (or alone): ring covered */
 	}
-	ftnl_gossip_done(node, out);
+	if (!ready[FTNL_GOSSIP_FWD] && !ready[FTNL_GOSSIP_BWD]) {
+		ftnl_gossip_done(node, out);
+		return;
+	}
+	/*
+	 * Slots alternate between the directions ("for dir in {>, <}"), and
+	 * a slot whose direction has nothing to send passes idle ("analysis
+	 * assumes we wait O in else"). So every sweep advances one rank per
+	 * two slots, no faster than the sweeps whose news it waits for: a
+	 * lone sweep at full speed would overshoot, and on a sparse ring come
+	 * full circle (and into SOS) before hearing of g-nodes it passed.
+	 */
+	dir = node->dir;
+	node->dir = !dir;
+	if (ready[dir]) {
+		ftnl_gossip_send_dir(node, dir, out);
+		return;
+	}
+	node->time++;
+	node->wake = node->time;
 }
 
 /* Lines 8-10 of Algorithm 3: SOS to every other rank, then exit. */
@@ -348,6 +370,97 @@ static void ftnl_gossip_step_sos(struct ftnl_gossip_node *node,
 	node->sos_next++;
 }
 
+/* Q32 fixed point (1.0 = 1 << 32), values kept below 1.0. */
+static u64 ftnl_q32_mul(u64 a, u64 b)
+{
+	return (a * b) >> 32;
+}
+
+static u64 ftnl_q32_pow(u64 base, u32 exp)
+{
+	u64 res = (1ULL << 32) - 1;
+
+	while (exp) {
+		if (exp & 1)
+			res = ftnl_q32_mul(res, base);
+		base = ftnl_q32_mul(base, base);
+		exp >>= 1;
+	}
+	return res;
+}
+
+/* Longest L / O the model follows (slots of history it keeps). */
+#define FTNL_GOSSIP_MODEL_LAT	30
+
+/*
+ * Uncolored share (Q32) at which each algorithm's correction should start,
+ * matched to what the simulator finds (Documentation/simulator.rst): OCG's
+ * correction has a fixed length, so the gossip must leave only short
+ * uncolored runs (about 2^-9 uncolored, the paper's analytic T for 4096
+ * nodes); CCG is fastest with about 1/8 uncolored; FCG's latency is
+ * within a few percent of its best at about 1/32 uncolored, for a fifth
+ * fewer messages than at its best.
+ */
+static u64 ftnl_gossip_model_target(u8 algo)
+{
+	switch (algo) {
+	case FTNL_GOSSIP_OCG:
+		return 1ULL << 23;	/* 2^-9 */
+	case FTNL_GOSSIP_CCG:
+		return 1ULL << 29;	/* 2^-3 */
+	default:
+		return 1ULL << 27;	/* 2^-5 */
+	}
+}
+
+/**
+ * ftnl_gossip_default_gossip_end - a gossip time T for @n nodes
+ * @algo: enum ftnl_gossip_algo
+ * @n: ring size
+ * @lat: L / O
+ *
+ * Follows the expected share of uncolored nodes u(t) of the gossip phase
+ * (the paper's Lemma 1 in integer arithmetic: every sender of slot s
+ * misses a given node with probability 1 - 1/(n-1), so u(t) = u(t-1) *
+ * (1 - 1/(n-1))^c(t-lat-2)) and returns the T at which the correction
+ * starts with u below the algorithm's target. GOS has no correction: it
+ * gossips on until about n * 2^-21 nodes are expected uncolored (each
+ * slot of a saturated gossip divides u by e, i.e. 1.44 bits).
+ *
+ * Return: T in slots (at least 1).
+ */
+u32 ftnl_gossip_default_gossip_end(u8 algo, u32 n, u32 lat)
+{
+	u32 colored[FTNL_GOSSIP_MODEL_LAT + 2], hist, t, log2n = 0;
+	u64 miss, uncolored, target;
+
+	if (n < 2)
+		return 1;
+	while (log2n < 31 && (1U << log2n) < n)
+		log2n++;
+	if (lat > FTNL_GOSSIP_MODEL_LAT)
+		lat = FTNL_GOSSIP_MODEL_LAT;
+	hist = lat + 2;
+	miss = (1ULL << 32) - 0xffffffffU / (n - 1);
+	uncolored = (1ULL << 32) - 0xffffffffU / n;
+	target = algo == FTNL_GOSSIP_GOS ? 1ULL << 24 : ftnl_gossip_model_target(algo);
+	for (t = 0; t < hist; t++)
+		colored[t] = t ? 0 : 1;	/* colored[t % hist]: c(t), 0 before 0 */
+
+	for (t = 1; t < 64 * (log2n + lat + 2); t++) {
+		u32 senders = t >= hist ? colored[(t - hist) % hist] : 0;
+
+		uncolored = ftnl_q32_mul(uncolored, ftnl_q32_pow(miss, senders));
+		colored[t % hist] = n - (u32)((uncolored * n) >> 32);
+		if (uncolored <= target)
+			break;
+	}
+	if (algo == FTNL_GOSSIP_GOS)
+		/* From 2^-8 down to n 2^-21 at 1.44 bits a slot. */
+		return t + ((log2n + 13) * 1000 + 1442) / 1443;
+	return t > lat + 1 ? t - lat : 1;
+}
+
 /**
  * ftnl_gossip_params_init - working parameters for a broadcast
  * @par: filled in
@@ -358,11 +471,13 @@ static void ftnl_gossip_step_sos(struct ftnl_gossip_node *node,
  * @f: FCG's tolerance of failures during the broadcast (capped at
  *	FTNL_GOSSIP_MAX_F)
  *
- * T comes from ftnl_gossip_default_gossip_end(); OCG corrects for 2 log2 n
- * slots (enough to close the longest uncolored run w.h.p. at those T); the
- * FCG c-node timeout is 4n slots: a g-node sweeps each side at most twice,
- * so no failure-free run can reach it, and a spurious SOS would cost n^2
- * messages, far more than waiting does in the rare case it is needed.
+ * T comes from ftnl_gossip_default_gossip_end(). OCG's correction lasts
+ * K + L/O + 2 slots, K bounding the longest uncolored run: with 2^-9 of
+ * the nodes uncolored, runs longer than K = (log2 n + 21) / 9 occur with
+ * probability below the paper's delta (7e-7). The FCG c-node timeout is
+ * 4n slots: a g-node sweeps each side at most twice, so no failure-free
+ * run can reach it, and a spurious SOS would cost n^2 messages, far more
+ * than waiting does in the rare case it is needed.
  */
 void ftnl_gossip_params_init(struct ftnl_gossip_params *par, u8 algo, u32 n,
 			     u32 root, u32 lat, u8 f)
@@ -377,8 +492,9 @@ void ftnl_gossip_params_init(struct ftnl_gossip_params *par, u8 algo, u32 n,
 	par->algo = algo;
 	par->f = f > FTNL_GOSSIP_MAX_F ? FTNL_GOSSIP_MAX_F : f;
 	par->gossip_end = ftnl_gossip_default_gossip_end(algo, n, lat);
-	par->corr_end = ftnl_gossip_corr_start(par) + 2 * log2n + 2;
-	par->sos_timeout = n > U32_MAX_QUARTER ? (u32)~0U : 4 * n;
+	par->corr_end = ftnl_gossip_corr_start(par) + lat + 2 +
+			(log2n + 21 + 8) / 9;
+	par->sos_timeout = n > FTNL_GOSSIP_NO_WAKE / 8 ? FTNL_GOSSIP_NO_WAKE / 2 : 4 * n;
 }
 
 /**
