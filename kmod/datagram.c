@@ -80,6 +80,7 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 	case FTNL_MSG_LEAVE:
 		return hdr->payload_len == 0;
 	case FTNL_MSG_BCAST:
+	case FTNL_MSG_GOSSIP:
 		return hdr->payload_len > 0;
 	default:
 		return false;

@@ -45,6 +45,8 @@ struct ftnl_node {
  * @timeout_us: suspicion timeout d
  * @generation: the netns generation this configuration was installed at
  * @bcast_algo: enum ftnl_bcast_algo
+ * @fcg_f: FCG's f
+ * @gossip_end_us: FCG's T, 0 for the default
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
@@ -65,6 +67,8 @@ struct ftnl_cluster {
 	u32 timeout_us;
 	u32 generation;
 	u8 bcast_algo;
+	u8 fcg_f;
+	u32 gossip_end_us;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	u32 node_count;

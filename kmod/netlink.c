@@ -30,6 +30,12 @@ static struct netlink_range_validation ftnl_timeout_range = {
 	.max = FTNL_TIMEOUT_MAX_US,
 };
 
+/* FCG's gossip time: 0 (the paper's choice) up to 10 s. */
+static struct netlink_range_validation ftnl_gossip_t_range = {
+	.min = 0,
+	.max = 10 * USEC_PER_SEC,
+};
+
 static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
 	[FTNL_A_NODE_ID] = { .type = NLA_U32 },
 	[FTNL_A_NODE_ADDR4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
@@ -55,6 +61,9 @@ static const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
 	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
 	[FTNL_A_BCAST_ALGO] = NLA_POLICY_MAX(NLA_U8, FTNL_BCAST_MAX),
+	[FTNL_A_BCAST_FCG_F] = NLA_POLICY_RANGE(NLA_U8, 1, 7),
+	[FTNL_A_BCAST_GOSSIP_T_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &ftnl_gossip_t_range),
 };
 
 static const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -289,6 +298,10 @@ static struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->bcast_algo = attrs[FTNL_A_BCAST_ALGO] ?
 			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
 			      FTNL_BCAST_HYPERCUBE;
+	cluster->fcg_f = attrs[FTNL_A_BCAST_FCG_F] ?
+			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) : 1;
+	cluster->gossip_end_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
+				 nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {
@@ -472,7 +485,9 @@ static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
 	     nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
 			       FTNL_A_PAD) ||
-	     nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo)))
+	     nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
+	     nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
+	     nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us)))
 		err = -EMSGSIZE;
 	rcu_read_unlock();
 	if (err) {

@@ -41,6 +41,7 @@ enum ftnl_wire_type {
 	FTNL_MSG_NEW_OBSERVER = 2,	/* task T3 -> T4 */
 	FTNL_MSG_LEAVE = 3,		/* graceful leave, to observer and emitter */
 	FTNL_MSG_BCAST = 4,		/* failure notification (kmod/bcast) */
+	FTNL_MSG_GOSSIP = 5,		/* failure notification by FCG */
 };
 
 static inline void ftnl_put_be16(u8 *p, u16 v)

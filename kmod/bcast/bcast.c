@@ -16,13 +16,14 @@
 #include <linux/timekeeping.h>
 
 #include "bcast.h"
-#include "message.h"
 #include "topology.h"
 #include "../ring/ring.h"
 
-int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo)
+int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo, u8 fcg_f,
+		    u32 gossip_end_us)
 {
 	bcast->algo = algo;
+	ftnl_fcg_init(&bcast->fcg, fcg_f, gossip_end_us);
 	bcast->txbuf_len = ftnl_bcast_msg_max_len(npos);
 	bcast->txbuf = kmalloc(bcast->txbuf_len, GFP_KERNEL_ACCOUNT);
 	bcast->scratch = bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT);
@@ -31,6 +32,12 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* No timer of @bcast runs after this returns. Process context. */
+void ftnl_bcast_stop(struct ftnl_bcast *bcast)
+{
+	ftnl_fcg_stop(&bcast->fcg);
 }
 
 void ftnl_bcast_free(struct ftnl_bcast *bcast)
@@ -57,6 +64,11 @@ static struct ftnl_bcast_seen *ftnl_bcast_lookup(struct ftnl_bcast *bcast,
 	return NULL;
 }
 
+bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg)
+{
+	return ftnl_bcast_lookup(bcast, msg);
+}
+
 static struct ftnl_bcast_seen *ftnl_bcast_remember(struct ftnl_bcast *bcast,
 						   const struct ftnl_bcast_msg *msg)
 {
@@ -70,6 +82,23 @@ static struct ftnl_bcast_seen *ftnl_bcast_remember(struct ftnl_bcast *bcast,
 		.used = true,
 	};
 	return seen;
+}
+
+void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
+			 const struct ftnl_bcast_msg *msg)
+{
+	ftnl_bcast_remember(bcast, msg)->forwarded = 3;
+}
+
+void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns)
+{
+	s64 latency = ktime_get_real_ns() - origin_time_ns;
+
+	if (latency < 0)
+		return;
+	bcast->latency_last_ns = latency;
+	bcast->latency_sum_ns += latency;
+	bcast->latency_max_ns = max_t(u64, bcast->latency_max_ns, latency);
 }
 
 /*
@@ -124,6 +153,10 @@ static void ftnl_bcast_start(struct ftnl_ring *ring,
 	};
 	u32 len;
 
+	if (bcast->algo == FTNL_BCAST_FCG) {
+		ftnl_fcg_originate(ring, death);
+		return;
+	}
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
 				    ring->dead);
 	if (WARN_ON_ONCE(!len))
@@ -192,7 +225,7 @@ static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
 	const struct ftnl_node *origin;
 	u32 i;
 
-	if (msg->overlay > FTNL_BCAST_MAX)
+	if (msg->overlay != FTNL_BCAST_HYPERCUBE && msg->overlay != FTNL_BCAST_BMG)
 		return false;
 	origin = ftnl_cluster_find(cluster, msg->origin_id);
 	if (!origin)
@@ -216,8 +249,8 @@ static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
 	return true;
 }
 
-static void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
-				    const struct ftnl_bcast_death *death)
+void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
+			     const struct ftnl_bcast_death *death)
 {
 	struct ftnl_event_rec *rec;
 
@@ -245,16 +278,10 @@ static void ftnl_bcast_deliver(struct ftnl_ring *ring,
 {
 	const struct ftnl_cluster *cluster = ring->cluster;
 	struct ftnl_bcast *bcast = &ring->bcast;
-	s64 latency;
 	u32 i, pos;
 
 	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DELIVERED);
-	latency = ktime_get_real_ns() - msg->origin_time_ns;
-	if (latency >= 0) {
-		bcast->latency_last_ns = latency;
-		bcast->latency_sum_ns += latency;
-		bcast->latency_max_ns = max_t(u64, bcast->latency_max_ns, latency);
-	}
+	ftnl_bcast_note_latency(bcast, msg->origin_time_ns);
 
 	for (i = 0; i < msg->ndeaths; i++) {
 		const struct ftnl_bcast_death *death = &msg->deaths[i];

@@ -5,8 +5,43 @@
  * network is rejected whole.
  */
 
+#include "gossip.h"
 #include "message.h"
 #include "../wire.h"
+
+static void ftnl_death_encode(u8 *p, const struct ftnl_bcast_death *death)
+{
+	bool proc = death->state == FTNL_BCAST_PROC_EXIT;
+
+	ftnl_put_be32(p, death->node_id);
+	ftnl_put_be32(p + 4, proc ? death->rank : death->observer_id);
+	ftnl_put_be64(p + 8, proc ? death->job : death->incarnation);
+	p[16] = death->cause;
+	p[17] = death->state;
+	p[18] = 0;
+	p[19] = 0;
+}
+
+static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p)
+{
+	death->node_id = ftnl_get_be32(p);
+	death->cause = p[16];
+	death->state = p[17];
+	if (p[18] || p[19])
+		return -1;
+	if (death->state == FTNL_BCAST_PROC_EXIT) {
+		death->rank = ftnl_get_be32(p + 4);
+		death->job = ftnl_get_be64(p + 8);
+		death->observer_id = 0;
+		death->incarnation = 0;
+	} else {
+		death->observer_id = ftnl_get_be32(p + 4);
+		death->incarnation = ftnl_get_be64(p + 8);
+		death->rank = 0;
+		death->job = 0;
+	}
+	return 0;
+}
 
 static u32 ftnl_bitmap_bytes(u32 npos)
 {
@@ -79,17 +114,7 @@ u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 	ftnl_put_be32(buf + 36, dlen);
 	off = FTNL_BCAST_HDR_LEN;
 	for (i = 0; i < msg->ndeaths; i++) {
-		const struct ftnl_bcast_death *death = &msg->deaths[i];
-
-		bool proc = death->state == FTNL_BCAST_PROC_EXIT;
-
-		ftnl_put_be32(buf + off, death->node_id);
-		ftnl_put_be32(buf + off + 4, proc ? death->rank : death->observer_id);
-		ftnl_put_be64(buf + off + 8, proc ? death->job : death->incarnation);
-		buf[off + 16] = death->cause;
-		buf[off + 17] = death->state;
-		buf[off + 18] = 0;
-		buf[off + 19] = 0;
+		ftnl_death_encode(buf + off, &msg->deaths[i]);
 		off += FTNL_BCAST_DEATH_LEN;
 	}
 
@@ -153,24 +178,8 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 
 	off = FTNL_BCAST_HDR_LEN;
 	for (i = 0; i < msg->ndeaths; i++) {
-		struct ftnl_bcast_death *death = &msg->deaths[i];
-
-		death->node_id = ftnl_get_be32(buf + off);
-		death->cause = buf[off + 16];
-		death->state = buf[off + 17];
-		if (buf[off + 18] || buf[off + 19])
+		if (ftnl_death_decode(&msg->deaths[i], buf + off))
 			return -1;
-		if (death->state == FTNL_BCAST_PROC_EXIT) {
-			death->rank = ftnl_get_be32(buf + off + 4);
-			death->job = ftnl_get_be64(buf + off + 8);
-			death->observer_id = 0;
-			death->incarnation = 0;
-		} else {
-			death->observer_id = ftnl_get_be32(buf + off + 4);
-			death->incarnation = ftnl_get_be64(buf + off + 8);
-			death->rank = 0;
-			death->job = 0;
-		}
 		off += FTNL_BCAST_DEATH_LEN;
 	}
 
@@ -208,4 +217,84 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube)
 {
 	buf[1] = cube;
+}
+
+/**
+ * ftnl_gossip_payload_encode - write a GOSSIP payload
+ * @buf: destination
+ * @cap: its size
+ * @wire: the broadcast's identity, parameters and death
+ * @msg: the gossip message
+ *
+ * Return: the payload length, or 0 if @cap is too small or @msg invalid.
+ */
+u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
+			       const struct ftnl_gossip_wire *wire,
+			       const struct ftnl_gossip_msg *msg)
+{
+	u32 len = FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg->nknown, i;
+
+	if (msg->nknown > FTNL_GOSSIP_MAX_KNOWN || len > cap)
+		return 0;
+	buf[0] = wire->algo;
+	buf[1] = wire->f;
+	buf[2] = wire->lat;
+	buf[3] = msg->nknown;
+	ftnl_put_be32(buf + 4, wire->origin_id);
+	ftnl_put_be64(buf + 8, wire->origin_incarnation);
+	ftnl_put_be64(buf + 16, wire->seq);
+	ftnl_put_be64(buf + 24, wire->origin_time_ns);
+	ftnl_put_be32(buf + 32, wire->gossip_end);
+	ftnl_put_be32(buf + 36, wire->npos);
+	ftnl_death_encode(buf + 40, &wire->death);
+	buf[60] = msg->type;
+	buf[61] = 0;
+	buf[62] = 0;
+	buf[63] = 0;
+	ftnl_put_be32(buf + 64, msg->time);
+	for (i = 0; i < msg->nknown; i++)
+		ftnl_put_be32(buf + FTNL_GOSSIP_PAYLOAD_HDR + 4 * i, msg->known[i]);
+	return len;
+}
+
+/**
+ * ftnl_gossip_payload_decode - parse a GOSSIP payload strictly
+ * @wire: filled in
+ * @msg: filled in
+ * @npos: this node's cluster size, which the payload must match
+ * @buf: the payload
+ * @len: its length
+ *
+ * Return: 0, or -1 if it is not exactly a valid encoding.
+ */
+int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
+			       struct ftnl_gossip_msg *msg, u32 npos,
+			       const u8 *buf, u32 len)
+{
+	u32 i;
+
+	if (len < FTNL_GOSSIP_PAYLOAD_HDR)
+		return -1;
+	wire->algo = buf[0];
+	wire->f = buf[1];
+	wire->lat = buf[2];
+	msg->nknown = buf[3];
+	wire->origin_id = ftnl_get_be32(buf + 4);
+	wire->origin_incarnation = ftnl_get_be64(buf + 8);
+	wire->seq = ftnl_get_be64(buf + 16);
+	wire->origin_time_ns = ftnl_get_be64(buf + 24);
+	wire->gossip_end = ftnl_get_be32(buf + 32);
+	wire->npos = ftnl_get_be32(buf + 36);
+	if (wire->npos != npos || wire->algo >= __FTNL_GOSSIP_ALGO_MAX ||
+	    wire->f > FTNL_GOSSIP_MAX_F || msg->nknown > FTNL_GOSSIP_MAX_KNOWN ||
+	    len != FTNL_GOSSIP_PAYLOAD_HDR + 4 * (u32)msg->nknown ||
+	    buf[61] || buf[62] || buf[63] ||
+	    ftnl_death_decode(&wire->death, buf + 40))
+		return -1;
+	msg->type = buf[60];
+	msg->pad = 0;
+	msg->time = ftnl_get_be32(buf + 64);
+	for (i = 0; i < msg->nknown; i++)
+		msg->known[i] = ftnl_get_be32(buf + FTNL_GOSSIP_PAYLOAD_HDR + 4 * i);
+	return 0;
 }

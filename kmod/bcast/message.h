@@ -71,6 +71,66 @@ struct ftnl_bcast_msg {
 	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
 };
 
+/*
+ * The payload of a GOSSIP datagram (a corrected-gossip broadcast, FCG):
+ *
+ *   offset  size  field
+ *   0       1     algorithm (enum ftnl_gossip_algo)
+ *   1       1     f
+ *   2       1     L / O, slots a message is in flight
+ *   3       1     number of known ranks k (FCG side list)
+ *   4       4     origin node id
+ *   8       8     origin incarnation
+ *   16      8     broadcast sequence number
+ *   24      8     origin CLOCK_REALTIME ns
+ *   32      4     T, end of the gossip phase (slots)
+ *   36      4     cluster size
+ *   40      20    the death (as in a BCAST payload)
+ *   60      1     gossip message type
+ *   61      3     zero
+ *   64      4     gossip message time (slots)
+ *   68      4k    known ranks
+ *
+ * No D: the ring positions are the ranks, and dead ranks are members that
+ * never answer, which corrected gossip tolerates.
+ */
+#define FTNL_GOSSIP_PAYLOAD_HDR	68
+
+struct ftnl_gossip_msg;
+
+/**
+ * struct ftnl_gossip_wire - a GOSSIP payload, decoded
+ * @algo: enum ftnl_gossip_algo
+ * @f: FCG's f
+ * @lat: L / O
+ * @origin_id: the broadcast's root
+ * @origin_incarnation: its incarnation
+ * @seq: its broadcast number
+ * @origin_time_ns: when it started (root's wall clock)
+ * @gossip_end: T
+ * @npos: cluster size
+ * @death: what is broadcast
+ */
+struct ftnl_gossip_wire {
+	u8 algo;
+	u8 f;
+	u8 lat;
+	u32 origin_id;
+	u64 origin_incarnation;
+	u64 seq;
+	u64 origin_time_ns;
+	u32 gossip_end;
+	u32 npos;
+	struct ftnl_bcast_death death;
+};
+
+u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
+			       const struct ftnl_gossip_wire *wire,
+			       const struct ftnl_gossip_msg *msg);
+int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
+			       struct ftnl_gossip_msg *msg, u32 npos,
+			       const u8 *buf, u32 len);
+
 u32 ftnl_bcast_msg_max_len(u32 npos);
 u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 			  const unsigned long *dead);

@@ -327,6 +327,10 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		if (ftnl_bcast_rx(ring, pos, payload, hdr->payload_len))
 			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
 		break;
+	case FTNL_MSG_GOSSIP:
+		if (ftnl_fcg_rx(ring, pos, payload, hdr->payload_len))
+			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
+		break;
 	}
 	/* The emitter changed (ring repaired): SUSP-TIMEOUT is now 2d. */
 	if (ring->emitter != old_emitter && ring->observing)
@@ -366,7 +370,8 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		err = -ENOMEM;
 		goto err_free;
 	}
-	err = ftnl_bcast_init(&ring->bcast, n, cluster->bcast_algo);
+	err = ftnl_bcast_init(&ring->bcast, n, cluster->bcast_algo,
+			      cluster->fcg_f, cluster->gossip_end_us);
 	if (err)
 		goto err_free;
 
@@ -470,6 +475,7 @@ void ftnl_ring_stop(struct ftnl_ring *ring)
 	spin_unlock_bh(&ring->lock);
 	hrtimer_cancel(&ring->hb_timer);
 	hrtimer_cancel(&ring->susp_timer);
+	ftnl_bcast_stop(&ring->bcast);
 }
 
 /**

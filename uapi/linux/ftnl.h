@@ -70,10 +70,15 @@ enum ftnl_feature {
  *	(section 2): reaches every survivor despite up to floor(log2 n) - 1
  *	further failures during the broadcast, in O(log n) steps (default)
  * @FTNL_BCAST_BMG: binomial graph flood (p +/- 2^j), as ULFM does
+ * @FTNL_BCAST_FCG: Failure-proof Corrected Gossip (Hoefler et al.,
+ *	Algorithm 3): gossip, then a checked correction along the ring; every
+ *	live node delivers or none does despite up to f failures during the
+ *	broadcast (FTNL_A_BCAST_FCG_F, FTNL_A_BCAST_GOSSIP_T_US)
  */
 enum ftnl_bcast_algo {
 	FTNL_BCAST_HYPERCUBE,
 	FTNL_BCAST_BMG,
+	FTNL_BCAST_FCG,
 
 	__FTNL_BCAST_MAX,
 	FTNL_BCAST_MAX = __FTNL_BCAST_MAX - 1
@@ -278,6 +283,10 @@ enum ftnl_cmd {
  * @FTNL_A_PROC_JOB: u64, job or process group id of a registered process
  * @FTNL_A_PROC_RANK: u32, its rank in the job
  * @FTNL_A_PROC_PORTID: u32, netlink port id of its registering socket
+ * @FTNL_A_BCAST_FCG_F: u8, FCG's f, 1..7 (cluster set, optional, default
+ *	1; cluster get)
+ * @FTNL_A_BCAST_GOSSIP_T_US: u32, FCG's gossip time T in microseconds, 0
+ *	for the paper's choice from n (cluster set, optional; cluster get)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -308,6 +317,8 @@ enum ftnl_attr {
 	FTNL_A_PROC_JOB,
 	FTNL_A_PROC_RANK,
 	FTNL_A_PROC_PORTID,
+	FTNL_A_BCAST_FCG_F,
+	FTNL_A_BCAST_GOSSIP_T_US,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
