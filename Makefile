@@ -26,7 +26,7 @@ DESTDIR ?=
 
 export ROOT BUILD CACHE PREFIX DESTDIR
 
-.PHONY: all setup module modules-vm lib cli sim sim-compare guest-scripts unit-tests selftests \
+.PHONY: all setup module modules-vm lib cli sim sim-compare era-soak guest-scripts unit-tests selftests \
 	check check-all demo install clean checkpatch sparse
 
 all: module lib cli sim guest-scripts unit-tests selftests
@@ -67,6 +67,10 @@ sim:
 sim-compare: sim
 	$(MAKE) -C tools/sim compare
 
+# ERA under millions of random schedules (Documentation/era.rst).
+era-soak:
+	$(MAKE) -C libftnl/era soak
+
 # Scripts the VM runner puts on the guest's PATH (build/bin).
 guest-scripts:
 	install -d $(BUILD)/bin
@@ -75,6 +79,7 @@ guest-scripts:
 unit-tests: lib cli
 	$(MAKE) -C kmod/tests
 	$(MAKE) -C tools/sim tests
+	$(MAKE) -C libftnl/era tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 
@@ -112,6 +117,7 @@ clean:
 	rm -rf $(BUILD)
 	$(MAKE) -C kmod/tests clean
 	$(MAKE) -C tools/sim clean
+	$(MAKE) -C libftnl/era clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
