@@ -3,7 +3,7 @@
 # ftnl top-level build. Out-of-tree module through kbuild, userspace library,
 # CLI and tests through the per-directory makefiles below. See README.md.
 #
-# Targets: all check check-all demo install clean setup
+# Targets: all check check-all demo bench install clean setup
 #          module modules-vm lib cli sim sim-compare guest-scripts unit-tests
 #          selftests
 #          checkpatch sparse
@@ -26,10 +26,11 @@ DESTDIR ?=
 
 export ROOT BUILD CACHE PREFIX DESTDIR
 
-.PHONY: all setup module modules-vm lib cli sim sim-compare era-soak guest-scripts unit-tests selftests \
+.PHONY: all setup module modules-vm lib cli sim sim-compare era-soak bench bench-tools \
+	guest-scripts unit-tests selftests \
 	check check-all demo install clean checkpatch sparse
 
-all: module lib cli sim guest-scripts unit-tests selftests
+all: module lib cli sim guest-scripts unit-tests selftests bench-tools
 
 # Idempotent: installs only what is missing.
 setup:
@@ -59,6 +60,14 @@ lib:
 
 cli: lib
 	$(MAKE) -C tools
+
+# The ring benchmark's programs, built with everything so they keep compiling.
+bench-tools: lib
+	$(MAKE) -C tools/bench
+
+# Figures only, never pass/fail, not part of check (Documentation/bench.rst).
+bench: setup modules-vm bench-tools
+	@$(ROOT)/tools/bench.sh
 
 # The discrete-event simulator (Documentation/simulator.rst).
 sim:
@@ -118,6 +127,7 @@ clean:
 	$(MAKE) -C kmod/tests clean
 	$(MAKE) -C tools/sim clean
 	$(MAKE) -C libftnl/era clean
+	$(MAKE) -C tools/bench clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean

@@ -1,0 +1,256 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftnl-bench-guest: the ring benchmark, inside the VM (tools/bench.sh boots
+# it; Documentation/bench.rst explains every figure). Builds a virtual
+# cluster (netns ftnl-b-I, veth vbI on bridge ftnl-bbr, 10.78.0.I), runs
+#
+#   1. detection latency of the kernel ring, for every n in BENCH_N and h in
+#      BENCH_H_MS (d = BENCH_D_FACTOR * h), BENCH_TRIALS silenced nodes each;
+#   2. heartbeat emission lateness and false suspicions of the kernel ring
+#      and of the userspace ring (ftnl-uring) side by side, n = BENCH_LAT_N,
+#      h in BENCH_LAT_H_MS, for each load of BENCH_LOADS: K busy loops per
+#      guest CPU (0: idle; else plus a memory copy loop);
+#
+# and prints the tables. Environment (defaults in brackets):
+#
+#   BENCH_N ["8 16 32 64"]     BENCH_H_MS ["10 50 100"]   BENCH_D_FACTOR [3]
+#   BENCH_TRIALS [20]          BENCH_CONFIG_BUDGET_S [90] per detection config
+#   BENCH_LAT_N [8]            BENCH_LAT_H_MS ["100 10"]  BENCH_LAT_S [60]
+#   BENCH_LOADS ["0 1 4"]      BENCH_MEMHOG_MIB [64] (0: no memory hog)
+#   BENCH_SKIP ["" | detect | lateness]                  BENCH_SEED [time]
+set -eu
+
+IP=/sbin/ip
+N_LIST=${BENCH_N:-8 16 32 64}
+H_LIST=${BENCH_H_MS:-10 50 100}
+D_FACTOR=${BENCH_D_FACTOR:-3}
+TRIALS=${BENCH_TRIALS:-20}
+CONFIG_BUDGET=${BENCH_CONFIG_BUDGET_S:-90}
+LAT_N=${BENCH_LAT_N:-8}
+LAT_H_LIST=${BENCH_LAT_H_MS:-100 10}
+LAT_S=${BENCH_LAT_S:-60}
+LOADS=${BENCH_LOADS:-0 1 4}
+MEMHOG_MIB=${BENCH_MEMHOG_MIB:-64}
+SKIP=${BENCH_SKIP:-}
+SEED=${BENCH_SEED:-$(date +%s)}
+
+PREFIX=ftnl-b
+VETH=vb
+BRIDGE=ftnl-bbr
+NET=10.78.0
+RESULTS=/tmp/ftnl-bench.results
+NCPU=$(nproc)
+
+say() { printf '== %s\n' "$*"; }
+
+max_n=$LAT_N
+for n in $N_LIST; do
+	[ "$n" -le "$max_n" ] || max_n=$n
+done
+
+# --- the virtual cluster ---------------------------------------------------------
+
+t0=$(date +%s)
+say "building a virtual cluster of $max_n nodes"
+$IP link add $BRIDGE type bridge
+$IP link set $BRIDGE up
+i=1
+while [ $i -le "$max_n" ]; do
+	ns=$PREFIX-$i
+	$IP netns add "$ns"
+	$IP link add "$VETH$i" type veth peer name eth0 netns "$ns"
+	$IP link set "$VETH$i" master $BRIDGE up
+	$IP -n "$ns" link set lo up
+	$IP -n "$ns" addr add "$NET.$i/24" dev eth0
+	$IP -n "$ns" link set eth0 up
+	i=$((i + 1))
+done
+say "cluster ready in $(($(date +%s) - t0)) s"
+: >"$RESULTS"
+
+# Options common to every ftnl-bench call, split into words on purpose.
+common="--prefix $PREFIX --veth $VETH --net $NET --seed $SEED"
+
+# --- load ------------------------------------------------------------------------
+
+# The cpu hogs also probe their vCPU (see hog.c); their reports go to
+# HOGOUT and then, tagged with the run, to the results.
+HOGOUT=/tmp/ftnl-bench.hogs
+hog_pids=
+start_load() { # busy loops per CPU
+	: >"$HOGOUT"
+	k=0
+	while [ $k -lt $((NCPU * $1)) ]; do
+		ftnl-bench-hog cpu >>"$HOGOUT" &
+		hog_pids="$hog_pids $!"
+		k=$((k + 1))
+	done
+	if [ "$MEMHOG_MIB" -gt 0 ]; then
+		ftnl-bench-hog mem "$MEMHOG_MIB" &
+		hog_pids="$hog_pids $!"
+	fi
+	sleep 1
+}
+stop_load() {
+	[ -n "$hog_pids" ] || return 0
+	# shellcheck disable=SC2086 # one pid per word
+	kill $hog_pids
+	# shellcheck disable=SC2086
+	wait $hog_pids 2>/dev/null || true
+	hog_pids=
+}
+trap stop_load EXIT
+
+# --- 1. detection latency --------------------------------------------------------
+
+if [ "$SKIP" != detect ]; then
+	for n in $N_LIST; do
+		for h in $H_LIST; do
+			d=$((h * D_FACTOR))
+			say "detection: n=$n h=${h}ms d=${d}ms, $TRIALS trials"
+			# shellcheck disable=SC2086
+			ftnl-bench detect $common --nodes "$n" --hb-ms "$h" \
+				--timeout-ms "$d" --trials "$TRIALS" \
+				--budget-s "$CONFIG_BUDGET" | tee -a "$RESULTS" ||
+				echo "RESULT test=detect n=$n h_ms=$h d_ms=$d verdict=error" |
+				tee -a "$RESULTS"
+		done
+	done
+fi
+
+# --- 2. and 3. emission lateness, kernel and userspace rings ---------------------
+
+if [ "$SKIP" != lateness ]; then
+	for h in $LAT_H_LIST; do
+		d=$((h * D_FACTOR))
+		for hogs in $LOADS; do
+			if [ "$hogs" -eq 0 ]; then load=idle; else load=$hogs/cpu; fi
+			say "lateness: n=$LAT_N h=${h}ms d=${d}ms, ${LAT_S}s, $load"
+			[ "$hogs" -eq 0 ] || start_load "$hogs"
+			# shellcheck disable=SC2086
+			ftnl-bench lateness $common --nodes "$LAT_N" --hb-ms "$h" \
+				--timeout-ms "$d" --duration-s "$LAT_S" \
+				--label "$load" | tee -a "$RESULTS" ||
+				echo "RESULT test=lateness ring=both load=$load n=$LAT_N h_ms=$h d_ms=$d verdict=error" |
+				tee -a "$RESULTS"
+			if [ "$hogs" -gt 0 ]; then
+				stop_load
+				sed "s|^RESULT test=hog |RESULT test=hog h_ms=$h load=$load |" "$HOGOUT" |
+					tee -a "$RESULTS"
+			fi
+		done
+	done
+fi
+
+# --- tables ------------------------------------------------------------------------
+
+model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+echo
+echo "ftnl ring benchmark -- $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r),"
+echo "$NCPU guest CPUs ($model), seed $SEED, $(($(date +%s) - t0)) s in the guest"
+awk -v ncpu="$NCPU" -v load_desc="K/cpu: K busy loops per CPU ($NCPU CPUs)$([ "$MEMHOG_MIB" -gt 0 ] && echo " + one ${MEMHOG_MIB} MiB memcpy loop")" '
+function ms(us) { return us == "" ? "-" : sprintf("%.1fms", us / 1000) }
+function parse(   i, kv) {
+	delete f
+	for (i = 2; i <= NF; i++) {
+		split($i, kv, "=")
+		f[kv[1]] = kv[2]
+	}
+}
+$1 == "RESULT" {
+	parse()
+	if (f["test"] == "detect") det[++nd] = $0
+	else if (f["test"] == "hog") hog[++nh] = $0
+	else lat[++nl] = $0
+}
+END {
+	print ""
+	print "1. Detection latency of the kernel ring, idle guest: silence (bridge-side veth"
+	print "   down) -> the observer'"'"'s failure event (mono_ns stamped when task T3 ran)."
+	print "   paper: in (d-h, d+t], mean d-h/2 (sec. 4.2); Lemma 1: R(1) <= t + d."
+	printf "%4s %5s %6s %6s %7s %7s %7s %7s %17s %5s %4s %5s %9s %9s\n", \
+		"n", "h", "d", "trials", "min", "median", "p99", "max", \
+		"paper, ms: mean", "early", "late", "false", "all know", "to app"
+	for (i = 1; i <= nd; i++) {
+		$0 = det[i]; parse()
+		h = f["h_ms"]; d = f["d_ms"]
+		paper = sprintf("(%g,%g+t] %g", d - h, d, d - h / 2)
+		if (f["verdict"] == "error" || f["detected"] == "" || f["detected"] == 0) {
+			printf "%4s %4sms %4sms %6s   not measured: %s\n", f["n"], h, d, \
+				f["trials"] == "" ? "-" : f["trials"], \
+				f["verdict"] == "unsteady" ? "the ring never got steady (infeasible here)" : f["verdict"]
+			continue
+		}
+		printf "%4s %4sms %4sms %6s %7s %7s %7s %7s %17s %5s %4s %5s %9s %9s%s\n", \
+			f["n"], h, d, f["detected"] "/" f["trials"], ms(f["min_us"]), \
+			ms(f["median_us"]), ms(f["p99_us"]), ms(f["max_us"]), paper, \
+			f["early"], f["late"], f["false"], \
+			f["all_notified"] ? ms(f["all_median_us"]) : "-", \
+			ms(f["delivery_median_us"]), \
+			(f["unsteady"] ? "  (" f["unsteady"] " retried)" : "") \
+			(f["verdict"] == "ok" ? "" : "  (" f["verdict"] ": fewer trials)")
+	}
+	print "   p99 of 20 trials is their maximum (nearest rank). early: detections at or"
+	print "   before d-h, impossible in the model (the observer missed heartbeats before the"
+	print "   silence); late: after d+h. false: live nodes declared dead by their observer"
+	print "   during the configuration (cascades count every step). all know: median time"
+	print "   until every survivor had the failure (broadcast), when the module broadcasts."
+	print "   to app: median delay from the kernel stamping the event to the subscriber"
+	print "   (this process, watching every node) reading it. retried: trials that never"
+	print "   got steady (the victim'"'"'s observer suspected someone first), done again."
+	print ""
+	print "2./3. Heartbeat emission lateness (how late task T1 ran after its deadline),"
+	print "   kernel ring (soft hrtimer) vs userspace ring (ftnl-uring: a process per node,"
+	print "   timer thread on clock_nanosleep(TIMER_ABSTIME)), both running at once."
+	print "   Quantiles are histogram bucket upper bounds (powers of two in us); max is exact."
+	print "   load " load_desc ", nice 0."
+	printf "%4s %5s %6s %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s\n", \
+		"n", "h", "d", "ring", "load", "emitted", "p50", "p99", "p99.9", \
+		"max", "missed", "false", "warm-up"
+	for (i = 1; i <= nl; i++) {
+		$0 = lat[i]; parse()
+		if (f["verdict"] == "error") {
+			printf "%4s %4sms %4sms %-7s %-7s   not measured: error\n", f["n"], \
+				f["h_ms"], f["d_ms"], f["ring"], f["load"]
+			continue
+		}
+		missed = f["expected"] - f["fires"]
+		if (missed < 0) missed = 0
+		printf "%4s %4sms %4sms %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s\n", \
+			f["n"], f["h_ms"], f["d_ms"], f["ring"], f["load"], f["fires"], \
+			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
+			(f["ring"] == "user" ? "" : "~") missed, f["suspicions"], \
+			f["ring"] == "user" ? f["warmup_suspicions"] : "-"
+	}
+	print "   emitted: timer expiries over all nodes; missed: periods with no expiry"
+	print "   (a late timer skips the periods it overran; ~: estimated from the window);"
+	print "   false: suspicions (task T3) of live nodes in the window, nobody dies in"
+	print "   this test; warm-up: the userspace ring'"'"'s suspicions while its processes"
+	print "   started, before the window (the kernel ring has no such phase)."
+	if (nh) {
+		# One row per run: the loops of a run summed, their worst stall.
+		for (i = 1; i <= nh; i++) {
+			$0 = hog[i]; parse()
+			key = f["h_ms"] " " f["load"]
+			if (!(key in runs)) order[++nk] = key
+			runs[key] = f["run_s"]
+			stalls[key] += f["stalls"]
+			stall_us[key] += f["stall_total_us"]
+			if (f["stall_max_us"] + 0 > stall_max[key] + 0) stall_max[key] = f["stall_max_us"]
+		}
+		print ""
+		print "   vCPU probe (the busy loops of the loaded runs): gaps >= 1 ms in their"
+		print "   execution without a guest context switch = their virtual CPU stopped"
+		print "   (host not running the vCPU thread, or long guest interrupt work); stall"
+		print "   time: their sum over the run'"'"'s CPU time (" ncpu " vCPUs)."
+		printf "%5s %-7s %8s %9s %9s %11s\n", "h", "load", "run", "stalls", "max", \
+			"stall time"
+		for (i = 1; i <= nk; i++) {
+			key = order[i]; split(key, kv, " ")
+			printf "%4sms %-7s %7ss %9s %9s %10s%%\n", kv[1], kv[2], runs[key], \
+				stalls[key], ms(stall_max[key]), \
+				sprintf("%.1f", runs[key] ? stall_us[key] / 1e4 / (runs[key] * ncpu) : 0)
+		}
+	}
+}' "$RESULTS"
