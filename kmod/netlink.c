@@ -672,7 +672,10 @@ static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
 				      FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
-	if (ftnl_put_bcast_latency(msg, ring))
+	if (ftnl_put_bcast_latency(msg, ring) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_SKIPPED,
+			      atomic64_read(&ring->counters[FTNL_A_STATS_HB_SKIPPED]),
+			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
 	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->drops,

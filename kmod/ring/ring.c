@@ -76,6 +76,7 @@ static void ftnl_ring_reconnect(struct ftnl_ring *ring, u32 from, ktime_t now)
 
 	ring->emitter = ftnl_ring_find_emitter(ring->dead, n, ring->self, from);
 	ring->heard_emitter = false;
+	ring->stall_grace = false;
 	ring->observing = ring->emitter != ring->self;
 	if (!ring->observing)
 		return;
@@ -181,8 +182,10 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
 	ktime_t now = ktime_get();
 	ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
+	u64 periods;
 
 	ftnl_ring_record_lateness(ring, ktime_to_ns(late));
+
 	spin_lock(&ring->lock);
 	if (!ring->running) {
 		spin_unlock(&ring->lock);
@@ -190,9 +193,20 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	}
 	ftnl_ring_send(ring, ring->observer, FTNL_MSG_HEARTBEAT,
 		       FTNL_A_STATS_HB_SENT);
+	/*
+	 * Until the emitter's first heartbeat, repeat NEW_OBSERVER every h: a
+	 * single one can wait a second behind ARP, or be lost, and the new
+	 * emitter would then be suspected after 2d for nothing.
+	 */
+	if (ring->observing && !ring->heard_emitter)
+		ftnl_ring_send(ring, ring->emitter, FTNL_MSG_NEW_OBSERVER,
+			       FTNL_A_STATS_NEW_OBSERVER_SENT);
 	spin_unlock(&ring->lock);
 
-	hrtimer_forward(timer, now, ring->period);
+	periods = hrtimer_forward(timer, now, ring->period);
+	/* More than one period passed: the heartbeats in between never left. */
+	if (periods > 1)
+		atomic64_add(periods - 1, &ring->counters[FTNL_A_STATS_HB_SKIPPED]);
 	return HRTIMER_RESTART;
 }
 
@@ -210,6 +224,18 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 
 	if (ktime_before(now, ring->susp_deadline)) {
 		hrtimer_set_expires(timer, ring->susp_deadline);
+		ret = HRTIMER_RESTART;
+		goto out;
+	}
+	/*
+	 * Running more than h past the deadline means this CPU was stalled:
+	 * heartbeats that arrived meanwhile may still wait in the receive
+	 * softirq. Judge once they had a chance to be read.
+	 */
+	if (!ring->stall_grace &&
+	    ktime_after(now, ktime_add(ring->susp_deadline, ring->period))) {
+		ring->stall_grace = true;
+		hrtimer_set_expires(timer, ktime_add(now, ring->period));
 		ret = HRTIMER_RESTART;
 		goto out;
 	}
@@ -237,6 +263,7 @@ static void ftnl_ring_rx_heartbeat(struct ftnl_ring *ring, u32 pos, ktime_t now)
 	ring->heard_emitter = true;
 	ring->last_hb = now;
 	ring->susp_deadline = ktime_add(now, ring->timeout);
+	ring->stall_grace = false;
 	/* Only when the deadline moves earlier (2d or boot grace -> d). */
 	if (ktime_before(ring->susp_deadline,
 			 hrtimer_get_expires(&ring->susp_timer)) ||
@@ -437,6 +464,12 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 {
 	ktime_t now = ktime_get();
 
+	/*
+	 * Same node, same incarnation: its sequence numbers go on, or the
+	 * others' replay windows would drop the new ring's datagrams.
+	 */
+	if (prev)
+		atomic64_set(&ring->tx_seq, atomic64_read(&prev->tx_seq));
 	if (ring->reuse4) {
 		ring->sock4 = prev->sock4;
 		prev->sock4 = NULL;

@@ -51,6 +51,8 @@ struct ftnl_peer {
  * @observer: the node this node heartbeats (Algorithm 1 "observer")
  * @observing: @emitter is another node (false when every other is in D)
  * @heard_emitter: a heartbeat from the current @emitter arrived
+ * @stall_grace: the suspicion timer already waited once for a stalled CPU
+ *	to read its pending datagrams (reset when the deadline moves)
  * @susp_deadline: when the emitter is suspected (SUSP-TIMEOUT)
  * @last_hb: arrival of the last heartbeat from @emitter
  * @period: h
@@ -81,6 +83,7 @@ struct ftnl_ring {
 	u32 observer;
 	bool observing;
 	bool heard_emitter;
+	bool stall_grace;
 	ktime_t susp_deadline;
 	ktime_t last_hb;
 	ktime_t period;

@@ -398,6 +398,8 @@ enum ftnl_node_attr {
  *	they are synchronized, e.g. on one machine)
  * @FTNL_A_STATS_BCAST_LATENCY_MAX_NS: largest such time
  * @FTNL_A_STATS_BCAST_LATENCY_SUM_NS: sum over delivered broadcasts
+ * @FTNL_A_STATS_HB_SKIPPED: heartbeat periods that passed without a
+ *	heartbeat because the timer ran more than h late
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -423,6 +425,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_BCAST_LATENCY_LAST_NS,
 	FTNL_A_STATS_BCAST_LATENCY_MAX_NS,
 	FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
+	FTNL_A_STATS_HB_SKIPPED,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1
