@@ -3,6 +3,7 @@
  * The "do" commands: module information and the cluster configuration.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,60 @@ FTNL_EXPORT const char *ftnl_feature_name(uint64_t feature)
 		return "events";
 	case FTNL_FEATURE_RING:
 		return "ring";
+	case FTNL_FEATURE_BCAST:
+		return "bcast";
+	case FTNL_FEATURE_PROC:
+		return "proc";
 	}
 	return NULL;
+}
+
+/* The YNL names of enum ftnl_bcast_algo; an algorithm without one is unknown. */
+static const char *const ftnl_bcast_algo_names[] = {
+	[FTNL_BCAST_HYPERCUBE] = "hypercube",
+	[FTNL_BCAST_BMG] = "bmg",
+	[FTNL_BCAST_FCG] = "fcg",
+};
+
+FTNL_EXPORT const char *ftnl_bcast_algo_name(unsigned int algo)
+{
+	if (algo < FTNL_ARRAY_SIZE(ftnl_bcast_algo_names) &&
+	    ftnl_bcast_algo_names[algo])
+		return ftnl_bcast_algo_names[algo];
+	return "unknown";
+}
+
+/* "hypercube, bmg or fcg": every algorithm this library names, for messages. */
+char *ftnl_bcast_algo_list(char *buf, size_t len)
+{
+	size_t used = 0, i, known = 0, n = 0;
+
+	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_bcast_algo_names); i++)
+		known += ftnl_bcast_algo_names[i] != NULL;
+	buf[0] = '\0';
+	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_bcast_algo_names) && used < len; i++) {
+		if (!ftnl_bcast_algo_names[i])
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !n ? "" : n + 1 == known ? " or " : ", ",
+					 ftnl_bcast_algo_names[i]);
+		n++;
+	}
+	return buf;
+}
+
+FTNL_EXPORT int ftnl_parse_bcast_algo(const char *text, uint8_t *algo)
+{
+	size_t i;
+
+	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_bcast_algo_names); i++) {
+		if (ftnl_bcast_algo_names[i] &&
+		    !strcmp(text, ftnl_bcast_algo_names[i])) {
+			*algo = (uint8_t)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static int ftnl_parse_cluster(const struct nlmsghdr *nlh, void *out)
@@ -131,6 +184,14 @@ FTNL_EXPORT int ftnl_stats_get(struct ftnl_handle *h, struct ftnl_stats *stats)
 	if (!err)
 		*stats = tmp;
 	return err;
+}
+
+FTNL_EXPORT uint64_t
+ftnl_stats_bcast_latency_mean_ns(const struct ftnl_stats *stats)
+{
+	if (!stats->bcast_delivered)
+		return 0;
+	return stats->bcast_latency_sum_ns / stats->bcast_delivered;
 }
 
 FTNL_EXPORT const char *ftnl_drop_reason_name(unsigned int reason)

@@ -11,6 +11,7 @@
  *	key 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
  *	node 1 10.0.0.1 7400
  *	node 2 fd00::2 7400
+ *	bcast bmg		(optional; hypercube is the module's default)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -39,6 +40,7 @@ enum ftnl_keyword {
 	FTNL_KW_TIMEOUT,
 	FTNL_KW_KEY,		/* key and keyfile share it: one key */
 	FTNL_KW_NODE,
+	FTNL_KW_BCAST,
 	FTNL_KW_COUNT,
 };
 
@@ -206,6 +208,19 @@ static int ftnl_kw_keyfile(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+static int ftnl_kw_bcast(struct ftnl_config_parser *p, char **words)
+{
+	char names[128];
+
+	if (ftnl_parse_bcast_algo(words[1], &p->config->bcast_algo))
+		return ftnl_parse_error(p, p->line,
+					"unknown broadcast algorithm \"%.64s\" (expected %s)",
+					words[1],
+					ftnl_bcast_algo_list(names, sizeof(names)));
+	p->config->has_bcast_algo = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -277,6 +292,7 @@ static const struct ftnl_keyword_def {
 	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key },
 	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile },
 	{ "node", FTNL_KW_NODE, 3, "node ID ADDRESS PORT", ftnl_kw_node },
+	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast },
 };
 
 static bool ftnl_is_blank(char c)
@@ -323,7 +339,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile or node)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node or bcast)",
 					words[0]);
 	if (n - 1 != def->values)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

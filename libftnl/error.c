@@ -86,6 +86,12 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_EVENT_OBSERVER_ID] = "event-observer-id",
 	[FTNL_A_EVENT_TIME_MONO_NS] = "event-time-mono-ns",
 	[FTNL_A_EVENT_TIME_REAL_NS] = "event-time-real-ns",
+	[FTNL_A_BCAST_ALGO] = "bcast-algo",
+	[FTNL_A_PROC_JOB] = "proc-job",
+	[FTNL_A_PROC_RANK] = "proc-rank",
+	[FTNL_A_PROC_PORTID] = "proc-portid",
+	[FTNL_A_BCAST_FCG_F] = "bcast-fcg-f",
+	[FTNL_A_BCAST_GOSSIP_T_US] = "bcast-gossip-t-us",
 };
 
 static const char *const ftnl_node_attr_names[] = {

@@ -166,11 +166,16 @@ int ftnl_msg_parse_done(const struct nlmsghdr *nlh, struct ftnl_ack *ack);
 int ftnl_locate_error(const struct nlmsghdr *req, const struct ftnl_ack *ack,
 		      struct ftnl_error_attr *out);
 
+/* cluster.c */
+char *ftnl_bcast_algo_list(char *buf, size_t len);
+
 /* validate.c: checks shared by the validator and the config parser */
 const char *ftnl_check_cluster_id(uint32_t cluster_id);
 const char *ftnl_check_hb_period(uint32_t hb_period_us);
 const char *ftnl_check_timeout(uint32_t timeout_us);
 const char *ftnl_check_node(const struct ftnl_node *node);
+const char *ftnl_check_fcg_f(uint8_t fcg_f);
+const char *ftnl_check_gossip_t(uint32_t gossip_t_us);
 bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr);
 
 enum ftnl_dup_key {

@@ -175,6 +175,12 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (!(config->unset & FTNL_CONFIG_KEY))
 		size += ftnl_attr_space(FTNL_KEY_LEN);
+	if (config->has_bcast_algo)
+		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_fcg_f)
+		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_gossip_t)
+		size += ftnl_attr_space(sizeof(uint32_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -189,7 +195,7 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
  * @family_id: the ftnl family id
  * @config: the configuration; fields in @config->unset are left out, as
  *	are the addresses of nodes whose family is neither AF_INET nor
- *	AF_INET6
+ *	AF_INET6, and the broadcast attributes whose has_ flag is false
  *
  * One FTNL_A_NODE nest per node, at the top level (see the uapi header).
  * Flags are NLM_F_REQUEST | NLM_F_ACK; the sequence number is left 0.
@@ -214,6 +220,13 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 		mnl_attr_put_u32(nlh, FTNL_A_TIMEOUT_US, config->timeout_us);
 	if (!(config->unset & FTNL_CONFIG_KEY))
 		mnl_attr_put(nlh, FTNL_A_KEY, FTNL_KEY_LEN, config->key);
+	if (config->has_bcast_algo)
+		mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, config->bcast_algo);
+	if (config->has_fcg_f)
+		mnl_attr_put_u8(nlh, FTNL_A_BCAST_FCG_F, config->fcg_f);
+	if (config->has_gossip_t)
+		mnl_attr_put_u32(nlh, FTNL_A_BCAST_GOSSIP_T_US,
+				 config->gossip_t_us);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -405,6 +418,16 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 		break;
 	case FTNL_A_INCARNATION:	/* optional: older modules lack it */
 		return ftnl_attr_u64(attr, &p->info->incarnation);
+	/* Optional: older modules lack the broadcast attributes. */
+	case FTNL_A_BCAST_ALGO:
+		p->info->has_bcast_algo = true;
+		return ftnl_attr_u8(attr, &p->info->bcast_algo);
+	case FTNL_A_BCAST_FCG_F:
+		p->info->has_fcg_f = true;
+		return ftnl_attr_u8(attr, &p->info->fcg_f);
+	case FTNL_A_BCAST_GOSSIP_T_US:
+		p->info->has_gossip_t = true;
+		return ftnl_attr_u32(attr, &p->info->gossip_t_us);
 	default:
 		return 0;
 	}
@@ -418,7 +441,9 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
  * @info: filled in
  *
  * Return: 0, or -EBADMSG if malformed or lacking one of the six attributes
- * the contract promises.
+ * the contract promises. FTNL_A_INCARNATION and the broadcast attributes
+ * are optional (modules before the ring and the broadcast lack them); an
+ * algorithm this library does not know is kept as is.
  */
 int ftnl_msg_parse_cluster(const struct nlmsghdr *nlh,
 			   struct ftnl_cluster_info *info)
@@ -720,6 +745,14 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_TX_ERRORS] = &st->tx_errors,
 		[FTNL_A_STATS_EVENTS_LOST] = &st->events_lost,
 		[FTNL_A_STATS_LATENESS_MAX_NS] = &st->lateness_max_ns,
+		[FTNL_A_STATS_BCAST_ORIGINATED] = &st->bcast_originated,
+		[FTNL_A_STATS_BCAST_FORWARDED] = &st->bcast_forwarded,
+		[FTNL_A_STATS_BCAST_SENT] = &st->bcast_sent,
+		[FTNL_A_STATS_BCAST_DELIVERED] = &st->bcast_delivered,
+		[FTNL_A_STATS_BCAST_DUPLICATES] = &st->bcast_duplicates,
+		[FTNL_A_STATS_BCAST_LATENCY_LAST_NS] = &st->bcast_latency_last_ns,
+		[FTNL_A_STATS_BCAST_LATENCY_MAX_NS] = &st->bcast_latency_max_ns,
+		[FTNL_A_STATS_BCAST_LATENCY_SUM_NS] = &st->bcast_latency_sum_ns,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

@@ -49,6 +49,21 @@ bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr)
 	return false;
 }
 
+/* FCG's parameters, as kmod/netlink.c's policy bounds them. */
+const char *ftnl_check_fcg_f(uint8_t fcg_f)
+{
+	if (fcg_f < 1 || fcg_f > 7)
+		return "FCG's f must be between 1 and 7";
+	return NULL;
+}
+
+const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
+{
+	if (gossip_t_us > 10000000)
+		return "FCG's gossip time must be at most 10s";
+	return NULL;
+}
+
 /* What is wrong with one node on its own, or NULL. */
 const char *ftnl_check_node(const struct ftnl_node *node)
 {
@@ -197,6 +212,22 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 		why = "timeout must be greater than the heartbeat period";
 	if (!why && !config->node_count)
 		why = "the node table is empty";
+	if (why) {
+		ftnl_format_err(err, errlen, "%s", why);
+		return -EINVAL;
+	}
+	if (config->has_bcast_algo && config->bcast_algo > FTNL_BCAST_MAX) {
+		char names[128];
+
+		ftnl_format_err(err, errlen,
+				"unknown broadcast algorithm %u (expected %s)",
+				config->bcast_algo,
+				ftnl_bcast_algo_list(names, sizeof(names)));
+		return -EINVAL;
+	}
+	why = config->has_fcg_f ? ftnl_check_fcg_f(config->fcg_f) : NULL;
+	if (!why && config->has_gossip_t)
+		why = ftnl_check_gossip_t(config->gossip_t_us);
 	if (why) {
 		ftnl_format_err(err, errlen, "%s", why);
 		return -EINVAL;

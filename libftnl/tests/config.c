@@ -41,6 +41,7 @@ static void test_good(const void *arg)
 		return;
 	}
 	TAP_CHECK_UINT(c.unset, 0);
+	TAP_CHECK(!c.has_bcast_algo);	/* no bcast line: module's default */
 	TAP_CHECK_UINT(c.cluster_id, 42);
 	TAP_CHECK_UINT(c.self_id, 3);
 	TAP_CHECK_UINT(c.hb_period_us, 100000);
@@ -107,7 +108,21 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile or node)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node or bcast)" },
+	{ "cluster 1\n\nbcast ring\n",
+	  "t.conf:3: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)" },
+	{ "bcast BMG\n",
+	  "t.conf:1: unknown broadcast algorithm \"BMG\" (expected hypercube, bmg or fcg)" },
+	{ "bcast hyper\n",
+	  "t.conf:1: unknown broadcast algorithm \"hyper\" (expected hypercube, bmg or fcg)" },
+	{ "bcast 1\n",
+	  "t.conf:1: unknown broadcast algorithm \"1\" (expected hypercube, bmg or fcg)" },
+	{ "cluster 1\nbcast\n", "t.conf:2: missing value: expected \"bcast ALGORITHM\"" },
+	{ "bcast bmg hypercube\n",
+	  "t.conf:1: too many values: expected \"bcast ALGORITHM\"" },
+	{ "bcast bmg\ncluster 1\nbcast bmg\n",
+	  "t.conf:3: bcast already given on line 1" },
+	{ "bcast#bmg\n", "t.conf:1: missing value: expected \"bcast ALGORITHM\"" },
 	{ "cluster\n", "t.conf:1: missing value: expected \"cluster ID\"" },
 	{ "cluster 1 2\n", "t.conf:1: too many values: expected \"cluster ID\"" },
 	{ "cluster one\n",
@@ -186,6 +201,58 @@ static void test_error(const void *arg)
 	/* Nothing to free after a failure. */
 	TAP_CHECK(!cfg.nodes);
 	TAP_CHECK_UINT(cfg.node_count, 0);
+}
+
+struct bcast_file_case {
+	const char *text;
+	uint8_t algo;
+};
+
+static const struct bcast_file_case bcast_file_cases[] = {
+	{ BASE "self 1\nnode 1 10.0.0.1 1\nbcast bmg\n", FTNL_BCAST_BMG },
+	{ "bcast hypercube   # the default, said explicitly\n" BASE
+	  "self 1\nnode 1 10.0.0.1 1\n", FTNL_BCAST_HYPERCUBE },
+	{ BASE "self 1\nnode 1 10.0.0.1 1\n\tbcast\tbmg\r\n", FTNL_BCAST_BMG },
+	{ BASE "bcast fcg\nself 1\nnode 1 10.0.0.1 1\n", FTNL_BCAST_FCG },
+};
+
+static void test_bcast(const void *arg)
+{
+	const struct bcast_file_case *fc = arg;
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(fc->text, "b.conf", 0, &c,
+						    err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(c.has_bcast_algo);
+	TAP_CHECK_UINT(c.bcast_algo, fc->algo);
+	TAP_CHECK_UINT(c.unset, 0);	/* bcast is no field of "unset" */
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	ftnl_config_free(&c);
+	TAP_CHECK(!c.has_bcast_algo);
+	TAP_CHECK_UINT(c.bcast_algo, 0);
+}
+
+static void test_bcast_raw(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	/* Raw mode loads invalid clusters, but a name is syntax. */
+	TAP_CHECK_INT(ftnl_config_parse_string("cluster 0\nbcast bmg\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(c.has_bcast_algo);
+	TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_BMG);
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string("cluster 0\nbcast 7\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "<string>:2: unknown broadcast algorithm \"7\" (expected hypercube, bmg or fcg)");
 }
 
 static void test_raw(const void *arg)
@@ -386,6 +453,11 @@ int main(void)
 	tap_add(test_self_optional, NULL, "self is optional and can be supplied later");
 	for (i = 0; i < FTNL_ARRAY_SIZE(error_cases); i++)
 		tap_add(test_error, &error_cases[i], "error: %s", error_cases[i].want);
+	for (i = 0; i < FTNL_ARRAY_SIZE(bcast_file_cases); i++)
+		tap_add(test_bcast, &bcast_file_cases[i],
+			"bcast keyword: file %zu parses to %s", i + 1,
+			ftnl_bcast_algo_name(bcast_file_cases[i].algo));
+	tap_add(test_bcast_raw, NULL, "bcast keyword in raw mode: a name is still required");
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");

@@ -27,7 +27,7 @@ struct tlvs {
 	uint32_t miss_nest;
 };
 
-/* A request to be rejected: CLUSTER_SET with three nodes. */
+/* A request to be rejected: CLUSTER_SET with three nodes (and bcast-algo). */
 static struct nlmsghdr *build_request(void *buf)
 {
 	static const char *const addrs[] = { "10.0.0.1", "10.0.0.2", "fd00::3" };
@@ -36,6 +36,7 @@ static struct nlmsghdr *build_request(void *buf)
 		.cluster_id = 1, .self_id = 1, .hb_period_us = 1000,
 		.timeout_us = 500,	/* the "mistake" */
 		.nodes = nodes, .node_count = 3,
+		.has_bcast_algo = true, .bcast_algo = 7,	/* another one */
 	};
 	int i;
 
@@ -280,6 +281,13 @@ static const struct locate_case locate_cases[] = {
 			  .has_node_id = true },
 	},
 	{
+		.name = "offset of bcast-algo (an unknown algorithm)",
+		.tlvs = { .which = TLV_OFFS | TLV_MSG,
+			  .msg = "integer out of range" },
+		.offs_attr = FTNL_A_BCAST_ALGO, .nest_node = -1,
+		.want = { .attr = FTNL_A_BCAST_ALGO, .node_index = -1 },
+	},
+	{
 		.name = "missing top-level attribute",
 		.tlvs = { .which = TLV_MISS, .miss_type = FTNL_A_KEY },
 		.nest_node = -1,
@@ -357,6 +365,10 @@ static void test_attr_names(const void *arg)
 	TAP_CHECK_STR(ftnl_node_state_name((enum ftnl_node_state)77), "unknown");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_IPV6), "ipv6");
 	TAP_CHECK(!ftnl_feature_name(1u << 20));
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_BCAST), "bcast");
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_FCG_F), "bcast-fcg-f");
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PROC), "proc");
 }
 
 int main(void)

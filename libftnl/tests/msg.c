@@ -44,6 +44,8 @@ static struct ftnl_cluster_config make_config(struct ftnl_node *nodes,
 struct readback {
 	unsigned int seen;	/* bit per FTNL_A_* */
 	uint32_t cluster_id, self_id, hb, timeout;
+	uint8_t bcast_algo, fcg_f;
+	uint32_t gossip_t_us;
 	uint8_t key[FTNL_KEY_LEN];
 	struct ftnl_node *nodes;
 	size_t node_count, node_cap;
@@ -101,6 +103,27 @@ static int readback_attr(const struct nlattr *attr, void *arg)
 			r->bad = true;
 		else
 			memcpy(r->key, mnl_attr_get_payload(attr), FTNL_KEY_LEN);
+		break;
+	case FTNL_A_BCAST_ALGO:
+		if (mnl_attr_validate(attr, MNL_TYPE_U8) < 0 ||
+		    mnl_attr_get_payload_len(attr) != 1)
+			r->bad = true;
+		else
+			r->bcast_algo = mnl_attr_get_u8(attr);
+		break;
+	case FTNL_A_BCAST_FCG_F:
+		if (mnl_attr_validate(attr, MNL_TYPE_U8) < 0 ||
+		    mnl_attr_get_payload_len(attr) != 1)
+			r->bad = true;
+		else
+			r->fcg_f = mnl_attr_get_u8(attr);
+		break;
+	case FTNL_A_BCAST_GOSSIP_T_US:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0 ||
+		    mnl_attr_get_payload_len(attr) != 4)
+			r->bad = true;
+		else
+			r->gossip_t_us = mnl_attr_get_u32(attr);
 		break;
 	case FTNL_A_NODE:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0) {
@@ -173,6 +196,10 @@ static void test_cluster_set_round_trip(const void *arg)
 	TAP_CHECK_UINT(r.hb, 100000);
 	TAP_CHECK_UINT(r.timeout, 300000);
 	TAP_CHECK_MEM(r.key, c.key, FTNL_KEY_LEN);
+	/* Not asked for: left out, as older modules require. */
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_ALGO)));
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_FCG_F)));
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_GOSSIP_T_US)));
 	if (TAP_CHECK_UINT(r.node_count, 3)) {
 		for (i = 0; i < 3; i++) {
 			TAP_CHECK_UINT(r.nodes[i].id, nodes[i].id);
@@ -207,6 +234,109 @@ static void test_cluster_set_unset_fields(const void *arg)
 	TAP_CHECK(r.seen & (1u << FTNL_A_CLUSTER_ID));
 	if (TAP_CHECK_UINT(r.node_count, 1))
 		TAP_CHECK_INT(r.nodes[0].family, 0);
+	free(r.nodes);
+	free(buf);
+}
+
+struct bcast_set_case {
+	const char *name;
+	bool has;
+	uint8_t algo;
+};
+
+static const struct bcast_set_case bcast_set_cases[] = {
+	{ "not set, value ignored", false, FTNL_BCAST_BMG },
+	{ "hypercube, said explicitly", true, FTNL_BCAST_HYPERCUBE },
+	{ "bmg", true, FTNL_BCAST_BMG },
+	{ "fcg", true, FTNL_BCAST_FCG },
+	/* Sent as is, so that tests can prove the kernel rejects it. */
+	{ "unknown value 7", true, 7 },
+	{ "unknown value 255", true, 255 },
+};
+
+static void test_cluster_set_bcast(const void *arg)
+{
+	const struct bcast_set_case *bc = arg;
+	struct ftnl_node nodes[] = {
+		make_node(1, "10.0.0.1", 7400),
+		make_node(2, "fd00::2", 7400),
+	};
+	struct ftnl_cluster_config c = make_config(nodes, 2);
+	struct ftnl_cluster_config plain = make_config(nodes, 2);
+	size_t size, plain_size = ftnl_msg_cluster_set_size(&plain);
+	struct nlmsghdr *nlh;
+	struct readback r;
+	void *buf;
+
+	c.has_bcast_algo = bc->has;
+	c.bcast_algo = bc->algo;
+	size = ftnl_msg_cluster_set_size(&c);
+	/* A u8 attribute takes 8 bytes: 4 of header, 1 of value, 3 of padding. */
+	TAP_CHECK_UINT(size, plain_size + (bc->has ? 8 : 0));
+	buf = calloc(1, size);
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, size);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	if (bc->has) {
+		TAP_CHECK(r.seen & (1u << FTNL_A_BCAST_ALGO));
+		TAP_CHECK_UINT(r.bcast_algo, bc->algo);
+	} else {
+		TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_ALGO)));
+	}
+	/* The rest of the request is unchanged. */
+	TAP_CHECK_UINT(r.cluster_id, 42);
+	TAP_CHECK_UINT(r.self_id, 2);
+	TAP_CHECK_MEM(r.key, c.key, FTNL_KEY_LEN);
+	if (TAP_CHECK_UINT(r.node_count, 2)) {
+		TAP_CHECK_UINT(r.nodes[1].id, 2);
+		TAP_CHECK_INT(r.nodes[1].family, AF_INET6);
+	}
+	free(r.nodes);
+	free(buf);
+}
+
+static void test_cluster_set_fcg(const void *arg)
+{
+	struct ftnl_node nodes[] = { make_node(1, "10.0.0.1", 7400) };
+	struct ftnl_cluster_config c = make_config(nodes, 1);
+	size_t plain_size = ftnl_msg_cluster_set_size(&c);
+	struct nlmsghdr *nlh;
+	struct readback r;
+	void *buf;
+
+	(void)arg;
+	c.has_bcast_algo = true;
+	c.bcast_algo = FTNL_BCAST_FCG;
+	c.has_fcg_f = true;
+	c.fcg_f = 3;
+	c.has_gossip_t = true;
+	c.gossip_t_us = 0xfedcba;
+	/* Three more attributes: u8, u8, u32, 8 bytes each. */
+	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 24);
+	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, plain_size + 24);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK_UINT(r.bcast_algo, FTNL_BCAST_FCG);
+	TAP_CHECK_UINT(r.fcg_f, 3);
+	TAP_CHECK_UINT(r.gossip_t_us, 0xfedcba);
+	free(r.nodes);
+	free(buf);
+
+	/* Each parameter on its own, even without the algorithm: sent as is. */
+	c.has_bcast_algo = false;
+	c.has_gossip_t = false;
+	c.fcg_f = 200;
+	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	TAP_CHECK_UINT(nlh->nlmsg_len, plain_size + 8);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_ALGO)));
+	TAP_CHECK(!(r.seen & (1u << FTNL_A_BCAST_GOSSIP_T_US)));
+	TAP_CHECK_UINT(r.fcg_f, 200);
 	free(r.nodes);
 	free(buf);
 }
@@ -411,6 +541,88 @@ static void test_parse_cluster(const void *arg)
 	TAP_CHECK_UINT(info.hb_period_us, 100000);
 	TAP_CHECK_UINT(info.timeout_us, 300000);
 	TAP_CHECK_UINT(info.generation, 7);
+	/* A module before the broadcast sends no algorithm. */
+	TAP_CHECK(!info.has_bcast_algo);
+	TAP_CHECK_UINT(info.bcast_algo, 0);
+}
+
+static void test_parse_cluster_bcast(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_cluster_info info;
+	struct nlmsghdr *nlh;
+
+	(void)arg;
+	/* As the kernel sends it: incarnation (with its pad), then the algorithm. */
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put(nlh, FTNL_A_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_INCARNATION, 1ull << 60);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_BMG);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(info.has_bcast_algo);
+	TAP_CHECK_UINT(info.bcast_algo, FTNL_BCAST_BMG);
+	TAP_CHECK_STR(ftnl_bcast_algo_name(info.bcast_algo), "bmg");
+	TAP_CHECK_UINT(info.incarnation, 1ull << 60);
+	TAP_CHECK_UINT(info.cluster_id, 42);
+
+	/* Hypercube is 0: present all the same. */
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_HYPERCUBE);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(info.has_bcast_algo);
+	TAP_CHECK_UINT(info.bcast_algo, FTNL_BCAST_HYPERCUBE);
+
+	/* An algorithm of a newer module: kept as is, named "unknown". */
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, 9);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(info.has_bcast_algo);
+	TAP_CHECK_UINT(info.bcast_algo, 9);
+	TAP_CHECK_STR(ftnl_bcast_algo_name(info.bcast_algo), "unknown");
+
+	/* The wrong size is malformed. */
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u32(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_BMG);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put(nlh, FTNL_A_BCAST_ALGO, 0, NULL);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+
+	/* FCG's parameters, as a module with FCG sends them for any algorithm. */
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_FCG);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_FCG_F, 2);
+	mnl_attr_put_u32(nlh, FTNL_A_BCAST_GOSSIP_T_US, 5000);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK_UINT(info.bcast_algo, FTNL_BCAST_FCG);
+	TAP_CHECK(info.has_fcg_f);
+	TAP_CHECK_UINT(info.fcg_f, 2);
+	TAP_CHECK(info.has_gossip_t);
+	TAP_CHECK_UINT(info.gossip_t_us, 5000);
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(!info.has_fcg_f);
+	TAP_CHECK(!info.has_gossip_t);
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u32(nlh, FTNL_A_BCAST_FCG_F, 2);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, -1);
+	mnl_attr_put_u16(nlh, FTNL_A_BCAST_GOSSIP_T_US, 5);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+
+	/* The algorithm does not stand in for a required attribute. */
+	memset(buf, 0, sizeof(buf));
+	nlh = cluster_reply(buf, FTNL_A_GENERATION);
+	mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_BMG);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
 }
 
 static const int cluster_required[] = {
@@ -748,6 +960,151 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), -EBADMSG);
 }
 
+/* A STATS_GET reply laid out as kmod/netlink.c writes it. */
+static struct nlmsghdr *stats_reply_bcast(void *buf)
+{
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	struct nlattr *nest;
+	int i;
+
+	nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+	for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++) {
+		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
+		mnl_attr_put_u64(nlh, (uint16_t)i, 100 + (uint64_t)i);
+	}
+	for (i = FTNL_A_STATS_BCAST_ORIGINATED; i <= FTNL_A_STATS_BCAST_DUPLICATES;
+	     i++) {
+		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
+		mnl_attr_put_u64(nlh, (uint16_t)i, 1000 * (uint64_t)i);
+	}
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_BCAST_LATENCY_LAST_NS, 1500);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_BCAST_LATENCY_MAX_NS, 1ull << 40);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
+			 0xfedcba9876543210ull);
+	put_counter_nest(nlh, FTNL_A_STATS_DROP, FTNL_DROP_MAX + 1, 10,
+			 FTNL_DROP_MAX + 2);
+	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS, 20,
+			 FTNL_LATENESS_BUCKETS + 1);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+static void test_parse_stats_bcast(const void *arg)
+{
+	char buf[2048] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_stats st;
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_msg_parse_stats(stats_reply_bcast(buf), &st), 0);
+	TAP_CHECK_UINT(st.bcast_originated, 1000 * FTNL_A_STATS_BCAST_ORIGINATED);
+	TAP_CHECK_UINT(st.bcast_forwarded, 1000 * FTNL_A_STATS_BCAST_FORWARDED);
+	TAP_CHECK_UINT(st.bcast_sent, 1000 * FTNL_A_STATS_BCAST_SENT);
+	TAP_CHECK_UINT(st.bcast_delivered, 1000 * FTNL_A_STATS_BCAST_DELIVERED);
+	TAP_CHECK_UINT(st.bcast_duplicates, 1000 * FTNL_A_STATS_BCAST_DUPLICATES);
+	TAP_CHECK_UINT(st.bcast_latency_last_ns, 1500);
+	TAP_CHECK_UINT(st.bcast_latency_max_ns, 1ull << 40);
+	TAP_CHECK_UINT(st.bcast_latency_sum_ns, 0xfedcba9876543210ull);
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st),
+		       0xfedcba9876543210ull / (1000 * FTNL_A_STATS_BCAST_DELIVERED));
+	/* The ring's counters around them are still where they were. */
+	TAP_CHECK_UINT(st.hb_sent, 100 + FTNL_A_STATS_HB_SENT);
+	TAP_CHECK_UINT(st.events_lost, 100 + FTNL_A_STATS_EVENTS_LOST);
+	TAP_CHECK_UINT(st.drops[FTNL_DROP_MAX], 10 + FTNL_DROP_MAX);
+	TAP_CHECK_UINT(st.lateness[FTNL_LATENESS_BUCKETS - 1],
+		       20 + FTNL_LATENESS_BUCKETS - 1);
+	TAP_CHECK_UINT(st.lateness_max_ns, 777);
+}
+
+static void test_parse_stats_bcast_absent(const void *arg)
+{
+	char buf[1024] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	struct ftnl_stats st;
+	struct nlattr *nest;
+
+	(void)arg;
+	/* A module before the broadcast: the counters read 0. */
+	memset(&st, 0xa5, sizeof(st));
+	nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_SENT, 5);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), 0);
+	TAP_CHECK_UINT(st.hb_sent, 5);
+	TAP_CHECK_UINT(st.bcast_originated, 0);
+	TAP_CHECK_UINT(st.bcast_delivered, 0);
+	TAP_CHECK_UINT(st.bcast_latency_sum_ns, 0);
+	TAP_CHECK_UINT(st.bcast_latency_max_ns, 0);
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 0);
+}
+
+struct bcast_bad_stats_case {
+	const char *name;
+	uint16_t type;
+	size_t len;
+};
+
+static const struct bcast_bad_stats_case bcast_bad_stats_cases[] = {
+	{ "originated as u32", FTNL_A_STATS_BCAST_ORIGINATED, 4 },
+	{ "duplicates as u8", FTNL_A_STATS_BCAST_DUPLICATES, 1 },
+	{ "latency sum of 12 bytes", FTNL_A_STATS_BCAST_LATENCY_SUM_NS, 12 },
+	{ "latency last empty", FTNL_A_STATS_BCAST_LATENCY_LAST_NS, 0 },
+};
+
+static void test_parse_stats_bcast_bad(const void *arg)
+{
+	const struct bcast_bad_stats_case *c = arg;
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);
+	uint8_t payload[16] = { 0 };
+	struct ftnl_stats st;
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_SENT, 5);
+	mnl_attr_put(nlh, c->type, c->len, payload);
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), -EBADMSG);
+}
+
+static void test_latency_mean(const void *arg)
+{
+	struct ftnl_stats st = { 0 };
+
+	(void)arg;
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 0);
+	st.bcast_latency_sum_ns = 1000;		/* no delivery: no mean */
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 0);
+	st.bcast_delivered = 3;
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 333);	/* floor */
+	st.bcast_delivered = 1;
+	st.bcast_latency_sum_ns = UINT64_MAX;
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), UINT64_MAX);
+}
+
+static void test_struct_growth(const void *arg)
+{
+	(void)arg;
+	/*
+	 * The broadcast fields were appended: every older member keeps its
+	 * place, so code that fills the older members by name is unchanged.
+	 */
+	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_bcast_algo) >=
+		  offsetof(struct ftnl_cluster_config, node_count) + sizeof(size_t));
+	TAP_CHECK(offsetof(struct ftnl_cluster_config, bcast_algo) >
+		  offsetof(struct ftnl_cluster_config, has_bcast_algo));
+	TAP_CHECK(offsetof(struct ftnl_cluster_config, gossip_t_us) >
+		  offsetof(struct ftnl_cluster_config, bcast_algo));
+	TAP_CHECK(offsetof(struct ftnl_cluster_info, gossip_t_us) >
+		  offsetof(struct ftnl_cluster_info, bcast_algo));
+	TAP_CHECK(offsetof(struct ftnl_cluster_info, has_bcast_algo) >=
+		  offsetof(struct ftnl_cluster_info, incarnation) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, bcast_originated) ==
+		  offsetof(struct ftnl_stats, lateness_max_ns) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t) ==
+		  sizeof(struct ftnl_stats));
+}
+
 static void test_parse_node_ring(const void *arg)
 {
 	char buf[512] __attribute__((aligned(8))) = { 0 };
@@ -798,6 +1155,11 @@ int main(void)
 		"cluster_set request reads back with libmnl (IPv4, IPv6, key)");
 	tap_add(test_cluster_set_unset_fields, NULL,
 		"cluster_set leaves unset fields and address-less nodes out");
+	for (i = 0; i < FTNL_ARRAY_SIZE(bcast_set_cases); i++)
+		tap_add(test_cluster_set_bcast, &bcast_set_cases[i],
+			"cluster_set bcast-algo: %s", bcast_set_cases[i].name);
+	tap_add(test_cluster_set_fcg, NULL,
+		"cluster_set FCG parameters: each sent only when set, as is");
 	tap_add(test_cluster_set_max_nodes, NULL,
 		"cluster_set with 65536 nodes: exact size, all nodes read back");
 	tap_add(test_walk_strict, NULL,
@@ -807,6 +1169,8 @@ int main(void)
 		tap_add(test_parse_info_bad, &bad_info_cases[i],
 			"info reply rejected: %s", bad_info_cases[i].name);
 	tap_add(test_parse_cluster, NULL, "cluster reply parsed");
+	tap_add(test_parse_cluster_bcast, NULL,
+		"cluster reply: bcast-algo and FCG parameters optional, sizes checked");
 	for (i = 0; i < FTNL_ARRAY_SIZE(cluster_required); i++)
 		tap_add(test_parse_cluster_missing, &cluster_required[i],
 			"cluster reply without %s rejected",
@@ -818,6 +1182,15 @@ int main(void)
 	tap_add(test_parse_event, NULL, "cluster notifications parsed");
 	tap_add(test_parse_failure, NULL, "failure notifications parsed");
 	tap_add(test_parse_stats, NULL, "stats reply: counters, drop and lateness nests");
+	tap_add(test_parse_stats_bcast, NULL,
+		"stats reply: broadcast counters and latencies, kernel layout");
+	tap_add(test_parse_stats_bcast_absent, NULL,
+		"stats reply of a module without broadcast: counters 0");
+	for (i = 0; i < FTNL_ARRAY_SIZE(bcast_bad_stats_cases); i++)
+		tap_add(test_parse_stats_bcast_bad, &bcast_bad_stats_cases[i],
+			"stats reply rejected: %s", bcast_bad_stats_cases[i].name);
+	tap_add(test_latency_mean, NULL, "mean latency: sum / delivered, 0 without deliveries");
+	tap_add(test_struct_growth, NULL, "broadcast fields appended after the older members");
 	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
 	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");
 	return tap_run();

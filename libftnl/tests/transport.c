@@ -34,6 +34,7 @@ typedef void (*fake_serve_fn)(struct fake *f, const struct nlmsghdr *req,
  * @regenerate_mask: bit i set: change the generation mid-dump of request i
  * @seen_nodes: FTNL_A_NODE count of the last CLUSTER_SET
  * @seen_cluster_id: its cluster id
+ * @seen_bcast_algo: its FTNL_A_BCAST_ALGO, -1 if it had none
  * @problem: set by the thread when a request was not what the test wanted
  */
 struct fake {
@@ -47,6 +48,7 @@ struct fake {
 	unsigned int regenerate_mask;
 	size_t seen_nodes;
 	uint32_t seen_cluster_id;
+	int seen_bcast_algo;
 	const char *problem;
 	/* datagram being assembled */
 	char out[DATAGRAM_MAX] __attribute__((aligned(8)));
@@ -664,6 +666,133 @@ static void test_leave_readmit(const void *arg)
 	TAP_CHECK_INT(f.requests, 2);
 }
 
+/* ---- broadcast: the algorithm and the counters through the API ------------- */
+
+/*
+ * CLUSTER_SET: record bcast-algo; reject an unknown one the way the
+ * kernel's policy does (NLA_POLICY_MAX), pointing at it. CLUSTER_GET and
+ * STATS_GET: replies laid out as kmod/netlink.c writes them.
+ */
+static void serve_bcast(struct fake *f, const struct nlmsghdr *req, int index)
+{
+	char buf[1024] __attribute__((aligned(8))) = { 0 };
+	const struct nlattr *attr;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int64_t offset = -1;
+	int i;
+
+	(void)index;
+	switch (req_cmd(req)) {
+	case FTNL_CMD_CLUSTER_SET:
+		f->seen_bcast_algo = -1;
+		mnl_attr_for_each(attr, req, sizeof(struct genlmsghdr)) {
+			if (mnl_attr_get_type(attr) != FTNL_A_BCAST_ALGO)
+				continue;
+			if (mnl_attr_get_payload_len(attr) != 1)
+				f->problem = "bcast-algo is not a u8";
+			f->seen_bcast_algo = mnl_attr_get_u8(attr);
+			if (f->seen_bcast_algo > FTNL_BCAST_MAX)
+				offset = (const char *)attr - (const char *)req;
+		}
+		if (offset >= 0)
+			fake_ack(f, req, -ERANGE, "integer out of range", offset);
+		else
+			fake_ack(f, req, 0, NULL, -1);
+		return;
+	case FTNL_CMD_CLUSTER_GET:
+		nlh = fake_reply(buf, req, FTNL_CMD_CLUSTER_GET, 0);
+		mnl_attr_put(nlh, FTNL_A_CONFIGURED, 0, NULL);
+		mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+		mnl_attr_put_u32(nlh, FTNL_A_SELF_ID, 2);
+		mnl_attr_put_u32(nlh, FTNL_A_NODE_COUNT, 4);
+		mnl_attr_put_u32(nlh, FTNL_A_HB_PERIOD_US, 10000);
+		mnl_attr_put_u32(nlh, FTNL_A_TIMEOUT_US, 30000);
+		mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 3);
+		mnl_attr_put_u64(nlh, FTNL_A_INCARNATION, 77);
+		mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, FTNL_BCAST_BMG);
+		mnl_attr_put_u8(nlh, FTNL_A_BCAST_FCG_F, 1);
+		mnl_attr_put_u32(nlh, FTNL_A_BCAST_GOSSIP_T_US, 0);
+		break;
+	case FTNL_CMD_STATS_GET:
+		nlh = fake_reply(buf, req, FTNL_CMD_STATS_GET, 0);
+		nest = mnl_attr_nest_start(nlh, FTNL_A_STATS);
+		for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++)
+			mnl_attr_put_u64(nlh, (uint16_t)i, 1);
+		for (i = FTNL_A_STATS_BCAST_ORIGINATED;
+		     i <= FTNL_A_STATS_BCAST_LATENCY_SUM_NS; i++)
+			mnl_attr_put_u64(nlh, (uint16_t)i, (uint64_t)i * 10);
+		mnl_attr_nest_end(nlh, nest);
+		break;
+	default:
+		f->problem = "unexpected command";
+		fake_ack(f, req, -EOPNOTSUPP, NULL, -1);
+		return;
+	}
+	fake_queue(f, nlh);
+	fake_ack(f, req, 0, NULL, -1);
+}
+
+static void test_bcast(const void *arg)
+{
+	struct fake f;
+	struct ftnl_handle *h = fake_start(&f, serve_bcast);
+	struct ftnl_node *nodes = make_nodes(4);
+	struct ftnl_cluster_config c = {
+		.cluster_id = 42, .self_id = 2, .hb_period_us = 10000,
+		.timeout_us = 30000, .nodes = nodes, .node_count = 4,
+	};
+	struct ftnl_cluster_info info;
+	struct ftnl_error_attr where;
+	struct ftnl_stats st;
+
+	(void)arg;
+	if (!TAP_CHECK(h && nodes))
+		goto out;
+	/* Not set: not sent. */
+	TAP_CHECK_INT(ftnl_cluster_set(h, &c), 0);
+	TAP_CHECK_INT(f.seen_bcast_algo, -1);
+	c.has_bcast_algo = true;
+	c.bcast_algo = FTNL_BCAST_BMG;
+	TAP_CHECK_INT(ftnl_cluster_set(h, &c), 0);
+	TAP_CHECK_INT(f.seen_bcast_algo, FTNL_BCAST_BMG);
+	c.bcast_algo = FTNL_BCAST_HYPERCUBE;
+	TAP_CHECK_INT(ftnl_cluster_set(h, &c), 0);
+	TAP_CHECK_INT(f.seen_bcast_algo, FTNL_BCAST_HYPERCUBE);
+	/* An unknown one is sent as is; the rejection names the attribute. */
+	c.bcast_algo = 5;
+	TAP_CHECK_INT(ftnl_cluster_set(h, &c), -ERANGE);
+	TAP_CHECK_INT(f.seen_bcast_algo, 5);
+	TAP_CHECK_STR(ftnl_errmsg(h), "integer out of range");
+	if (TAP_CHECK_INT(ftnl_error_attr(h, &where), 0)) {
+		TAP_CHECK_UINT(where.attr, FTNL_A_BCAST_ALGO);
+		TAP_CHECK_INT(where.node_index, -1);
+		TAP_CHECK_STR(ftnl_attr_name(where.attr), "bcast-algo");
+	}
+
+	TAP_CHECK_INT(ftnl_cluster_get(h, &info), 0);
+	TAP_CHECK(info.has_bcast_algo);
+	TAP_CHECK_UINT(info.bcast_algo, FTNL_BCAST_BMG);
+	TAP_CHECK_UINT(info.incarnation, 77);
+	TAP_CHECK(info.has_fcg_f && info.has_gossip_t);
+	TAP_CHECK_UINT(info.fcg_f, 1);
+	TAP_CHECK_UINT(info.gossip_t_us, 0);
+
+	TAP_CHECK_INT(ftnl_stats_get(h, &st), 0);
+	TAP_CHECK_UINT(st.hb_sent, 1);
+	TAP_CHECK_UINT(st.bcast_originated, FTNL_A_STATS_BCAST_ORIGINATED * 10);
+	TAP_CHECK_UINT(st.bcast_duplicates, FTNL_A_STATS_BCAST_DUPLICATES * 10);
+	TAP_CHECK_UINT(st.bcast_latency_sum_ns,
+		       FTNL_A_STATS_BCAST_LATENCY_SUM_NS * 10);
+	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st),
+		       FTNL_A_STATS_BCAST_LATENCY_SUM_NS /
+		       FTNL_A_STATS_BCAST_DELIVERED);
+	fake_stop(&f, h);
+	TAP_CHECK_INT(f.requests, 6);
+out:
+	free(nodes);
+}
+
 /* ---- malformed replies ------------------------------------------------------ */
 
 static void serve_malformed(struct fake *f, const struct nlmsghdr *req,
@@ -809,6 +938,8 @@ int main(void)
 	tap_add(test_dump_callback_abort, NULL, "callback abort drains the dump");
 	tap_add(test_dump_done_error, NULL, "error in NLMSG_DONE with extack");
 	tap_add(test_leave_readmit, NULL, "leave and readmit requests; peer id blamed");
+	tap_add(test_bcast, NULL,
+		"bcast: algorithm sent only when set, rejection located, get and stats");
 	tap_add(test_malformed_reply, NULL, "malformed and missing replies are -EBADMSG");
 	tap_add(test_real_nlctrl, NULL, "real nlctrl: resolve a family and a group");
 	tap_add(test_real_open, NULL, "ftnl_open on this kernel: -ENOENT without the module");

@@ -78,6 +78,21 @@ static void m_dup_id(struct fixture *f) { f->nodes[3].id = f->nodes[1].id; }
 static void m_dup_endpoint(struct fixture *f) { f->nodes[3] = f->nodes[2]; f->nodes[3].id = 99; }
 static void m_same_addr_other_port(struct fixture *f) { f->nodes[3] = f->nodes[2]; f->nodes[3].id = 99; f->nodes[3].port = 7401; }
 static void m_self_missing(struct fixture *f) { f->config.self_id = 21; }
+static void m_bcast_hypercube(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_HYPERCUBE; }
+static void m_bcast_bmg(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_BMG; }
+static void m_bcast_unknown(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_MAX + 1; }
+static void m_bcast_255(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = 255; }
+static void m_bcast_not_sent(struct fixture *f) { f->config.has_bcast_algo = false; f->config.bcast_algo = 200; }
+static void m_bcast_fcg(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_FCG; }
+static void m_fcg_f_min(struct fixture *f) { m_bcast_fcg(f); f->config.has_fcg_f = true; f->config.fcg_f = 1; }
+static void m_fcg_f_max(struct fixture *f) { m_bcast_fcg(f); f->config.has_fcg_f = true; f->config.fcg_f = 7; }
+static void m_fcg_f_zero(struct fixture *f) { m_bcast_fcg(f); f->config.has_fcg_f = true; f->config.fcg_f = 0; }
+static void m_fcg_f_above(struct fixture *f) { m_bcast_fcg(f); f->config.has_fcg_f = true; f->config.fcg_f = 8; }
+static void m_fcg_f_not_sent(struct fixture *f) { f->config.has_fcg_f = false; f->config.fcg_f = 0; }
+static void m_gossip_zero(struct fixture *f) { f->config.has_gossip_t = true; f->config.gossip_t_us = 0; }
+static void m_gossip_max(struct fixture *f) { f->config.has_gossip_t = true; f->config.gossip_t_us = 10000000; }
+static void m_gossip_above(struct fixture *f) { f->config.has_gossip_t = true; f->config.gossip_t_us = 10000001; }
+static void m_gossip_not_sent(struct fixture *f) { f->config.has_gossip_t = false; f->config.gossip_t_us = UINT32_MAX; }
 
 static const struct rule_case rule_cases[] = {
 	{ "valid configuration", m_none, 0, NULL },
@@ -126,6 +141,26 @@ static const struct rule_case rule_cases[] = {
 	{ "same address, other port", m_same_addr_other_port, 0, NULL },
 	{ "self not in the table", m_self_missing, -EINVAL,
 	  "this node's id (self 21) is not in the node table" },
+	{ "bcast hypercube", m_bcast_hypercube, 0, NULL },
+	{ "bcast bmg", m_bcast_bmg, 0, NULL },
+	{ "bcast fcg", m_bcast_fcg, 0, NULL },
+	{ "bcast algorithm above the last", m_bcast_unknown, -EINVAL,
+	  "unknown broadcast algorithm 3 (expected hypercube, bmg or fcg)" },
+	{ "bcast algorithm 255", m_bcast_255, -EINVAL,
+	  "unknown broadcast algorithm 255 (expected hypercube, bmg or fcg)" },
+	{ "bcast algorithm not sent: its value does not matter",
+	  m_bcast_not_sent, 0, NULL },
+	{ "FCG f 1", m_fcg_f_min, 0, NULL },
+	{ "FCG f 7", m_fcg_f_max, 0, NULL },
+	{ "FCG f 0", m_fcg_f_zero, -EINVAL, "FCG's f must be between 1 and 7" },
+	{ "FCG f 8", m_fcg_f_above, -EINVAL, "FCG's f must be between 1 and 7" },
+	{ "FCG f not sent: its value does not matter", m_fcg_f_not_sent, 0, NULL },
+	{ "gossip time 0 (chosen from n)", m_gossip_zero, 0, NULL },
+	{ "gossip time 10s", m_gossip_max, 0, NULL },
+	{ "gossip time above 10s", m_gossip_above, -EINVAL,
+	  "FCG's gossip time must be at most 10s" },
+	{ "gossip time not sent: its value does not matter", m_gossip_not_sent,
+	  0, NULL },
 };
 
 static void test_rule(const void *arg)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Value helpers: numbers, ports, durations, keys, key files, addresses.
+ * Value helpers: numbers, ports, durations, keys, key files, addresses,
+ * broadcast algorithm and feature names.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -288,6 +289,91 @@ static void test_addr_network_order(const void *arg)
 	TAP_CHECK_STR(ftnl_format_addr(AF_UNIX, &addr, buf, sizeof(buf)), "?");
 }
 
+struct bcast_case {
+	const char *text;
+	int err;
+	uint8_t algo;
+};
+
+static const struct bcast_case bcast_cases[] = {
+	{ "hypercube", 0, FTNL_BCAST_HYPERCUBE },
+	{ "bmg", 0, FTNL_BCAST_BMG },
+	{ "fcg", 0, FTNL_BCAST_FCG },
+	{ "FCG", -EINVAL, 0 },
+	{ "BMG", -EINVAL, 0 },		/* names are lower case, as in the spec */
+	{ "Hypercube", -EINVAL, 0 },
+	{ "hyper", -EINVAL, 0 },	/* no abbreviation of values */
+	{ "bm", -EINVAL, 0 },
+	{ "bmg ", -EINVAL, 0 },
+	{ " bmg", -EINVAL, 0 },
+	{ "bmgx", -EINVAL, 0 },
+	{ "0", -EINVAL, 0 },		/* no numbers */
+	{ "1", -EINVAL, 0 },
+	{ "2", -EINVAL, 0 },
+	{ "unknown", -EINVAL, 0 },	/* what the name helper says, not a name */
+	{ "", -EINVAL, 0 },
+};
+
+static void test_parse_bcast(const void *arg)
+{
+	const struct bcast_case *c = arg;
+	uint8_t algo = 0xee;
+
+	TAP_CHECK_INT(ftnl_parse_bcast_algo(c->text, &algo), c->err);
+	TAP_CHECK_UINT(algo, c->err ? 0xee : c->algo);	/* untouched on error */
+}
+
+static void test_bcast_names(const void *arg)
+{
+	unsigned int i;
+	uint8_t algo;
+
+	(void)arg;
+	TAP_CHECK_STR(ftnl_bcast_algo_name(FTNL_BCAST_HYPERCUBE), "hypercube");
+	TAP_CHECK_STR(ftnl_bcast_algo_name(FTNL_BCAST_BMG), "bmg");
+	TAP_CHECK_STR(ftnl_bcast_algo_name(FTNL_BCAST_FCG), "fcg");
+	TAP_CHECK_STR(ftnl_bcast_algo_name(FTNL_BCAST_MAX + 1), "unknown");
+	TAP_CHECK_STR(ftnl_bcast_algo_name(255), "unknown");
+	TAP_CHECK_STR(ftnl_bcast_algo_name(~0u), "unknown");
+	/*
+	 * Every algorithm of the uapi has a name that parses back to it: this
+	 * fails when the uapi grows an algorithm libftnl does not name yet.
+	 */
+	for (i = 0; i <= FTNL_BCAST_MAX; i++) {
+		TAP_CHECK(strcmp(ftnl_bcast_algo_name(i), "unknown"));
+		TAP_CHECK_INT(ftnl_parse_bcast_algo(ftnl_bcast_algo_name(i),
+						    &algo), 0);
+		TAP_CHECK_UINT(algo, i);
+	}
+}
+
+static void test_attr_names_complete(const void *arg)
+{
+	unsigned int type;
+
+	(void)arg;
+	/* Every attribute of the uapi is named (for rejections and tests). */
+	for (type = 1; type <= FTNL_A_MAX; type++)
+		if (!TAP_CHECK(strcmp(ftnl_attr_name(type), "unknown")))
+			tap_diag("attribute %u has no name", type);
+}
+
+static void test_feature_names(const void *arg)
+{
+	(void)arg;
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_CLUSTER), "cluster");
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_RING), "ring");
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_BCAST), "bcast");
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PROC), "proc");
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_PROC << 1));
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_BCAST | FTNL_FEATURE_RING));
+	TAP_CHECK(!ftnl_feature_name(0));
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_FCG_F), "bcast-fcg-f");
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_GOSSIP_T_US), "bcast-gossip-t-us");
+	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_MAX + 1), "unknown");
+}
+
 int main(void)
 {
 	size_t i;
@@ -310,5 +396,11 @@ int main(void)
 		tap_add(test_addr, &addr_cases[i], "parse_addr(\"%s\")",
 			addr_cases[i].text);
 	tap_add(test_addr_network_order, NULL, "addresses are in network byte order");
+	for (i = 0; i < FTNL_ARRAY_SIZE(bcast_cases); i++)
+		tap_add(test_parse_bcast, &bcast_cases[i],
+			"parse_bcast_algo(\"%s\")", bcast_cases[i].text);
+	tap_add(test_bcast_names, NULL, "bcast_algo_name: every algorithm, parses back");
+	tap_add(test_feature_names, NULL, "feature bcast and attribute bcast-algo are named");
+	tap_add(test_attr_names_complete, NULL, "every top-level attribute of the uapi is named");
 	return tap_run();
 }

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,44 @@ const char *cli_suggest(const char *word, const char *const *names,
 		}
 	}
 	return found;
+}
+
+/**
+ * cli_bcast_algo_list() - every broadcast algorithm name, for messages
+ * @buf: receives "hypercube, bmg or fcg"
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *cli_bcast_algo_list(char *buf, size_t len)
+{
+	const char *names[FTNL_BCAST_MAX + 1];
+	size_t used = 0, count, i;
+
+	count = cli_bcast_algo_names(names);
+	buf[0] = '\0';
+	for (i = 0; i < count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i ? "" : i + 1 == count ? " or " : ", ",
+					 names[i]);
+	return buf;
+}
+
+/**
+ * cli_bcast_algo_names() - the broadcast algorithms libftnl can name
+ * @names: receives up to FTNL_BCAST_MAX + 1 names
+ *
+ * Return: how many.
+ */
+size_t cli_bcast_algo_names(const char **names)
+{
+	size_t count = 0;
+	unsigned int i;
+
+	for (i = 0; i <= FTNL_BCAST_MAX; i++)
+		if (strcmp(ftnl_bcast_algo_name(i), "unknown"))
+			names[count++] = ftnl_bcast_algo_name(i);
+	return count;
 }
 
 /* "unknown X "word" (did you mean "y"?); try "ftnl-cli ... help"" */
@@ -301,13 +340,19 @@ static int parse_options(int argc, char *const argv[], int *i,
 
 /* ---- objects and verbs -------------------------------------------------- */
 
+/*
+ * Every object starts with a letter of its own, so one letter is enough
+ * for each: b(cast), c(luster), h(elp), i(nfo), m(onitor), n(ode), s(tats).
+ * A new object must keep it so (tests/args.c checks), or the abbreviations
+ * people already type would become ambiguous.
+ */
 static const char *const object_names[] = {
-	"cluster", "help", "info", "monitor", "node", "stats",
+	"bcast", "cluster", "help", "info", "monitor", "node", "stats",
 };
 
 static const enum cli_object object_values[] = {
-	CLI_OBJ_CLUSTER, CLI_OBJ_HELP, CLI_OBJ_INFO, CLI_OBJ_MONITOR,
-	CLI_OBJ_NODE, CLI_OBJ_STATS,
+	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_HELP, CLI_OBJ_INFO,
+	CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_STATS,
 };
 
 static const char *object_name(enum cli_object object)
@@ -364,7 +409,7 @@ static void want_help(struct cli_command *cmd, enum cli_object object)
 
 enum set_keyword {
 	KW_ID, KW_CLUSTER, KW_SELF, KW_HEARTBEAT, KW_TIMEOUT, KW_KEY,
-	KW_KEYFILE, KW_NODE, KW_FILE,
+	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST,
 };
 
 static const char *const set_keywords[] = {
@@ -377,6 +422,7 @@ static const char *const set_keywords[] = {
 	[KW_KEYFILE] = "keyfile",
 	[KW_NODE] = "node",
 	[KW_FILE] = "file",
+	[KW_BCAST] = "bcast",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -467,6 +513,9 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 			    struct cli_cluster_args *set, char *err,
 			    size_t errlen)
 {
+	const char *algos[FTNL_BCAST_MAX + 1], *hint;
+	char list[128];
+
 	switch (kw) {
 	case KW_ID:
 	case KW_CLUSTER:
@@ -490,6 +539,17 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 	case KW_KEYFILE:
 		set->keyfile = value;
 		return 0;
+	case KW_BCAST:
+		if (!ftnl_parse_bcast_algo(value, &set->bcast_algo))
+			return 0;
+		hint = cli_suggest(value, algos, cli_bcast_algo_names(algos));
+		if (hint)
+			return fail(err, errlen,
+				    "unknown broadcast algorithm \"%s\" (did you mean \"%s\"?)",
+				    value, hint);
+		return fail(err, errlen,
+			    "unknown broadcast algorithm \"%s\" (expected %s)",
+			    value, cli_bcast_algo_list(list, sizeof(list)));
 	default:
 		set->file = value;
 		return 0;
@@ -506,7 +566,7 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_SELF] = CLI_SET_SELF, [KW_HEARTBEAT] = CLI_SET_HEARTBEAT,
 		[KW_TIMEOUT] = CLI_SET_TIMEOUT, [KW_KEY] = CLI_SET_KEY,
 		[KW_KEYFILE] = CLI_SET_KEYFILE, [KW_NODE] = 0,
-		[KW_FILE] = CLI_SET_FILE,
+		[KW_FILE] = CLI_SET_FILE, [KW_BCAST] = CLI_SET_BCAST,
 	};
 	int ret;
 
@@ -683,6 +743,25 @@ static int parse_stats(int argc, char *const argv[], int i,
 		       err, errlen);
 }
 
+static int parse_bcast(int argc, char *const argv[], int i,
+		       struct cli_command *cmd, char *err, size_t errlen)
+{
+	static const char *const names[] = { "show", "help" };
+	static const enum cli_verb verbs[] = { CLI_VERB_SHOW, CLI_VERB_NONE };
+	int ret;
+
+	cmd->verb = CLI_VERB_SHOW;
+	if (i >= argc)
+		return 0;
+	ret = parse_verb(argv[i], CLI_OBJ_BCAST, names, verbs,
+			 ARRAY_SIZE(names), cmd, err, errlen);
+	if (ret)
+		return ret;
+	return no_more(argc, argv, i + 1,
+		       cmd->object == CLI_OBJ_HELP ? "bcast help" : "bcast show",
+		       err, errlen);
+}
+
 static int parse_monitor(int argc, char *const argv[], int i,
 			 struct cli_command *cmd, char *err, size_t errlen)
 {
@@ -786,6 +865,8 @@ int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
 		return parse_monitor(argc, argv, i, cmd, err, errlen);
 	case CLI_OBJ_STATS:
 		return parse_stats(argc, argv, i, cmd, err, errlen);
+	case CLI_OBJ_BCAST:
+		return parse_bcast(argc, argv, i, cmd, err, errlen);
 	default:
 		return fail(err, errlen, "internal error: object %d",
 			    cmd->object);

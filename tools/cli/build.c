@@ -4,7 +4,7 @@
  * one was named, let the arguments override it, check the result.
  *
  * Overriding: a scalar argument (id, self, heartbeat, timeout, key,
- * keyfile) replaces the file's value; a node argument replaces the file's
+ * keyfile, bcast) replaces the file's value; a node argument replaces the file's
  * node of the same id, or is added to the table.
  */
 #include <errno.h>
@@ -120,6 +120,10 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		if (ret)
 			goto fail;
 		config->unset &= ~FTNL_CONFIG_KEY;
+	}
+	if (args->given & CLI_SET_BCAST) {
+		config->bcast_algo = args->bcast_algo;
+		config->has_bcast_algo = true;
 	}
 	ret = merge_nodes(args, config);
 	if (ret) {

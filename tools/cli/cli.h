@@ -32,6 +32,7 @@ enum cli_object {
 	CLI_OBJ_NODE,
 	CLI_OBJ_MONITOR,
 	CLI_OBJ_STATS,
+	CLI_OBJ_BCAST,
 };
 
 enum cli_verb {
@@ -71,6 +72,7 @@ enum cli_set_arg {
 	CLI_SET_KEY		= 1 << 4,
 	CLI_SET_KEYFILE		= 1 << 5,
 	CLI_SET_FILE		= 1 << 6,
+	CLI_SET_BCAST		= 1 << 7,
 };
 
 /**
@@ -86,6 +88,7 @@ enum cli_set_arg {
  * @nodes: "node ID ADDRESS PORT", in order
  * @node_count: entries in @nodes
  * @node_cap: allocated entries
+ * @bcast_algo: "bcast ALGORITHM", enum ftnl_bcast_algo
  */
 struct cli_cluster_args {
 	const char *file;
@@ -99,6 +102,7 @@ struct cli_cluster_args {
 	struct ftnl_node *nodes;
 	size_t node_count;
 	size_t node_cap;
+	uint8_t bcast_algo;
 };
 
 /**
@@ -137,6 +141,8 @@ enum cli_match cli_match(const char *word, const char *const *names,
 unsigned int cli_edit_distance(const char *a, const char *b);
 const char *cli_suggest(const char *word, const char *const *names,
 			size_t count);
+char *cli_bcast_algo_list(char *buf, size_t len);
+size_t cli_bcast_algo_names(const char **names);
 
 /* build.c */
 int cli_build_config(const struct cli_cluster_args *args, bool force,
@@ -177,6 +183,18 @@ void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_uint(struct json *j, const char *key, uint64_t value);
 void json_kv_bool(struct json *j, const char *key, bool value);
 
+/* report.c: how the broadcast figures look, as text and JSON */
+char *cli_format_ns(uint64_t ns, char *buf, size_t len);
+char *cli_bcast_describe(const struct ftnl_cluster_info *info, char *buf,
+			 size_t len);
+void cli_bcast_json_counters(struct json *j, const struct ftnl_stats *st);
+void cli_bcast_print_json(FILE *out, bool pretty,
+			  const struct ftnl_cluster_info *info,
+			  const struct ftnl_stats *st);
+void cli_bcast_print_text(FILE *out, const struct ftnl_cluster_info *info,
+			  const struct ftnl_stats *st);
+void cli_stats_print_bcast(FILE *out, const struct ftnl_stats *st);
+
 /* main.c: shared by the commands */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_open(struct ftnl_handle **handle);
@@ -192,6 +210,7 @@ int cmd_node_list(const struct cli_command *cmd);
 int cmd_node_readmit(const struct cli_command *cmd);
 int cmd_monitor(const struct cli_command *cmd);
 int cmd_stats(const struct cli_command *cmd);
+int cmd_bcast(const struct cli_command *cmd);
 
 /* help.c */
 void cli_usage(FILE *out, enum cli_object object);

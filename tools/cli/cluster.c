@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftnl-cli cluster set | show | delete.
+ * ftnl-cli cluster set | show | delete | leave.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +48,13 @@ static void print_json(const struct cli_command *cmd,
 		json_kv_uint(&j, "node_count", info->node_count);
 		json_kv_uint(&j, "generation", info->generation);
 		json_kv_uint(&j, "incarnation", info->incarnation);
+		if (info->has_bcast_algo)
+			json_kv_string(&j, "bcast_algo",
+				       ftnl_bcast_algo_name(info->bcast_algo));
+		if (info->has_fcg_f)
+			json_kv_uint(&j, "bcast_fcg_f", info->fcg_f);
+		if (info->has_gossip_t)
+			json_kv_uint(&j, "bcast_gossip_t_us", info->gossip_t_us);
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -57,7 +64,7 @@ int cmd_cluster_show(const struct cli_command *cmd)
 {
 	struct ftnl_cluster_info info;
 	struct ftnl_handle *h;
-	char hb[16], to[16];
+	char hb[16], to[16], algo[64];
 	int status, err;
 
 	status = cli_open(&h);
@@ -79,11 +86,16 @@ int cmd_cluster_show(const struct cli_command *cmd)
 	} else {
 		printf("cluster %" PRIu32 " self %" PRIu32
 		       " heartbeat %s timeout %s nodes %" PRIu32
-		       " generation %" PRIu32 " incarnation %" PRIu64 "\n",
+		       " generation %" PRIu32 " incarnation %" PRIu64,
 		       info.cluster_id, info.self_id,
 		       ftnl_format_duration(info.hb_period_us, hb, sizeof(hb)),
 		       ftnl_format_duration(info.timeout_us, to, sizeof(to)),
 		       info.node_count, info.generation, info.incarnation);
+		/* A module without the broadcast reports no algorithm. */
+		if (info.has_bcast_algo)
+			printf(" bcast %s",
+			       cli_bcast_describe(&info, algo, sizeof(algo)));
+		putchar('\n');
 	}
 	return CLI_EXIT_OK;
 }

@@ -15,6 +15,7 @@ static const char usage_main[] =
 "  node { list | readmit ID | help }\n"
 "                             the node table, each node's state and role\n"
 "  stats [ show | help ]      counters, drops, heartbeat lateness\n"
+"  bcast [ show | help ]      failure broadcast: algorithm, counters, latency\n"
 "  monitor [ count N ]        print events as they happen\n"
 "  help [ OBJECT ]            this text, or an object's\n"
 "\n"
@@ -44,14 +45,19 @@ static const char usage_cluster[] =
 "\n"
 "ARGS := [ id ID ] [ self ID ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
 "        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT ]...\n"
+"        [ bcast { hypercube | bmg | fcg } ]\n"
 "DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"
 "\n"
 "set     configure (or replace) this node's cluster. With \"file\", ARGS\n"
 "        override the file: a value replaces the file's, a node replaces the\n"
 "        file's node of the same id or is added. The configuration is\n"
 "        checked before it is sent, unless -f is given.\n"
-"        \"cluster ID\" is a synonym of \"id ID\".\n"
-"show    print the configuration (never the key)\n"
+"        \"cluster ID\" is a synonym of \"id ID\". \"bcast\" chooses how this\n"
+"        node broadcasts the failures it detects: hypercube (the dual\n"
+"        hypercube, the module's default when bcast is not given), bmg\n"
+"        (binomial graph flood) or fcg (failure-proof corrected gossip).\n"
+"show    print the configuration (never the key), with the broadcast\n"
+"        algorithm\n"
 "delete  forget the configuration\n"
 "leave   leave gracefully: the ring announces it (cause \"leave\"), then\n"
 "        the configuration is forgotten\n"
@@ -74,8 +80,28 @@ static const char usage_stats[] =
 "Usage: " CLI_NAME " stats [ show ]\n"
 "\n"
 "Print this node's counters since its cluster was configured: heartbeats,\n"
-"suspicions, ring repairs, leaves, dropped datagrams by reason, and the\n"
-"histogram of how late heartbeats left.\n";
+"suspicions, ring repairs, leaves, dropped datagrams by reason, the\n"
+"broadcast counters (see \"" CLI_NAME " bcast help\"), and the histogram of\n"
+"how late heartbeats left.\n";
+
+static const char usage_bcast[] =
+"Usage: " CLI_NAME " bcast [ show ]\n"
+"\n"
+"How this node broadcasts the failures it detects, and what its broadcast\n"
+"layer did since the cluster was configured:\n"
+"\n"
+"algorithm   hypercube (dual hypercube, the default), bmg (binomial\n"
+"            graph) or fcg (corrected gossip, with its f and gossip time T,\n"
+"            \"auto\" when chosen from the number of nodes); chosen by\n"
+"            \"" CLI_NAME " cluster set ... bcast ALGORITHM\"\n"
+"originated  broadcasts this node started, one per failure it detected\n"
+"forwarded   datagrams it sent forwarding other nodes' broadcasts\n"
+"sent        broadcast datagrams it sent in all\n"
+"delivered   other nodes' broadcasts it received a first time\n"
+"duplicates  further copies it received and ignored\n"
+"latency     last, mean and max time from the origin starting a broadcast\n"
+"            to its delivery here; measured between the two nodes' wall\n"
+"            clocks, so meaningful when they are synchronized\n";
 
 static const char usage_monitor[] =
 "Usage: " CLI_NAME " monitor [ count N ]\n"
@@ -106,6 +132,9 @@ void cli_usage(FILE *out, enum cli_object object)
 		break;
 	case CLI_OBJ_STATS:
 		fputs(usage_stats, out);
+		break;
+	case CLI_OBJ_BCAST:
+		fputs(usage_bcast, out);
 		break;
 	default:
 		fputs(usage_main, out);

@@ -144,6 +144,8 @@ static int run(const struct cli_command *cmd)
 		return cmd_monitor(cmd);
 	case CLI_OBJ_STATS:
 		return cmd_stats(cmd);
+	case CLI_OBJ_BCAST:
+		return cmd_bcast(cmd);
 	default:
 		cli_usage(stdout, cmd->help_object);
 		return CLI_EXIT_OK;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftnl-cli stats: this node's counters, drops by reason and the heartbeat
- * emission lateness histogram.
+ * ftnl-cli stats: this node's counters, drops by reason, the heartbeat
+ * emission lateness histogram and the broadcast counters (report.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,6 +45,10 @@ static void print_json(const struct cli_command *cmd,
 		json_uint(&j, st->lateness[i]);
 	json_array_end(&j);
 	json_kv_uint(&j, "lateness_max_ns", st->lateness_max_ns);
+	json_key(&j, "bcast");
+	json_object_begin(&j);
+	cli_bcast_json_counters(&j, st);
+	json_object_end(&j);
 	json_object_end(&j);
 	json_end(&j);
 }
@@ -64,6 +68,7 @@ static void print_text(const struct ftnl_stats *st)
 	       st->leave_sent, st->leave_recv);
 	printf("tx errors      %" PRIu64 "\n", st->tx_errors);
 	printf("events lost    %" PRIu64 "\n", st->events_lost);
+	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)
 		dropped += st->drops[i];

@@ -176,10 +176,33 @@ int ftnl_info_get(struct ftnl_handle *handle, struct ftnl_info *info);
  * ftnl_feature_name() - short name of one feature bit
  * @feature: one bit of enum ftnl_feature
  *
- * Return: "cluster", "ipv6", "events", "ring", or NULL for a bit this
- * library does not know.
+ * Return: "cluster", "ipv6", "events", "ring", "bcast", "proc", or NULL for
+ * a bit this library does not know.
  */
 const char *ftnl_feature_name(uint64_t feature);
+
+/* ------------------------------------------------------------------------
+ * Broadcast algorithms
+ */
+
+/**
+ * ftnl_bcast_algo_name() - name of a broadcast algorithm, as in the YNL spec
+ * @algo: enum ftnl_bcast_algo
+ *
+ * Return: "hypercube", "bmg", "fcg", or "unknown" for values this library
+ * does not know.
+ */
+const char *ftnl_bcast_algo_name(unsigned int algo);
+
+/**
+ * ftnl_parse_bcast_algo() - parse the name of a broadcast algorithm
+ * @text: "hypercube", "bmg" or "fcg", exactly (lower case, no
+ *	abbreviation)
+ * @algo: set to the enum ftnl_bcast_algo value on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ftnl_parse_bcast_algo(const char *text, uint8_t *algo);
 
 /* ------------------------------------------------------------------------
  * Nodes and cluster configuration
@@ -262,6 +285,23 @@ enum ftnl_config_field {
  *	the request.
  * @nodes: node table, @node_count entries, in any order
  * @node_count: number of entries in @nodes, 1..FTNL_MAX_NODES
+ * @has_bcast_algo: send @bcast_algo. When false (as in a zero-filled
+ *	structure, or a file without the bcast keyword) FTNL_A_BCAST_ALGO is
+ *	left out of the request and the module uses its default,
+ *	FTNL_BCAST_HYPERCUBE; modules older than FTNL_FEATURE_BCAST accept
+ *	only such requests.
+ * @bcast_algo: enum ftnl_bcast_algo with which this node broadcasts the
+ *	failures it detects; sent as is (ftnl_config_validate() rejects
+ *	values above FTNL_BCAST_MAX, the kernel does too)
+ * @has_fcg_f: send @fcg_f (FTNL_A_BCAST_FCG_F); when false the module
+ *	uses f = 1
+ * @fcg_f: FTNL_BCAST_FCG's f, 1..7: how many failures during one
+ *	broadcast it withstands; sent as is, used by FCG broadcasts only
+ * @has_gossip_t: send @gossip_t_us (FTNL_A_BCAST_GOSSIP_T_US); when false
+ *	the module uses 0
+ * @gossip_t_us: FTNL_BCAST_FCG's gossip time T in microseconds, at most
+ *	10 s; 0 lets the module choose it from the number of nodes, as the
+ *	paper does; sent as is, used by FCG broadcasts only
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -275,6 +315,12 @@ struct ftnl_cluster_config {
 	unsigned int unset;
 	struct ftnl_node *nodes;
 	size_t node_count;
+	bool has_bcast_algo;
+	uint8_t bcast_algo;
+	bool has_fcg_f;
+	uint8_t fcg_f;
+	bool has_gossip_t;
+	uint32_t gossip_t_us;
 };
 
 /**
@@ -306,6 +352,15 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @generation: configuration generation of the netns
  * @incarnation: this node's incarnation in the cluster (0 from a module
  *	without the ring)
+ * @has_bcast_algo: the module reported @bcast_algo (every module with
+ *	FTNL_FEATURE_BCAST does; older ones do not broadcast failures)
+ * @bcast_algo: enum ftnl_bcast_algo this node broadcasts failures with
+ *	(ftnl_bcast_algo_name() names it)
+ * @has_fcg_f: the module reported @fcg_f (modules with FTNL_BCAST_FCG do)
+ * @fcg_f: FCG's f, the failures during one broadcast it withstands
+ * @has_gossip_t: the module reported @gossip_t_us
+ * @gossip_t_us: FCG's gossip time T in microseconds, 0 when chosen from
+ *	the number of nodes
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -315,6 +370,12 @@ struct ftnl_cluster_info {
 	uint32_t node_count;
 	uint32_t generation;
 	uint64_t incarnation;
+	bool has_bcast_algo;
+	uint8_t bcast_algo;
+	bool has_fcg_f;
+	uint8_t fcg_f;
+	bool has_gossip_t;
+	uint32_t gossip_t_us;
 };
 
 /**
@@ -381,6 +442,21 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	heartbeats less than 1 us late, bucket i (0 < i < last) those late by
  *	[2^(i-1), 2^i) us, the last one everything later
  * @lateness_max_ns: largest emission lateness seen
+ * @bcast_originated: broadcasts this node started, one per failure it
+ *	detected
+ * @bcast_forwarded: broadcast datagrams this node sent as a forwarder of
+ *	another node's broadcast
+ * @bcast_sent: broadcast datagrams sent in all, originated or forwarded
+ *	(the work the algorithm costs this node)
+ * @bcast_delivered: broadcasts of other nodes received a first time
+ * @bcast_duplicates: further copies of broadcasts already received, ignored
+ * @bcast_latency_last_ns: time from the origin starting the broadcast to
+ *	its delivery here, for the last broadcast delivered. Measured between
+ *	the origin's and this node's CLOCK_REALTIME: meaningful only when the
+ *	clocks are synchronized (nodes on one machine, or PTP)
+ * @bcast_latency_max_ns: largest such time
+ * @bcast_latency_sum_ns: sum of such times over the deliveries; the mean is
+ *	ftnl_stats_bcast_latency_mean_ns()
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -396,6 +472,14 @@ struct ftnl_stats {
 	uint64_t drops[FTNL_DROP_MAX + 1];
 	uint64_t lateness[FTNL_LATENESS_BUCKETS];
 	uint64_t lateness_max_ns;
+	uint64_t bcast_originated;
+	uint64_t bcast_forwarded;
+	uint64_t bcast_sent;
+	uint64_t bcast_delivered;
+	uint64_t bcast_duplicates;
+	uint64_t bcast_latency_last_ns;
+	uint64_t bcast_latency_max_ns;
+	uint64_t bcast_latency_sum_ns;
 };
 
 /**
@@ -407,6 +491,19 @@ struct ftnl_stats {
  * has no FTNL_A_STATS; other negative errno.
  */
 int ftnl_stats_get(struct ftnl_handle *handle, struct ftnl_stats *stats);
+
+/**
+ * ftnl_stats_bcast_latency_mean_ns() - mean origin-to-delivery time
+ * @stats: counters from ftnl_stats_get()
+ *
+ * The kernel leaves out of the sum a latency that came out negative (the
+ * origin's clock ahead of this node's) but still counts the delivery, so
+ * with unsynchronized clocks the mean is an underestimate.
+ *
+ * Return: @stats->bcast_latency_sum_ns / @stats->bcast_delivered, rounded
+ * down; 0 when nothing was delivered.
+ */
+uint64_t ftnl_stats_bcast_latency_mean_ns(const struct ftnl_stats *stats);
 
 /**
  * ftnl_drop_reason_name() - name of a drop reason, as in the YNL spec
@@ -712,6 +809,8 @@ enum ftnl_config_parse_flags {
  *	keyfile PATH               32 raw bytes or 64 hex digits; a relative
  *	                           PATH is relative to the file's directory
  *	node ID ADDRESS PORT       one per member; IPv4 or IPv6 address
+ *	bcast ALGORITHM            optional: hypercube, bmg or fcg (sets
+ *	                           &ftnl_cluster_config.has_bcast_algo)
  *
  * Each keyword but node appears at most once. A missing keyword leaves its
  * bit in &ftnl_cluster_config.unset (self may then come from elsewhere);
@@ -764,7 +863,9 @@ void ftnl_config_free(struct ftnl_cluster_config *config);
  * FTNL_TIMEOUT_MAX_US; 1..FTNL_MAX_NODES nodes; each node AF_INET or
  * AF_INET6 with a unicast address (not 0.0.0.0/8, multicast, broadcast;
  * not ::, multicast or v4-mapped) and a nonzero port; unique ids; unique
- * address and port pairs; self id in the table. The kernel is
+ * address and port pairs; self id in the table; a known broadcast
+ * algorithm, FCG's f in 1..7 and its gossip time at most 10 s, for those
+ * given. The kernel is
  * authoritative: it checks all of this again.
  *
  * Return: 0 if valid; -EINVAL (-E2BIG for too many nodes) with @err set.

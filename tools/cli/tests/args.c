@@ -93,6 +93,23 @@ static const struct good_case good_cases[] = {
 	{ "monitor", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
 	{ "-j monitor count 5", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 1, 0, 0, NULL, 5 },
 	{ "mon c 3", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 3 },
+	{ "bcast", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "bcast show", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "b", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "bc sh", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "-j bcast", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 1, 0, 0, NULL, 0 },
+	{ "-jp b s", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 1, 1, 0, NULL, 0 },
+	{ "-n node4 bcast", CLI_OBJ_BCAST, CLI_VERB_SHOW, 0, 0, 0, 0, "node4", 0 },
+	{ "bcast help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_BCAST, 0, 0, 0, NULL, 0 },
+	{ "b h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_BCAST, 0, 0, 0, NULL, 0 },
+	{ "help bcast", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_BCAST, 0, 0, 0, NULL, 0 },
+	{ "help b", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_BCAST, 0, 0, 0, NULL, 0 },
+	/* The abbreviations of the other objects mean what they meant. */
+	{ "s", CLI_OBJ_STATS, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "m", CLI_OBJ_MONITOR, CLI_VERB_NONE, 0, 0, 0, 0, NULL, 0 },
+	{ "c", CLI_OBJ_CLUSTER, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
+	{ "h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
+	{ "cluster set b bmg", CLI_OBJ_CLUSTER, CLI_VERB_SET, 0, 0, 0, 0, NULL, 0 },
 };
 
 static void test_good(const void *arg)
@@ -201,6 +218,37 @@ static const struct bad_case bad_cases[] = {
 	{ "node readmit 5 6", "unexpected argument \"6\" after node readmit ID" },
 	{ "stats frob", "unknown command \"frob\"; try \"ftnl-cli stats help\"" },
 	{ "stats show x", "unexpected argument \"x\" after stats show" },
+	{ "bcats", "unknown object \"bcats\" (did you mean \"bcast\"?); try \"ftnl-cli help\"" },
+	{ "broadcast", "unknown object \"broadcast\"; try \"ftnl-cli help\"" },
+	{ "bcast frob", "unknown command \"frob\"; try \"ftnl-cli bcast help\"" },
+	{ "bcast shwo",
+	  "unknown command \"shwo\" (did you mean \"show\"?); try \"ftnl-cli bcast help\"" },
+	{ "bcast show x", "unexpected argument \"x\" after bcast show" },
+	{ "bcast show -j",
+	  "unexpected \"-j\" after bcast show (options go before the object)" },
+	{ "bcast help x", "unexpected argument \"x\" after bcast help" },
+	{ "bcast set bmg", "unknown command \"set\"; try \"ftnl-cli bcast help\"" },
+	{ "cluster set bcast", "cluster set: \"bcast\" needs a value" },
+	{ "cluster set bcast ring",
+	  "cluster set: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)" },
+	{ "cluster set bcast bgm",
+	  "cluster set: unknown broadcast algorithm \"bgm\" (did you mean \"bmg\"?)" },
+	{ "cluster set bcast gcf",
+	  "cluster set: unknown broadcast algorithm \"gcf\" (did you mean \"fcg\"?)" },
+	{ "cluster set bcast unknown",
+	  "cluster set: unknown broadcast algorithm \"unknown\" (expected hypercube, bmg or fcg)" },
+	{ "cluster set bcast hypercub",
+	  "cluster set: unknown broadcast algorithm \"hypercub\" (did you mean \"hypercube\"?)" },
+	/* Values are not abbreviated, and are lower case. */
+	{ "cluster set bcast hyper",
+	  "cluster set: unknown broadcast algorithm \"hyper\" (expected hypercube, bmg or fcg)" },
+	{ "cluster set bcast BMG",
+	  "cluster set: unknown broadcast algorithm \"BMG\" (expected hypercube, bmg or fcg)" },
+	{ "cluster set bcast 1",
+	  "cluster set: unknown broadcast algorithm \"1\" (expected hypercube, bmg or fcg)" },
+	{ "cluster set bcast bmg b hypercube", "cluster set: \"bcast\" given twice" },
+	{ "cluster set bacst bmg",
+	  "cluster set: unknown argument \"bacst\" (did you mean \"bcast\"?); try \"ftnl-cli cluster help\"" },
 };
 
 static void test_bad(const void *arg)
@@ -247,6 +295,99 @@ static void test_cluster_set_all(const void *arg)
 	}
 	cli_command_free(&p.cmd);
 	TAP_CHECK(!p.cmd.set.nodes);
+}
+
+struct bcast_arg_case {
+	const char *line;
+	uint8_t algo;
+};
+
+static const struct bcast_arg_case bcast_arg_cases[] = {
+	{ "cluster set bcast bmg", FTNL_BCAST_BMG },
+	{ "cluster set bcast hypercube", FTNL_BCAST_HYPERCUBE },
+	{ "cluster set bcast fcg", FTNL_BCAST_FCG },
+	{ "cl se id 1 bc bmg node 1 10.0.0.1 7400", FTNL_BCAST_BMG },
+	{ "cluster set file f.conf b hypercube self 2", FTNL_BCAST_HYPERCUBE },
+};
+
+static void test_cluster_set_bcast(const void *arg)
+{
+	const struct bcast_arg_case *c = arg;
+	struct parsed p;
+
+	parse(&p, c->line);
+	if (!TAP_CHECK_INT(p.ret, 0)) {
+		tap_diag("error: %s", p.err);
+		cli_command_free(&p.cmd);
+		return;
+	}
+	TAP_CHECK(p.cmd.set.given & CLI_SET_BCAST);
+	TAP_CHECK_UINT(p.cmd.set.bcast_algo, c->algo);
+	cli_command_free(&p.cmd);
+}
+
+static void test_cluster_set_no_bcast(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set id 1 node 1 10.0.0.1 7400");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK(!(p.cmd.set.given & CLI_SET_BCAST));
+	cli_command_free(&p.cmd);
+}
+
+/*
+ * Every prefix of every object names that object: adding "bcast" made no
+ * abbreviation ambiguous, and a future object must not either.
+ */
+static void test_algo_list(const void *arg)
+{
+	const char *names[FTNL_BCAST_MAX + 1];
+	char buf[128];
+	size_t i;
+
+	(void)arg;
+	/* Every algorithm of the uapi, named by libftnl, in enum order. */
+	TAP_CHECK_UINT(cli_bcast_algo_names(names), FTNL_BCAST_MAX + 1);
+	for (i = 0; i <= FTNL_BCAST_MAX; i++)
+		TAP_CHECK_STR(names[i], ftnl_bcast_algo_name((unsigned int)i));
+	TAP_CHECK_STR(cli_bcast_algo_list(buf, sizeof(buf)),
+		      "hypercube, bmg or fcg");
+	/* Truncation is safe. */
+	TAP_CHECK_STR(cli_bcast_algo_list(buf, 8), "hypercu");
+}
+
+static void test_object_prefixes(const void *arg)
+{
+	static const struct {
+		const char *name;
+		enum cli_object object;
+	} objects[] = {
+		{ "bcast", CLI_OBJ_BCAST }, { "cluster", CLI_OBJ_CLUSTER },
+		{ "help", CLI_OBJ_NONE }, { "info", CLI_OBJ_INFO },
+		{ "monitor", CLI_OBJ_MONITOR }, { "node", CLI_OBJ_NODE },
+		{ "stats", CLI_OBJ_STATS },
+	};
+	char line[64];
+	size_t i, len;
+	struct parsed p;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(objects); i++) {
+		for (len = 1; len <= strlen(objects[i].name); len++) {
+			/* "help OBJECT" takes the same words as the object. */
+			snprintf(line, sizeof(line), "help %.*s", (int)len,
+				 objects[i].name);
+			parse(&p, line);
+			if (!TAP_CHECK_INT(p.ret, 0))
+				tap_diag("%s: %s", line, p.err);
+			else if (!TAP_CHECK_INT(p.cmd.help_object,
+						objects[i].object))
+				tap_diag("%s", line);
+			cli_command_free(&p.cmd);
+		}
+	}
 }
 
 static void test_cluster_set_keyfile(const void *arg)
@@ -363,6 +504,12 @@ int main(void)
 			bad_cases[i].line);
 	tap_add(test_cluster_set_all, NULL, "cluster set: every argument, abbreviated");
 	tap_add(test_cluster_set_keyfile, NULL, "cluster set: keyfile, id 0 and port 0 parse");
+	for (i = 0; i < ARRAY_SIZE(bcast_arg_cases); i++)
+		tap_add(test_cluster_set_bcast, &bcast_arg_cases[i],
+			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
+	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
+	tap_add(test_algo_list, NULL, "algorithm names and list come from libftnl");
+	tap_add(test_object_prefixes, NULL, "every prefix of every object is unambiguous");
 	tap_add(test_many_nodes, NULL, "cluster set: 3000 node arguments, duplicate found");
 	tap_add(test_readmit, NULL, "parses: ftnl-cli n r ID");
 	tap_add(test_match, NULL, "exact match wins over prefix");

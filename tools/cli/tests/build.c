@@ -74,7 +74,103 @@ static void test_args_only(const void *arg)
 	TAP_CHECK_UINT(c.timeout_us, 300000);
 	TAP_CHECK_UINT(c.key[31], 0xff);
 	TAP_CHECK_UINT(c.node_count, 2);
+	TAP_CHECK(!c.has_bcast_algo);	/* not given: not sent */
 	ftnl_config_free(&c);
+}
+
+static void test_args_bcast(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[512] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(build("id 42 self 1 heartbeat 100ms timeout 300ms key "
+				 KEY " bcast bmg node 1 10.0.0.1 7400",
+				 false, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(c.has_bcast_algo);
+	TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_BMG);
+	TAP_CHECK_UINT(c.unset, 0);
+	ftnl_config_free(&c);
+
+	/* With --force as well. */
+	TAP_CHECK_INT(build("id 0 bcast hypercube", true, &c, err, sizeof(err)), 0);
+	TAP_CHECK(c.has_bcast_algo);
+	TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_HYPERCUBE);
+	ftnl_config_free(&c);
+}
+
+static void test_file_bcast(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\nbcast bmg\n";
+	static const char plain[] =
+		"cluster 7\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\n";
+	char *path = scratch_file("bcast.conf", conf);
+	char *path2 = scratch_file("plain.conf", plain);
+	char line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path && path2))
+		goto out;
+	/* The file's algorithm. */
+	snprintf(line, sizeof(line), "file %s self 1", path);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.has_bcast_algo);
+		TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_BMG);
+		ftnl_config_free(&c);
+	}
+	/* Overridden by the argument. */
+	snprintf(line, sizeof(line), "file %s self 2 bcast hypercube", path);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.has_bcast_algo);
+		TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_HYPERCUBE);
+		ftnl_config_free(&c);
+	}
+	/* Neither: not sent. */
+	snprintf(line, sizeof(line), "file %s self 1", path2);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(!c.has_bcast_algo);
+		ftnl_config_free(&c);
+	}
+	/* Only the argument. */
+	snprintf(line, sizeof(line), "bcast bmg self 1 file %s", path2);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.has_bcast_algo);
+		TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_BMG);
+		ftnl_config_free(&c);
+	}
+	unlink(path);
+	unlink(path2);
+out:
+	free(path);
+	free(path2);
+}
+
+static void test_file_bcast_bad(const void *arg)
+{
+	char *path = scratch_file("badbcast.conf",
+				  "cluster 1\n# the ring paper's\nbcast ring\n");
+	char line[512], want[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path))
+		return;
+	snprintf(line, sizeof(line), "file %s bcast bmg", path);
+	/* The file is wrong even if the argument would override it. */
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s:3: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)",
+		 path);
+	TAP_CHECK_STR(err, want);
+	unlink(path);
+	free(path);
 }
 
 struct invalid_case {
@@ -260,6 +356,9 @@ int main(void)
 		return 1;
 	}
 	tap_add(test_args_only, NULL, "arguments alone make a configuration");
+	tap_add(test_args_bcast, NULL, "bcast argument: sent, also with --force");
+	tap_add(test_file_bcast, NULL, "bcast from the file, overridden, or absent");
+	tap_add(test_file_bcast_bad, NULL, "bad bcast in a file: path and line");
 	for (i = 0; i < sizeof(invalid_cases) / sizeof(invalid_cases[0]); i++)
 		tap_add(test_invalid, &invalid_cases[i], "refused: %s",
 			invalid_cases[i].err);

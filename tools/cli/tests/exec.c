@@ -89,6 +89,11 @@ static const struct exec_case cases[] = {
 	{ "n h", 0, "Usage: ftnl-cli node list", "" },
 	{ "help monitor", 0, "one JSON object per line", "" },
 	{ "stats help", 0, "histogram", "" },
+	{ "bcast help", 0, "Usage: ftnl-cli bcast [ show ]", "" },
+	{ "b h", 0, "origin starting a broadcast", "" },
+	{ "help bcast", 0, "duplicates", "" },
+	{ "help", 0, "bcast [ show | help ]", "" },
+	{ "cluster help", 0, "[ bcast { hypercube | bmg | fcg } ]", "" },
 	{ "-V", 0, "ftnl-cli " FTNL_LIB_VERSION, "" },
 	{ "", 1, "",
 	  "ftnl-cli: missing object; try \"ftnl-cli help\"\n" },
@@ -100,6 +105,10 @@ static const struct exec_case cases[] = {
 	  "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 	  " node 1 10.0.0.1 7400", 1, "",
 	  "ftnl-cli: cluster set: timeout must be greater than the heartbeat period\n" },
+	{ "cluster set id 1 bcast ring", 1, "",
+	  "ftnl-cli: cluster set: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)\n" },
+	{ "bcast show now", 1, "",
+	  "ftnl-cli: unexpected argument \"now\" after bcast show\n" },
 	{ "cluster set file /nonexistent/ftnl.conf", 1, "",
 	  "ftnl-cli: cluster set: /nonexistent/ftnl.conf: No such file or directory\n" },
 	{ "-n ftnl-no-such-netns info", 1, "",
@@ -125,7 +134,8 @@ static void test_case(const void *arg)
 /* Commands that need the module. */
 static const char *const module_commands[] = {
 	"info", "-j cluster show", "node list", "cluster delete", "monitor",
-	"stats", "cluster leave", "node readmit 3",
+	"stats", "cluster leave", "node readmit 3", "bcast", "-j bcast show",
+	"-jp b",
 };
 
 static bool module_loaded(void)
