@@ -32,11 +32,13 @@
 #include "../transport.h"
 
 /*
- * Before the first heartbeat of its first emitter, a node waits this long on
- * top of d: cluster members are configured one after another, seconds
- * apart, and a node that is not up yet has not failed.
+ * Before the first heartbeat of its first emitter, a node waits this long
+ * on top of d: cluster members are configured one after another, seconds
+ * apart (tens of seconds for a large emulated cluster), and a node that is
+ * not up yet has not failed. Once the cluster is up, Algorithm 1's
+ * timeouts apply unchanged.
  */
-#define FTNL_BOOT_GRACE_NS	(10 * NSEC_PER_SEC)
+#define FTNL_BOOT_GRACE_NS	(30 * NSEC_PER_SEC)
 
 static u32 ftnl_ring_size(const struct ftnl_ring *ring)
 {
@@ -56,6 +58,13 @@ static void ftnl_ring_send(struct ftnl_ring *ring, u32 pos, u8 type, int counter
 		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
 	else
 		ftnl_ring_count(ring, counter);
+}
+
+/* SUSP-TIMEOUT for a new emitter: 2d (line 19). */
+static ktime_t ftnl_ring_first_deadline(const struct ftnl_ring *ring,
+					ktime_t now)
+{
+	return ktime_add(now, ktime_add(ring->timeout, ring->timeout));
 }
 
 /* Start or move SUSP-TIMEOUT; outside the timer's own callback only. */
@@ -80,8 +89,7 @@ static void ftnl_ring_reconnect(struct ftnl_ring *ring, u32 from, ktime_t now)
 	ring->observing = ring->emitter != ring->self;
 	if (!ring->observing)
 		return;
-	ring->susp_deadline = ktime_add(now, ktime_add(ring->timeout,
-						       ring->timeout));
+	ring->susp_deadline = ftnl_ring_first_deadline(ring, now);
 	ftnl_ring_send(ring, ring->emitter, FTNL_MSG_NEW_OBSERVER,
 		       FTNL_A_STATS_NEW_OBSERVER_SENT);
 }
@@ -609,8 +617,7 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 		ring->emitter = emitter;
 		ring->heard_emitter = false;
 		ring->observing = true;
-		ring->susp_deadline = ktime_add(now, ktime_add(ring->timeout,
-							       ring->timeout));
+		ring->susp_deadline = ftnl_ring_first_deadline(ring, now);
 		ftnl_ring_arm_susp(ring);
 		ftnl_ring_send(ring, emitter, FTNL_MSG_NEW_OBSERVER,
 			       FTNL_A_STATS_NEW_OBSERVER_SENT);

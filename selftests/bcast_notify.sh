@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Broadcast of failure notifications on a 32-node virtual cluster, for each
+# algorithm (dual hypercube, BMG, FCG):
+#   - one node silenced (link down, no goodbye): every survivor publishes
+#     exactly one event for it, and the ring closes around it;
+#   - then three more at once, two of them consecutive on the ring: every
+#     survivor converges to the same D (its dump's dead set) and the ring
+#     closes again (each survivor observed by exactly one survivor);
+#   - copies of a broadcast beyond the first are ignored (counted as
+#     duplicates, never a second event).
+# Margins: h = 100 ms, d = 500 ms; we wait d + 4 s after silencing before
+# judging: the VM is emulated (TCG) and a 32-node broadcast crosses many
+# virtual links, which takes tens of ms here, far below the wait.
+. ./lib.sh
+
+N=32
+export FTNL_VC_HB=100ms FTNL_VC_TIMEOUT=500ms
+
+# emitter_of I: the id node I observes (its dump's emitter flag).
+emitter_of() {
+	ftnl-vcluster exec "$1" ftnl-cli -j node list | tr '{' '\n' |
+		grep '"emitter":true' | sed 's/.*"id":\([0-9]*\).*/\1/'
+}
+
+# dead_set I: the ids node I's dump shows dead, space separated.
+dead_set() {
+	ftnl-vcluster exec "$1" ftnl-cli -j node list | tr '{' '\n' |
+		grep '"state":"dead"' | sed 's/.*"id":\([0-9]*\).*/\1/' |
+		sort -n | tr '\n' ' '
+}
+
+is_dead() {
+	for d in $DEAD; do [ "$d" = "$1" ] && return 0; done
+	return 1
+}
+
+# ring_closed: every survivor's emitter is a survivor and no survivor is
+# the emitter of two: the ring is reconnected (paper, section 3.1.3).
+ring_closed() {
+	seen=" "
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			em=$(emitter_of $i)
+			if [ -z "$em" ] || is_dead "$em"; then
+				diag "node $i observes '${em:-nobody}'"
+				return 1
+			fi
+			case $seen in *" $em "*) diag "node $em observed twice"; return 1 ;; esac
+			seen="$seen$em "
+		fi
+		i=$((i + 1))
+	done
+	return 0
+}
+
+run_algo() {
+	algo=$1
+	FTNL_VC_BCAST=$algo ftnl-vcluster up $N >/tmp/bcast-up.log 2>&1 || {
+		sed "s/^/# /" /tmp/bcast-up.log
+		not_ok "$algo: 32-node cluster configured"
+		ftnl-vcluster down >/dev/null 2>&1
+		return
+	}
+	sleep 2
+	DEAD=""
+	pids=""
+	i=1
+	while [ $i -le $N ]; do
+		ftnl-vcluster exec $i ftnl-cli monitor >/tmp/bcast-ev.$i 2>&1 &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	sleep 1
+
+	/sbin/ip link set vc7 down
+	DEAD="7"
+	sleep 5
+	bad=""
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			c=$(grep -c "failure node 7 " /tmp/bcast-ev.$i)
+			[ "$c" -eq 1 ] || bad="$bad node$i:$c"
+		fi
+		i=$((i + 1))
+	done
+	expect_empty "$algo: one silenced node, every survivor gets exactly one event" "$bad"
+	check "$algo: the ring is closed around it" ring_closed
+
+	/sbin/ip link set vc12 down
+	/sbin/ip link set vc13 down
+	/sbin/ip link set vc20 down
+	DEAD="7 12 13 20"
+	sleep 6
+	bad=""
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			set=$(dead_set $i)
+			[ "$set" = "7 12 13 20 " ] || bad="$bad node$i:[$set]"
+		fi
+		i=$((i + 1))
+	done
+	expect_empty "$algo: overlapping failures, every survivor converges to D = {7, 12, 13, 20}" "$bad"
+	check "$algo: the ring is closed again" ring_closed
+
+	bad=""
+	dups=0
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			for d in 12 13 20; do
+				c=$(grep -c "failure node $d " /tmp/bcast-ev.$i)
+				[ "$c" -eq 1 ] || bad="$bad node$i/$d:$c"
+			done
+			n=$(ftnl-vcluster exec $i ftnl-cli -j bcast show | sed 's/.*"duplicates":\([0-9]*\).*/\1/')
+			dups=$((dups + ${n:-0}))
+		fi
+		i=$((i + 1))
+	done
+	expect_empty "$algo: exactly one event per failure at every survivor" "$bad"
+	diag "$algo: duplicate copies ignored across survivors: $dups"
+	# shellcheck disable=SC2086
+	kill $pids 2>/dev/null
+	wait 2>/dev/null
+	ftnl-vcluster down >/dev/null 2>&1
+}
+
+for algo in hypercube bmg fcg; do
+	run_algo $algo
+done
+tap_end
