@@ -476,8 +476,11 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	 * Same node, same incarnation: its sequence numbers go on, or the
 	 * others' replay windows would drop the new ring's datagrams.
 	 */
-	if (prev)
+	if (prev) {
 		atomic64_set(&ring->tx_seq, atomic64_read(&prev->tx_seq));
+		/* Likewise its broadcasts: receivers remember their numbers. */
+		ring->bcast.seq = prev->bcast.seq;
+	}
 	if (ring->reuse4) {
 		ring->sock4 = prev->sock4;
 		prev->sock4 = NULL;
@@ -579,16 +582,18 @@ void ftnl_ring_leave(struct ftnl_ring *ring)
  * @why: set to a message for the user on failure
  *
  * The node's next incarnation (larger than the one it died with) is
- * accepted. The ring is re-evaluated from scratch: if the node now sits
- * between this node and its emitter, it becomes the emitter (NEW_OBSERVER,
- * 2d); if between this node and its observer, it becomes the observer.
+ * accepted. If the node now sits between this node and its emitter, it
+ * becomes the emitter (NEW_OBSERVER, 2d). This node's observer does not
+ * change here: as in the paper, only a NEW_OBSERVER moves it, and the
+ * readmitted node sends one when it comes back (switching early would leave
+ * the old observer without heartbeats while the node is still away).
  * Process context.
  *
  * Return: 0, or -EINVAL with @why set.
  */
 int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 {
-	u32 n = ftnl_ring_size(ring), emitter, observer;
+	u32 n = ftnl_ring_size(ring), emitter;
 	struct ftnl_peer *peer = &ring->peers[pos];
 	ktime_t now = ktime_get();
 	int err = 0;
@@ -621,12 +626,6 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 		ftnl_ring_arm_susp(ring);
 		ftnl_ring_send(ring, emitter, FTNL_MSG_NEW_OBSERVER,
 			       FTNL_A_STATS_NEW_OBSERVER_SENT);
-	}
-	observer = ftnl_ring_find_observer(ring->dead, n, ring->self);
-	if (observer != ring->observer) {
-		ring->observer = observer;
-		ftnl_ring_send(ring, observer, FTNL_MSG_HEARTBEAT,
-			       FTNL_A_STATS_HB_SENT);
 	}
 out:
 	spin_unlock_bh(&ring->lock);
