@@ -20,10 +20,7 @@ static void ftnl_events_work(struct work_struct *work)
 	spin_unlock_bh(&fn->events_lock);
 
 	list_for_each_entry_safe(rec, tmp, &batch, list) {
-		if (rec->proc)
-			ftnl_notify_proc_exit(read_pnet(&fn->net), rec);
-		else
-			ftnl_notify_failure(read_pnet(&fn->net), rec);
+		ftnl_notify_event(read_pnet(&fn->net), rec);
 		list_del(&rec->list);
 		kfree(rec);
 	}

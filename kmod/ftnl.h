@@ -171,7 +171,6 @@ struct ftnl_cluster *ftnl_cluster_current(struct ftnl_net *fn);
 int ftnl_genl_register(void);
 void ftnl_genl_unregister(void);
 void ftnl_notify_cluster_change(struct net *net);
-void ftnl_notify_failure(struct net *net, const struct ftnl_event_rec *rec);
-void ftnl_notify_proc_exit(struct net *net, const struct ftnl_event_rec *rec);
+void ftnl_notify_event(struct net *net, const struct ftnl_event_rec *rec);
 
 #endif /* _FTNL_H */

@@ -452,7 +452,13 @@ static int ftnl_put_cluster_summary(struct sk_buff *msg,
 	return 0;
 }
 
-static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
+/*
+ * Reply to a request about the configured cluster: @fill puts its
+ * attributes, under RCU. -ENOENT when no cluster is configured.
+ */
+static int ftnl_reply_about_cluster(struct genl_info *info,
+				    int (*fill)(struct sk_buff *msg,
+						const struct ftnl_cluster *cluster))
 {
 	const struct ftnl_cluster *cluster;
 	struct sk_buff *msg;
@@ -478,17 +484,7 @@ static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto err_free;
 	}
-	err = ftnl_put_cluster_summary(msg, cluster);
-	if (!err &&
-	    (nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
-	     nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
-	     nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
-	     nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
-			       FTNL_A_PAD) ||
-	     nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
-	     nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
-	     nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us)))
-		err = -EMSGSIZE;
+	err = fill(msg, cluster);
 	rcu_read_unlock();
 	if (err) {
 		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
@@ -501,6 +497,27 @@ static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 err_free:
 	nlmsg_free(msg);
 	return err;
+}
+
+static int ftnl_put_cluster_config(struct sk_buff *msg,
+				   const struct ftnl_cluster *cluster)
+{
+	if (ftnl_put_cluster_summary(msg, cluster) ||
+	    nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
+	    nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
+	    nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
+	    nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
+			      FTNL_A_PAD) ||
+	    nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
+	    nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
+	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_reply_about_cluster(info, ftnl_put_cluster_config);
 }
 
 static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster,
@@ -689,86 +706,15 @@ static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 	return 0;
 }
 
-static int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+static int ftnl_put_cluster_stats(struct sk_buff *msg,
+				  const struct ftnl_cluster *cluster)
 {
-	const struct ftnl_cluster *cluster;
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		GENL_SET_ERR_MSG(info, "out of memory for the reply");
-		return -ENOMEM;
-	}
-	hdr = ftnl_reply_put(msg, info);
-	if (!hdr) {
-		err = -EMSGSIZE;
-		goto err_free;
-	}
-
-	rcu_read_lock();
-	cluster = ftnl_cluster_get_rcu(genl_info_net(info));
-	if (!cluster) {
-		rcu_read_unlock();
-		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
-		err = -ENOENT;
-		goto err_free;
-	}
-	err = ftnl_put_stats(msg, cluster->ring);
-	rcu_read_unlock();
-	if (err) {
-		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
-		goto err_free;
-	}
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-err_free:
-	nlmsg_free(msg);
-	return err;
+	return ftnl_put_stats(msg, cluster->ring);
 }
 
-/**
- * ftnl_notify_failure - multicast FTNL_CMD_FAILURE_NTF on "events"
- * @net: the netns that learned the failure
- * @rec: the failure
- *
- * Process context (the events work).
- */
-void ftnl_notify_failure(struct net *net, const struct ftnl_event_rec *rec)
+static int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	if (!genl_has_listeners(&ftnl_genl_family, net, FTNL_MCGRP_EVENTS_IDX))
-		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, FTNL_CMD_FAILURE_NTF);
-	if (!hdr)
-		goto err_free;
-	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
-	    nla_put_u32(msg, FTNL_A_GENERATION, rec->generation) ||
-	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
-	    nla_put_u64_64bit(msg, FTNL_A_EVENT_INCARNATION, rec->incarnation,
-			      FTNL_A_PAD) ||
-	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
-	    nla_put_u32(msg, FTNL_A_EVENT_OBSERVER_ID, rec->observer_id) ||
-	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
-			      FTNL_A_PAD) ||
-	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
-			      FTNL_A_PAD))
-		goto err_free;
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
-				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(msg);
+	return ftnl_reply_about_cluster(info, ftnl_put_cluster_stats);
 }
 
 static int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
@@ -840,15 +786,41 @@ static int ftnl_nl_proc_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+static int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
+{
+	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
+	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
+	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
+			      FTNL_A_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
+			      FTNL_A_PAD))
+		return -EMSGSIZE;
+	if (rec->proc) {
+		if (nla_put_u64_64bit(msg, FTNL_A_PROC_JOB, rec->job, FTNL_A_PAD) ||
+		    nla_put_u32(msg, FTNL_A_PROC_RANK, rec->rank))
+			return -EMSGSIZE;
+		return 0;
+	}
+	if (nla_put_u32(msg, FTNL_A_GENERATION, rec->generation) ||
+	    nla_put_u64_64bit(msg, FTNL_A_EVENT_INCARNATION, rec->incarnation,
+			      FTNL_A_PAD) ||
+	    nla_put_u32(msg, FTNL_A_EVENT_OBSERVER_ID, rec->observer_id))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
- * ftnl_notify_proc_exit - multicast FTNL_CMD_PROC_EXIT_NTF on "events"
- * @net: the netns that learned the process death
- * @rec: the death
+ * ftnl_notify_event - multicast a learned failure on "events":
+ *	FTNL_CMD_FAILURE_NTF for a node, FTNL_CMD_PROC_EXIT_NTF for a process
+ * @net: the netns that learned it
+ * @rec: the failure
  *
  * Process context (the events work).
  */
-void ftnl_notify_proc_exit(struct net *net, const struct ftnl_event_rec *rec)
+void ftnl_notify_event(struct net *net, const struct ftnl_event_rec *rec)
 {
+	u8 cmd = rec->proc ? FTNL_CMD_PROC_EXIT_NTF : FTNL_CMD_FAILURE_NTF;
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -857,26 +829,14 @@ void ftnl_notify_proc_exit(struct net *net, const struct ftnl_event_rec *rec)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, FTNL_CMD_PROC_EXIT_NTF);
-	if (!hdr)
-		goto err_free;
-	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
-	    nla_put_u64_64bit(msg, FTNL_A_PROC_JOB, rec->job, FTNL_A_PAD) ||
-	    nla_put_u32(msg, FTNL_A_PROC_RANK, rec->rank) ||
-	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
-	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
-	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
-			      FTNL_A_PAD) ||
-	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
-			      FTNL_A_PAD))
-		goto err_free;
+	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, cmd);
+	if (!hdr || ftnl_put_event(msg, rec)) {
+		nlmsg_free(msg);
+		return;
+	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
 				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(msg);
 }
 
 static const struct genl_ops ftnl_genl_ops[] = {

@@ -12,6 +12,8 @@
 #include "../bcast/message.h"
 #include "../wire.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static unsigned long *bitmap_new(u32 n)
 {
 	unsigned long *map = calloc(ftnl_bitmap_longs(n) + 1, sizeof(long));
@@ -154,7 +156,7 @@ static void test_rejects(const void *arg)
 			{ FTNL_BCAST_HDR_LEN + 18, 1 }, { FTNL_BCAST_HDR_LEN + 19, 9 },
 			{ 39, 0xff },
 		};
-		for (u32 i = 0; i < sizeof(corrupt) / sizeof(corrupt[0]); i++) {
+		for (u32 i = 0; i < ARRAY_SIZE(corrupt); i++) {
 			memcpy(bad, buf, len);
 			bad[corrupt[i].off] = corrupt[i].val;
 			if (ftnl_bcast_msg_decode(&got, dead, npos, bad, len) != -1) {
