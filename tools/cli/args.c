@@ -724,42 +724,26 @@ static int parse_node(int argc, char *const argv[], int i,
 	return no_more(argc, argv, i + 1, "node readmit ID", err, errlen);
 }
 
-static int parse_stats(int argc, char *const argv[], int i,
-		       struct cli_command *cmd, char *err, size_t errlen)
+/* Objects whose one verb is "show", also their default: stats, bcast. */
+static int parse_show_only(int argc, char *const argv[], int i,
+			   struct cli_command *cmd, enum cli_object object,
+			   const char *name, char *err, size_t errlen)
 {
 	static const char *const names[] = { "show", "help" };
 	static const enum cli_verb verbs[] = { CLI_VERB_SHOW, CLI_VERB_NONE };
+	char usage[32];
 	int ret;
 
 	cmd->verb = CLI_VERB_SHOW;
 	if (i >= argc)
 		return 0;
-	ret = parse_verb(argv[i], CLI_OBJ_STATS, names, verbs,
-			 ARRAY_SIZE(names), cmd, err, errlen);
+	ret = parse_verb(argv[i], object, names, verbs, ARRAY_SIZE(names),
+			 cmd, err, errlen);
 	if (ret)
 		return ret;
-	return no_more(argc, argv, i + 1,
-		       cmd->object == CLI_OBJ_HELP ? "stats help" : "stats show",
-		       err, errlen);
-}
-
-static int parse_bcast(int argc, char *const argv[], int i,
-		       struct cli_command *cmd, char *err, size_t errlen)
-{
-	static const char *const names[] = { "show", "help" };
-	static const enum cli_verb verbs[] = { CLI_VERB_SHOW, CLI_VERB_NONE };
-	int ret;
-
-	cmd->verb = CLI_VERB_SHOW;
-	if (i >= argc)
-		return 0;
-	ret = parse_verb(argv[i], CLI_OBJ_BCAST, names, verbs,
-			 ARRAY_SIZE(names), cmd, err, errlen);
-	if (ret)
-		return ret;
-	return no_more(argc, argv, i + 1,
-		       cmd->object == CLI_OBJ_HELP ? "bcast help" : "bcast show",
-		       err, errlen);
+	snprintf(usage, sizeof(usage), "%s %s", name,
+		 cmd->object == CLI_OBJ_HELP ? "help" : "show");
+	return no_more(argc, argv, i + 1, usage, err, errlen);
 }
 
 static int parse_monitor(int argc, char *const argv[], int i,
@@ -864,9 +848,11 @@ int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
 	case CLI_OBJ_MONITOR:
 		return parse_monitor(argc, argv, i, cmd, err, errlen);
 	case CLI_OBJ_STATS:
-		return parse_stats(argc, argv, i, cmd, err, errlen);
+		return parse_show_only(argc, argv, i, cmd, CLI_OBJ_STATS, "stats",
+				       err, errlen);
 	case CLI_OBJ_BCAST:
-		return parse_bcast(argc, argv, i, cmd, err, errlen);
+		return parse_show_only(argc, argv, i, cmd, CLI_OBJ_BCAST, "bcast",
+				       err, errlen);
 	default:
 		return fail(err, errlen, "internal error: object %d",
 			    cmd->object);
