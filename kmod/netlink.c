@@ -362,28 +362,11 @@ static int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int ftnl_nl_cluster_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct net *net = genl_info_net(info);
-	struct ftnl_net *fn = ftnl_net(net);
-	int err = 0;
-
-	mutex_lock(&fn->lock);
-	if (!rcu_access_pointer(fn->cluster)) {
-		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
-		err = -ENOENT;
-		goto out;
-	}
-	ftnl_cluster_replace(fn, NULL);
-	/* Whatever this node does next, it is a new life for the others. */
-	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
-	ftnl_notify_cluster_change(net);
-out:
-	mutex_unlock(&fn->lock);
-	return err;
-}
-
-static int ftnl_nl_cluster_leave(struct sk_buff *skb, struct genl_info *info)
+/*
+ * Forget this node's cluster (CLUSTER_DEL), after telling its observer and
+ * emitter when it leaves (CLUSTER_LEAVE).
+ */
+static int ftnl_cluster_end(struct genl_info *info, bool leave)
 {
 	struct net *net = genl_info_net(info);
 	struct ftnl_net *fn = ftnl_net(net);
@@ -397,13 +380,25 @@ static int ftnl_nl_cluster_leave(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	ftnl_ring_leave(cluster->ring);
+	if (leave)
+		ftnl_ring_leave(cluster->ring);
 	ftnl_cluster_replace(fn, NULL);
+	/* Whatever this node does next, it is a new life for the others. */
 	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
 	ftnl_notify_cluster_change(net);
 out:
 	mutex_unlock(&fn->lock);
 	return err;
+}
+
+static int ftnl_nl_cluster_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_cluster_end(info, false);
+}
+
+static int ftnl_nl_cluster_leave(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_cluster_end(info, true);
 }
 
 static int ftnl_nl_node_readmit(struct sk_buff *skb, struct genl_info *info)
