@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftnl/group internals: the sources of failure knowledge, all perfect
+ * (none can report a live process):
+ *
+ * - the ftnl kernel module: the process registers (job, rank) over a
+ *   netlink handle kept open for its lifetime; the group subscribes to
+ *   the "events" group and maps FTNL_EVENT_FAILURE of node N to every rank
+ *   whose peer node is N (spec node id, else the address matched in the
+ *   module's node table), and FTNL_EVENT_PROC_EXIT of this job to its
+ *   rank. An overrun (lost events) is answered by re-reading the node
+ *   table: every node it lists dead is reported.
+ * - the failure oracle directory (spec->failure_dir): watched with
+ *   inotify; a file named after a decimal rank means that rank exited.
+ *   Files present at open count too.
+ */
+#ifndef FTNL_GROUP_DETECTOR_H
+#define FTNL_GROUP_DETECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ftnl/group.h>
+
+struct grp_detector;
+
+/* World rank @rank is dead. May be called for a rank already reported. */
+typedef void (*grp_dead_fn)(void *ctx, uint32_t rank);
+
+/*
+ * Start the sources @spec and @module call for, adding their descriptors
+ * to @epfd. Deaths already known at open (oracle files, dead nodes) are
+ * reported through @on_dead before this returns. @spec must outlive the
+ * detector. Return: 0; -ENOENT (FTNL_GROUP_MODULE_ON, and no module or no
+ * cluster); -ENOMEM; other negative errno.
+ */
+int grp_detector_open(const struct ftnl_group_spec *spec,
+		      enum ftnl_group_module module, int epfd,
+		      grp_dead_fn on_dead, void *ctx,
+		      struct grp_detector **out);
+
+/* Whether the kernel module is in use. */
+bool grp_detector_uses_module(const struct grp_detector *d);
+
+/*
+ * Stop; with @clean, unregister from the module first (a clean exit, not
+ * a death). NULL is fine.
+ */
+void grp_detector_close(struct grp_detector *d, bool clean);
+
+#endif /* FTNL_GROUP_DETECTOR_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftnl/group internals: the TCP transport between the ranks of a world.
+ *
+ * Each rank listens on its spec address and port. Rank p's messages to q
+ * travel on a connection p opens to q (lazily, non-blocking, on the first
+ * send); connections q opens to p only carry q's messages to p. So no
+ * pair ever has to settle which of two connections to keep. A connection
+ * starts with a hello frame (magic, version, job, sender rank) that the
+ * accepting side checks; after it, the stream carries ERA messages framed
+ * by era_msg_frame(). Anything malformed closes that connection and is
+ * counted; nothing from the network can do more.
+ *
+ * A connect that fails (the peer is not listening yet, or is dead) is
+ * retried with a backoff timer until the peer is known dead; queued
+ * messages wait meanwhile. A connection that breaks is not a failure:
+ * only the group's detector declares deaths (grp_transport_peer_dead()).
+ */
+#ifndef FTNL_GROUP_TRANSPORT_H
+#define FTNL_GROUP_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ftnl/group.h>
+
+struct grp_transport;
+
+/*
+ * A whole ERA message of @len bytes from world rank @from (era_msg_frame()
+ * accepted its length; decoding is the caller's). Valid during the call.
+ */
+typedef void (*grp_frame_fn)(void *ctx, uint32_t from, const uint8_t *buf,
+			     size_t len);
+
+/**
+ * struct grp_transport_stats - counters (see struct ftnl_group_stats)
+ */
+struct grp_transport_stats {
+	uint64_t frames_sent;
+	uint64_t frames_received;
+	uint64_t bytes_sent;
+	uint64_t connects;
+	uint64_t connect_retries;
+	uint64_t dropped;
+};
+
+/*
+ * Listen on @spec's address and port for spec->rank and add the listening
+ * socket and the retry timer to @epfd. @spec must outlive the transport.
+ * Return: 0, -EADDRINUSE, -ENOMEM or another negative errno.
+ */
+int grp_transport_open(const struct ftnl_group_spec *spec, int epfd,
+		       grp_frame_fn on_frame, void *ctx,
+		       struct grp_transport **out);
+
+/* Close every socket and free; NULL is fine. */
+void grp_transport_close(struct grp_transport *t);
+
+/*
+ * Queue @len bytes (one whole ERA message, copied) for world rank @to and
+ * write as much as the socket takes now. Messages to one peer arrive in
+ * order. A message to a rank known dead is dropped. Return: 0, -EINVAL
+ * (bad rank, or self), -ENOMEM.
+ */
+int grp_transport_send(struct grp_transport *t, uint32_t to,
+		       const uint8_t *buf, size_t len);
+
+/* @rank is dead: drop its queue, close its connections, stop retrying. */
+void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank);
+
+void grp_transport_get_stats(const struct grp_transport *t,
+			     struct grp_transport_stats *stats);
+
+#endif /* FTNL_GROUP_TRANSPORT_H */
