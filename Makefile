@@ -68,6 +68,7 @@ bench-tools: lib
 # Figures only, never pass/fail, not part of check (Documentation/bench.rst).
 bench: setup modules-vm bench-tools
 	@$(ROOT)/tools/bench.sh
+	$(if $(wildcard tools/bench/era/Makefile),$(MAKE) -C tools/bench/era run)
 
 # The discrete-event simulator (Documentation/simulator.rst).
 sim:
@@ -83,7 +84,8 @@ era-soak:
 # Scripts the VM runner puts on the guest's PATH (build/bin).
 guest-scripts:
 	install -d $(BUILD)/bin
-	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh $(BUILD)/bin/
+	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh \
+		$(wildcard tools/launch/ftnl-launch) $(BUILD)/bin/
 
 unit-tests: lib cli
 	$(MAKE) -C kmod/tests
@@ -91,6 +93,7 @@ unit-tests: lib cli
 	$(MAKE) -C libftnl/era tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
+	$(if $(wildcard libftnl/group/tests/Makefile),$(MAKE) -C libftnl/group/tests)
 
 selftests: lib
 	$(MAKE) -C selftests

@@ -613,6 +613,8 @@ struct ftnl_events;
  *	from a newer module; see &ftnl_event.unknown
  * @FTNL_EVENT_FAILURE: this node learned that a node failed or left
  *	(FTNL_CMD_FAILURE_NTF); see &ftnl_event.failure
+ * @FTNL_EVENT_PROC_EXIT: this node learned that a registered process died
+ *	(FTNL_CMD_PROC_EXIT_NTF); see &ftnl_event.proc_exit
  *
  * New types are added at the end; handle unknown values by ignoring them.
  */
@@ -622,6 +624,7 @@ enum ftnl_event_type {
 	FTNL_EVENT_OVERRUN,
 	FTNL_EVENT_UNKNOWN,
 	FTNL_EVENT_FAILURE,
+	FTNL_EVENT_PROC_EXIT,
 };
 
 /**
@@ -673,6 +676,27 @@ struct ftnl_event_failure {
 const char *ftnl_event_cause_name(unsigned int cause);
 
 /**
+ * struct ftnl_event_proc_exit - payload of FTNL_EVENT_PROC_EXIT
+ * @job: job (group) id the process registered under
+ * @rank: its rank in the job
+ * @node_id: the node it ran on
+ * @cause: FTNL_CAUSE_OBSERVED on its own node, FTNL_CAUSE_BROADCAST
+ *	elsewhere
+ * @cluster_id: the cluster
+ * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
+ * @time_real_ns: CLOCK_REALTIME when this node learned it
+ */
+struct ftnl_event_proc_exit {
+	uint64_t job;
+	uint32_t rank;
+	uint32_t node_id;
+	uint32_t cause;
+	uint32_t cluster_id;
+	uint64_t time_mono_ns;
+	uint64_t time_real_ns;
+};
+
+/**
  * struct ftnl_event_unknown - payload of FTNL_EVENT_UNKNOWN
  * @cmd: generic netlink command of the notification
  */
@@ -691,6 +715,7 @@ struct ftnl_event_unknown {
  * @cluster: payload of FTNL_EVENT_CLUSTER
  * @failure: payload of FTNL_EVENT_FAILURE
  * @unknown: payload of FTNL_EVENT_UNKNOWN
+ * @proc_exit: payload of FTNL_EVENT_PROC_EXIT
  * @payload: reserves FTNL_EVENT_PAYLOAD_SIZE bytes, so that event types
  *	added later fit without changing the size of the structure (256
  *	bytes) or the place of any member: binaries built against an older
@@ -704,6 +729,7 @@ struct ftnl_event {
 		struct ftnl_event_cluster cluster;
 		struct ftnl_event_failure failure;
 		struct ftnl_event_unknown unknown;
+		struct ftnl_event_proc_exit proc_exit;
 		uint64_t payload[FTNL_EVENT_PAYLOAD_SIZE / sizeof(uint64_t)];
 	};
 };
@@ -772,6 +798,55 @@ int ftnl_events_wait(struct ftnl_events *events, int timeout_ms);
  * @events: the subscription, or NULL
  */
 void ftnl_events_close(struct ftnl_events *events);
+
+/* ------------------------------------------------------------------------
+ * Registered processes
+ */
+
+/**
+ * ftnl_proc_register() - register the calling process with its node
+ * @handle: a handle the process keeps open for as long as it lives: the
+ *	registration belongs to its socket
+ * @job: job (group) id
+ * @rank: the process's rank in the job
+ *
+ * When the handle's socket is released without ftnl_proc_unregister() (the
+ * process exits, crashes or closes the handle), the kernel declares the
+ * process dead and broadcasts it to every node (FTNL_EVENT_PROC_EXIT).
+ *
+ * Return: 0; -EEXIST (this handle is registered); -ENOSPC (FTNL_MAX_PROCS
+ * reached on this node); -ENOENT (no cluster configured); other negative
+ * errno.
+ */
+int ftnl_proc_register(struct ftnl_handle *handle, uint64_t job,
+		       uint32_t rank);
+
+/*
+ * End the handle's registration without a death (a clean exit). Return: 0;
+ * -ENOENT if the handle has none.
+ */
+int ftnl_proc_unregister(struct ftnl_handle *handle);
+
+/**
+ * struct ftnl_proc - a process registered on this node
+ * @job: its job id
+ * @rank: its rank
+ * @portid: netlink port id of its registering socket
+ */
+struct ftnl_proc {
+	uint64_t job;
+	uint32_t rank;
+	uint32_t portid;
+};
+
+/* Return nonzero to stop a dump; that value is then returned. */
+typedef int (*ftnl_proc_cb)(const struct ftnl_proc *proc, void *arg);
+
+/*
+ * Dump the processes registered on this node (FTNL_CMD_PROC_GET), calling
+ * @cb for each. Return: 0, the callback's nonzero value, or negative errno.
+ */
+int ftnl_proc_dump(struct ftnl_handle *handle, ftnl_proc_cb cb, void *arg);
 
 /* ------------------------------------------------------------------------
  * Configuration files and validation
