@@ -161,6 +161,72 @@ static uint64_t ftnl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Attributes of FTNL_CMD_PROC_EXIT_NTF, and the required ones seen. */
+struct ftnl_proc_exit_parse {
+	struct ftnl_event_proc_exit *pe;
+	bool has_job;
+	bool has_rank;
+	bool has_node_id;
+};
+
+static int ftnl_proc_exit_attr(const struct nlattr *attr, void *arg)
+{
+	struct ftnl_proc_exit_parse *p = arg;
+	struct ftnl_event_proc_exit *pe = p->pe;
+	uint8_t cause = 0;
+	int err;
+
+	switch (mnl_attr_get_type(attr)) {
+	case FTNL_A_PROC_JOB:
+		p->has_job = true;
+		return ftnl_attr_u64(attr, &pe->job);
+	case FTNL_A_PROC_RANK:
+		p->has_rank = true;
+		return ftnl_attr_u32(attr, &pe->rank);
+	case FTNL_A_EVENT_NODE_ID:
+		p->has_node_id = true;
+		return ftnl_attr_u32(attr, &pe->node_id);
+	case FTNL_A_EVENT_CAUSE:
+		err = ftnl_attr_u8(attr, &cause);
+		pe->cause = cause;
+		return err;
+	case FTNL_A_CLUSTER_ID:
+		return ftnl_attr_u32(attr, &pe->cluster_id);
+	case FTNL_A_EVENT_TIME_MONO_NS:
+		return ftnl_attr_u64(attr, &pe->time_mono_ns);
+	case FTNL_A_EVENT_TIME_REAL_NS:
+		return ftnl_attr_u64(attr, &pe->time_real_ns);
+	}
+	return 0;	/* padding, or a newer module's attribute */
+}
+
+/*
+ * A notification into @event: FTNL_CMD_PROC_EXIT_NTF here, the others by
+ * ftnl_msg_parse_event(). Return: 0, or -EBADMSG if malformed (a process
+ * exit without its job, rank or node, or an attribute of the wrong size).
+ */
+static int ftnl_events_parse(const struct nlmsghdr *nlh,
+			     struct ftnl_event *event)
+{
+	const struct genlmsghdr *genl;
+	struct ftnl_proc_exit_parse p;
+	int err;
+
+	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
+		return -EBADMSG;
+	genl = mnl_nlmsg_get_payload(nlh);
+	if (genl->cmd != FTNL_CMD_PROC_EXIT_NTF)
+		return ftnl_msg_parse_event(nlh, event);
+
+	memset(event, 0, sizeof(*event));
+	event->type = FTNL_EVENT_PROC_EXIT;
+	p = (struct ftnl_proc_exit_parse){ .pe = &event->proc_exit };
+	err = ftnl_genl_walk(nlh, ftnl_proc_exit_attr, &p);
+	if (err)
+		return err;
+	return p.has_job && p.has_rank && p.has_node_id ? 0 : -EBADMSG;
+}
+
 /* Next message of the current datagram, or NULL when it is used up. */
 static const struct nlmsghdr *ftnl_events_next_msg(struct ftnl_events *ev)
 {
@@ -190,7 +256,7 @@ FTNL_EXPORT int ftnl_events_read(struct ftnl_events *ev,
 		while ((nlh = ftnl_events_next_msg(ev))) {
 			/* Skip what is not ours, and malformed messages. */
 			if (nlh->nlmsg_type != ev->family_id ||
-			    ftnl_msg_parse_event(nlh, event))
+			    ftnl_events_parse(nlh, event))
 				continue;
 			event->received_ns = ftnl_now_ns();
 			return 1;

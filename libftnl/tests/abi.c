@@ -27,13 +27,24 @@ static const char *const api[] = {
 	"ftnl_node_readmit", "ftnl_stats_get", "ftnl_drop_reason_name",
 	"ftnl_event_cause_name", "ftnl_bcast_algo_name",
 	"ftnl_parse_bcast_algo", "ftnl_stats_bcast_latency_mean_ns",
+	"ftnl_proc_register", "ftnl_proc_unregister", "ftnl_proc_dump",
+	"ftnl_group_spec_parse_file", "ftnl_group_spec_from_env",
+	"ftnl_group_spec_free", "ftnl_group_open", "ftnl_group_close",
+	"ftnl_group_job", "ftnl_group_world_rank", "ftnl_group_world_size",
+	"ftnl_group_fd", "ftnl_group_progress", "ftnl_group_report_failure",
+	"ftnl_group_failed", "ftnl_group_failure_ack", "ftnl_group_get_acked",
+	"ftnl_group_agree", "ftnl_group_iagree", "ftnl_group_req_test",
+	"ftnl_group_req_wait", "ftnl_group_req_free", "ftnl_group_view",
+	"ftnl_group_shrink", "ftnl_group_on_view_change",
+	"ftnl_group_get_stats",
 };
 
 static const char *const internals[] = {
 	"ftnl_request", "ftnl_msg_cluster_set", "ftnl_attr_walk",
 	"ftnl_msg_parse_ack", "ftnl_locate_error", "ftnl_handle_wrap_fd",
 	"ftnl_check_node", "ftnl_find_duplicate", "ftnl_recv_datagram",
-	"ftnl_format_err",
+	"ftnl_format_err", "era_group_create", "era_start", "grp_transport_open",
+	"grp_detector_open", "grp_view_create",
 };
 
 static void *lib;

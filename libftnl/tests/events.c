@@ -155,6 +155,122 @@ static void test_malformed_skipped(const void *arg)
 	pair_close(&p);
 }
 
+/* Which attributes put_proc_exit() leaves out, or gets wrong. */
+enum {
+	PE_NO_JOB = 1 << 0,
+	PE_NO_RANK = 1 << 1,
+	PE_NO_NODE = 1 << 2,
+	PE_SHORT_JOB = 1 << 3,	/* job as a u32 */
+	PE_WIDE_CAUSE = 1 << 4,	/* cause as a u32 */
+};
+
+/* Append a PROC_EXIT_NTF as the kernel builds it, less @omit. */
+static size_t put_proc_exit(char *buf, size_t len, uint64_t job, uint32_t rank,
+			    uint32_t node, uint8_t cause, unsigned int omit)
+{
+	struct nlmsghdr *nlh = ftnl_msg_start(buf + len, FAMILY, 0,
+					      FTNL_CMD_PROC_EXIT_NTF, 1);
+
+	mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	if (!(omit & PE_NO_NODE))
+		mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, node);
+	if (omit & PE_WIDE_CAUSE)
+		mnl_attr_put_u32(nlh, FTNL_A_EVENT_CAUSE, cause);
+	else
+		mnl_attr_put_u8(nlh, FTNL_A_EVENT_CAUSE, cause);
+	mnl_attr_put(nlh, FTNL_A_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_MONO_NS, 1000 + node);
+	mnl_attr_put(nlh, FTNL_A_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_REAL_NS, 2000 + node);
+	if (omit & PE_SHORT_JOB)
+		mnl_attr_put_u32(nlh, FTNL_A_PROC_JOB, (uint32_t)job);
+	else if (!(omit & PE_NO_JOB))
+		mnl_attr_put_u64(nlh, FTNL_A_PROC_JOB, job);
+	if (!(omit & PE_NO_RANK))
+		mnl_attr_put_u32(nlh, FTNL_A_PROC_RANK, rank);
+	/* An attribute of a newer module is ignored. */
+	mnl_attr_put_u32(nlh, FTNL_A_MAX + 5, 0xdead);
+	return len + MNL_ALIGN(nlh->nlmsg_len);
+}
+
+static void test_proc_exit(const void *arg)
+{
+	char buf[1024] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_event ev;
+	struct pair p;
+	size_t len;
+	unsigned int i;
+
+	(void)arg;
+	if (!TAP_CHECK(pair_open(&p, NULL)))
+		return;
+	len = put_proc_exit(buf, 0, 0x1122334455667788ull, 4000000000u, 7,
+			    FTNL_CAUSE_BROADCAST, 0);
+	len = put_proc_exit(buf, len, 9, 0, 3, FTNL_CAUSE_OBSERVED, 0);
+	TAP_CHECK(send(p.kernel_fd, buf, len, 0) == (ssize_t)len);
+
+	memset(&ev, 0xaa, sizeof(ev));
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 1);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_PROC_EXIT);
+	TAP_CHECK_UINT(ev.reserved, 0);
+	TAP_CHECK(ev.received_ns != 0);
+	TAP_CHECK_UINT(ev.proc_exit.job, 0x1122334455667788ull);
+	TAP_CHECK_UINT(ev.proc_exit.rank, 4000000000u);
+	TAP_CHECK_UINT(ev.proc_exit.node_id, 7);
+	TAP_CHECK_UINT(ev.proc_exit.cause, FTNL_CAUSE_BROADCAST);
+	TAP_CHECK_UINT(ev.proc_exit.cluster_id, 42);
+	TAP_CHECK_UINT(ev.proc_exit.time_mono_ns, 1007);
+	TAP_CHECK_UINT(ev.proc_exit.time_real_ns, 2007);
+	/* The rest of the payload is zero, not left over. */
+	for (i = sizeof(ev.proc_exit) / 8; i < FTNL_EVENT_PAYLOAD_SIZE / 8; i++)
+		if (!TAP_CHECK_UINT(ev.payload[i], 0))
+			break;
+
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 1);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_PROC_EXIT);
+	TAP_CHECK_UINT(ev.proc_exit.job, 9);
+	TAP_CHECK_UINT(ev.proc_exit.rank, 0);
+	TAP_CHECK_UINT(ev.proc_exit.node_id, 3);
+	TAP_CHECK_UINT(ev.proc_exit.cause, FTNL_CAUSE_OBSERVED);
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 0);
+	pair_close(&p);
+}
+
+static void test_proc_exit_malformed(const void *arg)
+{
+	static const unsigned int bad[] = {
+		PE_NO_JOB, PE_NO_RANK, PE_NO_NODE, PE_SHORT_JOB, PE_WIDE_CAUSE,
+	};
+	char buf[2048] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_event ev;
+	struct pair p;
+	size_t len = 0, i;
+
+	(void)arg;
+	if (!TAP_CHECK(pair_open(&p, NULL)))
+		return;
+	/* Every malformed one is skipped; the good one after them is read. */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		len = put_proc_exit(buf, len, 1, (uint32_t)i, 2,
+				    FTNL_CAUSE_OBSERVED, bad[i]);
+	len = put_proc_exit(buf, len, 77, 5, 6, FTNL_CAUSE_OBSERVED, 0);
+	TAP_CHECK(send(p.kernel_fd, buf, len, 0) == (ssize_t)len);
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 1);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_PROC_EXIT);
+	TAP_CHECK_UINT(ev.proc_exit.job, 77);
+	TAP_CHECK_UINT(ev.proc_exit.rank, 5);
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 0);
+
+	/* Shorter than its generic netlink header. */
+	memset(buf, 0, sizeof(buf));
+	len = put_proc_exit(buf, 0, 1, 1, 1, FTNL_CAUSE_OBSERVED, 0);
+	((struct nlmsghdr *)buf)->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+	TAP_CHECK(send(p.kernel_fd, buf, MNL_ALIGN(MNL_NLMSG_HDRLEN + 2), 0) ==
+		  (ssize_t)MNL_ALIGN(MNL_NLMSG_HDRLEN + 2));
+	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 0);
+	pair_close(&p);
+}
+
 /* recvmsg that fails once with ENOBUFS, as after a receive overrun. */
 static int enobufs_left;
 
@@ -239,6 +355,8 @@ int main(void)
 	tap_add(test_read_one, NULL, "one notification read, then 0 (not -EAGAIN)");
 	tap_add(test_batch, NULL, "several messages in a datagram; other families skipped");
 	tap_add(test_malformed_skipped, NULL, "malformed notifications are skipped");
+	tap_add(test_proc_exit, NULL, "process exits: every field of FTNL_EVENT_PROC_EXIT");
+	tap_add(test_proc_exit_malformed, NULL, "process exits without job, rank or node, or of a wrong size, are skipped");
 	tap_add(test_overrun, NULL, "ENOBUFS is reported as FTNL_EVENT_OVERRUN");
 	tap_add(test_socket_error, NULL, "other socket errors are returned");
 	tap_add(test_real_open, NULL, "ftnl_events_open on this kernel: -ENOENT without the module");

@@ -342,17 +342,18 @@ static int parse_options(int argc, char *const argv[], int *i,
 
 /*
  * Every object starts with a letter of its own, so one letter is enough
- * for each: b(cast), c(luster), h(elp), i(nfo), m(onitor), n(ode), s(tats).
+ * for each: b(cast), c(luster), h(elp), i(nfo), m(onitor), n(ode),
+ * p(roc), s(tats).
  * A new object must keep it so (tests/args.c checks), or the abbreviations
  * people already type would become ambiguous.
  */
 static const char *const object_names[] = {
-	"bcast", "cluster", "help", "info", "monitor", "node", "stats",
+	"bcast", "cluster", "help", "info", "monitor", "node", "proc", "stats",
 };
 
 static const enum cli_object object_values[] = {
 	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_HELP, CLI_OBJ_INFO,
-	CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_STATS,
+	CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_PROC, CLI_OBJ_STATS,
 };
 
 static const char *object_name(enum cli_object object)
@@ -724,6 +725,28 @@ static int parse_node(int argc, char *const argv[], int i,
 	return no_more(argc, argv, i + 1, "node readmit ID", err, errlen);
 }
 
+/* proc [ list | show | help ]: "show" is a synonym of "list", the default. */
+static int parse_proc(int argc, char *const argv[], int i,
+		      struct cli_command *cmd, char *err, size_t errlen)
+{
+	static const char *const names[] = { "list", "show", "help" };
+	static const enum cli_verb verbs[] = {
+		CLI_VERB_LIST, CLI_VERB_LIST, CLI_VERB_NONE,
+	};
+	int ret;
+
+	cmd->verb = CLI_VERB_LIST;
+	if (i >= argc)
+		return 0;
+	ret = parse_verb(argv[i], CLI_OBJ_PROC, names, verbs,
+			 ARRAY_SIZE(names), cmd, err, errlen);
+	if (ret)
+		return ret;
+	return no_more(argc, argv, i + 1,
+		       cmd->object == CLI_OBJ_HELP ? "proc help" : "proc list",
+		       err, errlen);
+}
+
 /* Objects whose one verb is "show", also their default: stats, bcast. */
 static int parse_show_only(int argc, char *const argv[], int i,
 			   struct cli_command *cmd, enum cli_object object,
@@ -853,6 +876,8 @@ int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
 	case CLI_OBJ_BCAST:
 		return parse_show_only(argc, argv, i, cmd, CLI_OBJ_BCAST, "bcast",
 				       err, errlen);
+	case CLI_OBJ_PROC:
+		return parse_proc(argc, argv, i, cmd, err, errlen);
 	default:
 		return fail(err, errlen, "internal error: object %d",
 			    cmd->object);

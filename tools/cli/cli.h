@@ -33,6 +33,7 @@ enum cli_object {
 	CLI_OBJ_MONITOR,
 	CLI_OBJ_STATS,
 	CLI_OBJ_BCAST,
+	CLI_OBJ_PROC,
 };
 
 enum cli_verb {
@@ -195,6 +196,15 @@ void cli_bcast_print_text(FILE *out, const struct ftnl_cluster_info *info,
 			  const struct ftnl_stats *st);
 void cli_stats_print_bcast(FILE *out, const struct ftnl_stats *st);
 
+/* report.c: "proc list" and the events of "monitor" */
+void cli_proc_print_text(FILE *out, const struct ftnl_proc *procs,
+			 size_t count);
+void cli_proc_print_json(FILE *out, bool pretty,
+			 const struct ftnl_proc *procs, size_t count);
+char *cli_format_time(uint64_t ns, char *buf, size_t len);
+void cli_event_print_text(FILE *out, const struct ftnl_event *ev);
+void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev);
+
 /* main.c: shared by the commands */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_open(struct ftnl_handle **handle);
@@ -208,6 +218,7 @@ int cmd_cluster_delete(const struct cli_command *cmd);
 int cmd_cluster_leave(const struct cli_command *cmd);
 int cmd_node_list(const struct cli_command *cmd);
 int cmd_node_readmit(const struct cli_command *cmd);
+int cmd_proc_list(const struct cli_command *cmd);
 int cmd_monitor(const struct cli_command *cmd);
 int cmd_stats(const struct cli_command *cmd);
 int cmd_bcast(const struct cli_command *cmd);

@@ -16,7 +16,9 @@ static const char usage_main[] =
 "                             the node table, each node's state and role\n"
 "  stats [ show | help ]      counters, drops, heartbeat lateness\n"
 "  bcast [ show | help ]      failure broadcast: algorithm, counters, latency\n"
-"  monitor [ count N ]        print events as they happen\n"
+"  proc [ list | help ]       processes registered on this node\n"
+"  monitor [ count N ]        print events as they happen: cluster changes,\n"
+"                             node failures, registered process exits\n"
 "  help [ OBJECT ]            this text, or an object's\n"
 "\n"
 "Options:\n"
@@ -46,6 +48,7 @@ static const char usage_cluster[] =
 "ARGS := [ id ID ] [ self ID ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
 "        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT ]...\n"
 "        [ bcast { hypercube | bmg | fcg } ]\n"
+"        [ gossip-faults N ] [ gossip-time { DURATION | auto } ]\n"
 "DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"
 "\n"
 "set     configure (or replace) this node's cluster. With \"file\", ARGS\n"
@@ -56,6 +59,9 @@ static const char usage_cluster[] =
 "        node broadcasts the failures it detects: hypercube (the dual\n"
 "        hypercube, the module's default when bcast is not given), bmg\n"
 "        (binomial graph flood) or fcg (failure-proof corrected gossip).\n"
+"        FCG only: \"gossip-faults\" is its f, 1..7 (failures during one\n"
+"        broadcast it withstands; default 1), \"gossip-time\" its gossip\n"
+"        time T, 20us..10s or auto (chosen from the number of nodes).\n"
 "show    print the configuration (never the key), with the broadcast\n"
 "        algorithm\n"
 "delete  forget the configuration\n"
@@ -103,11 +109,28 @@ static const char usage_bcast[] =
 "            to its delivery here; measured between the two nodes' wall\n"
 "            clocks, so meaningful when they are synchronized\n";
 
+static const char usage_proc[] =
+"Usage: " CLI_NAME " proc [ list ]\n"
+"\n"
+"list  print the processes registered on this node (libftnl\n"
+"      ftnl_proc_register()): job, rank and the netlink port id of the\n"
+"      socket that registered. \"show\" is a synonym. When such a socket\n"
+"      is released without unregistering, the process is declared dead and\n"
+"      every node publishes a proc_exit event (see \"" CLI_NAME " monitor\").\n";
+
 static const char usage_monitor[] =
 "Usage: " CLI_NAME " monitor [ count N ]\n"
 "\n"
 "Print each event of the ftnl \"events\" group as it arrives, with the time\n"
-"it was received, until interrupted (or until N events were printed).\n"
+"it was received, until interrupted (or until N events were printed):\n"
+"\n"
+"cluster    the configuration changed (generation, cluster, self, nodes)\n"
+"failure    a node failed or left (node, incarnation, cause, observer,\n"
+"           cluster, generation, when the kernel learned it)\n"
+"proc_exit  a registered process died (job, rank, node it ran on, cause:\n"
+"           observed on its node, broadcast elsewhere; cluster, learned)\n"
+"overrun    events were lost: re-read the state\n"
+"\n"
 "With -j, one JSON object per line.\n";
 
 /**
@@ -135,6 +158,9 @@ void cli_usage(FILE *out, enum cli_object object)
 		break;
 	case CLI_OBJ_BCAST:
 		fputs(usage_bcast, out);
+		break;
+	case CLI_OBJ_PROC:
+		fputs(usage_proc, out);
 		break;
 	default:
 		fputs(usage_main, out);

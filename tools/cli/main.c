@@ -146,6 +146,8 @@ static int run(const struct cli_command *cmd)
 		return cmd_stats(cmd);
 	case CLI_OBJ_BCAST:
 		return cmd_bcast(cmd);
+	case CLI_OBJ_PROC:
+		return cmd_proc_list(cmd);
 	default:
 		cli_usage(stdout, cmd->help_object);
 		return CLI_EXIT_OK;

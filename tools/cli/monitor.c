@@ -1,118 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftnl-cli monitor: print events as they arrive. Sleeps in poll(2) on the
- * events socket and a signalfd, so SIGINT/SIGTERM end it cleanly (exit 0)
- * at any moment, without a race between checking a flag and sleeping.
+ * ftnl-cli monitor: print events as they arrive (cluster changes, node
+ * failures, registered process exits; report.c formats them). Sleeps in
+ * poll(2) on the events socket and a signalfd, so SIGINT/SIGTERM end it
+ * cleanly (exit 0) at any moment, without a race between checking a flag
+ * and sleeping.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-/* RFC 3339 UTC time with microseconds: 2024-05-01T12:00:00.123456Z */
-static void format_time(uint64_t ns, char *buf, size_t len)
-{
-	time_t sec = (time_t)(ns / 1000000000u);
-	struct tm tm;
-	size_t n;
-
-	gmtime_r(&sec, &tm);
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%06uZ",
-		 (unsigned int)(ns % 1000000000u / 1000u));
-}
-
-static void print_text(const struct ftnl_event *ev)
-{
-	char when[40], learned[40];
-
-	format_time(ev->received_ns, when, sizeof(when));
-	switch (ev->type) {
-	case FTNL_EVENT_CLUSTER:
-		if (ev->cluster.configured)
-			printf("%s cluster generation %" PRIu32 " cluster %" PRIu32
-			       " self %" PRIu32 " nodes %" PRIu32 "\n", when,
-			       ev->cluster.generation, ev->cluster.cluster_id,
-			       ev->cluster.self_id, ev->cluster.node_count);
-		else
-			printf("%s cluster generation %" PRIu32 " deleted\n",
-			       when, ev->cluster.generation);
-		break;
-	case FTNL_EVENT_FAILURE:
-		format_time(ev->failure.time_real_ns, learned, sizeof(learned));
-		printf("%s failure node %" PRIu32 " incarnation %" PRIu64
-		       " cause %s observer %" PRIu32 " cluster %" PRIu32
-		       " generation %" PRIu32 " learned %s\n", when,
-		       ev->failure.node_id, ev->failure.incarnation,
-		       ftnl_event_cause_name(ev->failure.cause),
-		       ev->failure.observer_id, ev->failure.cluster_id,
-		       ev->failure.generation, learned);
-		break;
-	case FTNL_EVENT_OVERRUN:
-		printf("%s overrun: events were lost, re-read the state\n", when);
-		break;
-	case FTNL_EVENT_UNKNOWN:
-		printf("%s unknown event (command %u)\n", when,
-		       ev->unknown.cmd);
-		break;
-	default:
-		printf("%s event of type %" PRIu32 "\n", when, ev->type);
-	}
-}
-
-static void print_json(const struct cli_command *cmd,
-		       const struct ftnl_event *ev)
-{
-	char when[40];
-	struct json j;
-
-	format_time(ev->received_ns, when, sizeof(when));
-	json_init(&j, stdout, cmd->opt.pretty);
-	json_object_begin(&j);
-	json_kv_string(&j, "time", when);
-	switch (ev->type) {
-	case FTNL_EVENT_CLUSTER:
-		json_kv_string(&j, "event", "cluster");
-		json_kv_uint(&j, "generation", ev->cluster.generation);
-		json_kv_bool(&j, "configured", ev->cluster.configured);
-		if (ev->cluster.configured) {
-			json_kv_uint(&j, "cluster_id", ev->cluster.cluster_id);
-			json_kv_uint(&j, "self_id", ev->cluster.self_id);
-			json_kv_uint(&j, "node_count", ev->cluster.node_count);
-		}
-		break;
-	case FTNL_EVENT_FAILURE:
-		json_kv_string(&j, "event", "failure");
-		json_kv_uint(&j, "node_id", ev->failure.node_id);
-		json_kv_uint(&j, "incarnation", ev->failure.incarnation);
-		json_kv_string(&j, "cause",
-			       ftnl_event_cause_name(ev->failure.cause));
-		json_kv_uint(&j, "observer_id", ev->failure.observer_id);
-		json_kv_uint(&j, "cluster_id", ev->failure.cluster_id);
-		json_kv_uint(&j, "generation", ev->failure.generation);
-		json_kv_uint(&j, "time_real_ns", ev->failure.time_real_ns);
-		json_kv_uint(&j, "time_mono_ns", ev->failure.time_mono_ns);
-		break;
-	case FTNL_EVENT_OVERRUN:
-		json_kv_string(&j, "event", "overrun");
-		break;
-	case FTNL_EVENT_UNKNOWN:
-		json_kv_string(&j, "event", "unknown");
-		json_kv_uint(&j, "cmd", ev->unknown.cmd);
-		break;
-	default:
-		json_kv_string(&j, "event", "unknown");
-		json_kv_uint(&j, "type", ev->type);
-	}
-	json_object_end(&j);
-	json_end(&j);
-}
 
 /* Print what is pending. Return: 1 when @cmd's count is reached, 0, or -errno. */
 static int drain(const struct cli_command *cmd, struct ftnl_events *events,
@@ -123,9 +24,9 @@ static int drain(const struct cli_command *cmd, struct ftnl_events *events,
 
 	while ((ret = ftnl_events_read(events, &ev)) == 1) {
 		if (cmd->opt.json)
-			print_json(cmd, &ev);
+			cli_event_print_json(stdout, cmd->opt.pretty, &ev);
 		else
-			print_text(&ev);
+			cli_event_print_text(stdout, &ev);
 		fflush(stdout);	/* each event as it happens, even in a pipe */
 		if (cmd->monitor_count && ++*printed >= cmd->monitor_count)
 			return 1;

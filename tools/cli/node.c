@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftnl-cli node list | readmit: the node table as a table or a JSON array,
- * and taking back a restarted node.
+ * and taking back a restarted node. ftnl-cli proc list: the processes
+ * registered on this node (report.c formats them).
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -160,4 +163,55 @@ int cmd_node_readmit(const struct cli_command *cmd)
 		status = cli_request_failed(h, "node readmit", err);
 	ftnl_close(h);
 	return status;
+}
+
+/* The registrations of a dump, in a growing array. */
+struct proc_list {
+	struct ftnl_proc *procs;
+	size_t count;
+	size_t cap;
+};
+
+static int proc_add(const struct ftnl_proc *proc, void *arg)
+{
+	struct proc_list *l = arg;
+
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct ftnl_proc *procs = realloc(l->procs,
+						  cap * sizeof(*procs));
+
+		if (!procs)
+			return -ENOMEM;
+		l->procs = procs;
+		l->cap = cap;
+	}
+	l->procs[l->count++] = *proc;
+	return 0;
+}
+
+int cmd_proc_list(const struct cli_command *cmd)
+{
+	struct proc_list l = { 0 };
+	struct ftnl_handle *h;
+	int status, err;
+
+	status = cli_open(&h);
+	if (status)
+		return status;
+	err = ftnl_proc_dump(h, proc_add, &l);
+	if (err) {
+		status = cli_request_failed(h, "proc list", err);
+		ftnl_close(h);
+		free(l.procs);
+		return status;
+	}
+	ftnl_close(h);
+
+	if (cmd->opt.json)
+		cli_proc_print_json(stdout, cmd->opt.pretty, l.procs, l.count);
+	else
+		cli_proc_print_text(stdout, l.procs, l.count);
+	free(l.procs);
+	return CLI_EXIT_OK;
 }

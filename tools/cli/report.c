@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How the broadcast figures look, for "bcast show" and "stats": text for
+ * How the broadcast figures ("bcast show", "stats"), the registered
+ * processes ("proc list") and the events ("monitor") look: text for
  * people, JSON for programs. Pure functions of the structures libftnl
- * fills, writing to any FILE, so that tests/report.c checks the exact
- * output without a kernel.
+ * fills, writing to any FILE, so that tests/report.c and tests/proc.c
+ * check the exact output without a kernel.
  */
 #include <inttypes.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -182,4 +184,227 @@ void cli_stats_print_bcast(FILE *out, const struct ftnl_stats *st)
 		cli_format_ns(ftnl_stats_bcast_latency_mean_ns(st), mean,
 			      sizeof(mean)),
 		cli_format_ns(st->bcast_latency_max_ns, max, sizeof(max)));
+}
+
+/* ---- proc list ------------------------------------------------------------ */
+
+static int digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * cli_proc_print_text() - "ftnl-cli proc list"
+ * @out: where to write
+ * @procs: the registrations, in the kernel's order
+ * @count: entries in @procs
+ *
+ * A table with a header line, columns as wide as their widest value;
+ * "no process registered" when @count is 0.
+ */
+void cli_proc_print_text(FILE *out, const struct ftnl_proc *procs,
+			 size_t count)
+{
+	int job_width = 3, rank_width = 4;
+	size_t i;
+
+	if (!count) {
+		fprintf(out, "no process registered\n");
+		return;
+	}
+	for (i = 0; i < count; i++) {
+		if (digits(procs[i].job) > job_width)
+			job_width = digits(procs[i].job);
+		if (digits(procs[i].rank) > rank_width)
+			rank_width = digits(procs[i].rank);
+	}
+	fprintf(out, "%*s  %*s  %s\n", job_width, "JOB", rank_width, "RANK",
+		"PORTID");
+	for (i = 0; i < count; i++)
+		fprintf(out, "%*" PRIu64 "  %*" PRIu32 "  %" PRIu32 "\n",
+			job_width, procs[i].job, rank_width, procs[i].rank,
+			procs[i].portid);
+}
+
+/**
+ * cli_proc_print_json() - "ftnl-cli -j proc list"
+ * @out: where to write
+ * @pretty: indented
+ * @procs: the registrations
+ * @count: entries in @procs
+ *
+ * An array of {"job", "rank", "portid"} objects, [] when none.
+ */
+void cli_proc_print_json(FILE *out, bool pretty,
+			 const struct ftnl_proc *procs, size_t count)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, out, pretty);
+	json_array_begin(&j);
+	for (i = 0; i < count; i++) {
+		json_object_begin(&j);
+		json_kv_uint(&j, "job", procs[i].job);
+		json_kv_uint(&j, "rank", procs[i].rank);
+		json_kv_uint(&j, "portid", procs[i].portid);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_end(&j);
+}
+
+/* ---- monitor --------------------------------------------------------------- */
+
+/**
+ * cli_format_time() - RFC 3339 UTC time with microseconds
+ * @ns: CLOCK_REALTIME in nanoseconds
+ * @buf: receives 2024-05-01T12:00:00.123456Z (40 bytes are enough)
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+char *cli_format_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06uZ",
+		 (unsigned int)(ns % 1000000000u / 1000u));
+	return buf;
+}
+
+/**
+ * cli_event_print_text() - one event of "ftnl-cli monitor", one line
+ * @out: where to write
+ * @ev: the event, as ftnl_events_read() gave it
+ *
+ * The line starts with the time the event was received, then its kind
+ * (cluster, failure, proc_exit, overrun, unknown) and its fields as
+ * "name value" pairs; "learned" is when the kernel learned it.
+ */
+void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
+{
+	char when[40], learned[40];
+
+	cli_format_time(ev->received_ns, when, sizeof(when));
+	switch (ev->type) {
+	case FTNL_EVENT_CLUSTER:
+		if (ev->cluster.configured)
+			fprintf(out, "%s cluster generation %" PRIu32
+				" cluster %" PRIu32 " self %" PRIu32
+				" nodes %" PRIu32 "\n", when,
+				ev->cluster.generation, ev->cluster.cluster_id,
+				ev->cluster.self_id, ev->cluster.node_count);
+		else
+			fprintf(out, "%s cluster generation %" PRIu32
+				" deleted\n", when, ev->cluster.generation);
+		break;
+	case FTNL_EVENT_FAILURE:
+		cli_format_time(ev->failure.time_real_ns, learned,
+				sizeof(learned));
+		fprintf(out, "%s failure node %" PRIu32 " incarnation %" PRIu64
+			" cause %s observer %" PRIu32 " cluster %" PRIu32
+			" generation %" PRIu32 " learned %s\n", when,
+			ev->failure.node_id, ev->failure.incarnation,
+			ftnl_event_cause_name(ev->failure.cause),
+			ev->failure.observer_id, ev->failure.cluster_id,
+			ev->failure.generation, learned);
+		break;
+	case FTNL_EVENT_PROC_EXIT:
+		cli_format_time(ev->proc_exit.time_real_ns, learned,
+				sizeof(learned));
+		fprintf(out, "%s proc_exit job %" PRIu64 " rank %" PRIu32
+			" node %" PRIu32 " cause %s cluster %" PRIu32
+			" learned %s\n", when, ev->proc_exit.job,
+			ev->proc_exit.rank, ev->proc_exit.node_id,
+			ftnl_event_cause_name(ev->proc_exit.cause),
+			ev->proc_exit.cluster_id, learned);
+		break;
+	case FTNL_EVENT_OVERRUN:
+		fprintf(out, "%s overrun: events were lost, re-read the state\n",
+			when);
+		break;
+	case FTNL_EVENT_UNKNOWN:
+		fprintf(out, "%s unknown event (command %u)\n", when,
+			ev->unknown.cmd);
+		break;
+	default:
+		fprintf(out, "%s event of type %" PRIu32 "\n", when, ev->type);
+	}
+}
+
+/**
+ * cli_event_print_json() - one event of "ftnl-cli -j monitor"
+ * @out: where to write
+ * @pretty: indented (otherwise one object per line)
+ * @ev: the event
+ *
+ * {"time": received, "event": kind, then the fields of the event}.
+ */
+void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
+{
+	char when[40];
+	struct json j;
+
+	cli_format_time(ev->received_ns, when, sizeof(when));
+	json_init(&j, out, pretty);
+	json_object_begin(&j);
+	json_kv_string(&j, "time", when);
+	switch (ev->type) {
+	case FTNL_EVENT_CLUSTER:
+		json_kv_string(&j, "event", "cluster");
+		json_kv_uint(&j, "generation", ev->cluster.generation);
+		json_kv_bool(&j, "configured", ev->cluster.configured);
+		if (ev->cluster.configured) {
+			json_kv_uint(&j, "cluster_id", ev->cluster.cluster_id);
+			json_kv_uint(&j, "self_id", ev->cluster.self_id);
+			json_kv_uint(&j, "node_count", ev->cluster.node_count);
+		}
+		break;
+	case FTNL_EVENT_FAILURE:
+		json_kv_string(&j, "event", "failure");
+		json_kv_uint(&j, "node_id", ev->failure.node_id);
+		json_kv_uint(&j, "incarnation", ev->failure.incarnation);
+		json_kv_string(&j, "cause",
+			       ftnl_event_cause_name(ev->failure.cause));
+		json_kv_uint(&j, "observer_id", ev->failure.observer_id);
+		json_kv_uint(&j, "cluster_id", ev->failure.cluster_id);
+		json_kv_uint(&j, "generation", ev->failure.generation);
+		json_kv_uint(&j, "time_real_ns", ev->failure.time_real_ns);
+		json_kv_uint(&j, "time_mono_ns", ev->failure.time_mono_ns);
+		break;
+	case FTNL_EVENT_PROC_EXIT:
+		json_kv_string(&j, "event", "proc_exit");
+		json_kv_uint(&j, "job", ev->proc_exit.job);
+		json_kv_uint(&j, "rank", ev->proc_exit.rank);
+		json_kv_uint(&j, "node_id", ev->proc_exit.node_id);
+		json_kv_string(&j, "cause",
+			       ftnl_event_cause_name(ev->proc_exit.cause));
+		json_kv_uint(&j, "cluster_id", ev->proc_exit.cluster_id);
+		json_kv_uint(&j, "time_real_ns", ev->proc_exit.time_real_ns);
+		json_kv_uint(&j, "time_mono_ns", ev->proc_exit.time_mono_ns);
+		break;
+	case FTNL_EVENT_OVERRUN:
+		json_kv_string(&j, "event", "overrun");
+		break;
+	case FTNL_EVENT_UNKNOWN:
+		json_kv_string(&j, "event", "unknown");
+		json_kv_uint(&j, "cmd", ev->unknown.cmd);
+		break;
+	default:
+		json_kv_string(&j, "event", "unknown");
+		json_kv_uint(&j, "type", ev->type);
+	}
+	json_object_end(&j);
+	json_end(&j);
 }

@@ -301,7 +301,9 @@ enum ftnl_config_field {
  *	the module uses 0
  * @gossip_t_us: FTNL_BCAST_FCG's gossip time T in microseconds, at most
  *	10 s; 0 lets the module choose it from the number of nodes, as the
- *	paper does; sent as is, used by FCG broadcasts only
+ *	paper does; sent as is, used by FCG broadcasts only. The module
+ *	counts it in slots of 20 us (rounding down); ftnl_config_validate()
+ *	refuses 1..19 us
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -680,11 +682,16 @@ const char *ftnl_event_cause_name(unsigned int cause);
  * @job: job (group) id the process registered under
  * @rank: its rank in the job
  * @node_id: the node it ran on
- * @cause: FTNL_CAUSE_OBSERVED on its own node, FTNL_CAUSE_BROADCAST
- *	elsewhere
+ * @cause: FTNL_CAUSE_OBSERVED on its own node (which saw its socket
+ *	released), FTNL_CAUSE_BROADCAST elsewhere
  * @cluster_id: the cluster
  * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
  * @time_real_ns: CLOCK_REALTIME when this node learned it
+ *
+ * Each node publishes a process's death once. A clean exit
+ * (ftnl_proc_unregister() first) publishes nothing. The node's own
+ * failure is not a process exit: its processes die with it, and only
+ * FTNL_EVENT_FAILURE of the node is published.
  */
 struct ftnl_event_proc_exit {
 	uint64_t job;
@@ -741,7 +748,8 @@ struct ftnl_event {
  * Opens its own non-blocking netlink socket (separate from any handle, so
  * that notifications never interleave with replies), resolves the family
  * and joins its FTNL_MCGRP_EVENTS group in the current netns: cluster
- * configuration changes and failures. The receive
+ * configuration changes, node failures and registered process exits. The
+ * receive
  * buffer is enlarged (SO_RCVBUFFORCE when permitted) to make overruns rare.
  *
  * Return: 0; -ENOENT if the family is not registered; -EOPNOTSUPP if it has
@@ -806,24 +814,39 @@ void ftnl_events_close(struct ftnl_events *events);
 /**
  * ftnl_proc_register() - register the calling process with its node
  * @handle: a handle the process keeps open for as long as it lives: the
- *	registration belongs to its socket
- * @job: job (group) id
+ *	registration belongs to the handle's netlink socket, not to the
+ *	process id. Use a handle of its own (a forked child must not share
+ *	its parent's, whose socket outlives the child's exit), opened in the
+ *	network namespace of the node the process runs on.
+ * @job: job (group) id, chosen by the caller (an MPI job id, say)
  * @rank: the process's rank in the job
  *
  * When the handle's socket is released without ftnl_proc_unregister() (the
- * process exits, crashes or closes the handle), the kernel declares the
- * process dead and broadcasts it to every node (FTNL_EVENT_PROC_EXIT).
+ * process exits, crashes, is killed, or closes the handle with ftnl_close()),
+ * the kernel declares the process dead: its node publishes
+ * FTNL_EVENT_PROC_EXIT with cause FTNL_CAUSE_OBSERVED and broadcasts it, so
+ * that every other node of the cluster publishes it with cause
+ * FTNL_CAUSE_BROADCAST, once. The kernel sees the release itself, so a live
+ * process is never declared dead, however busy it is. Allowed to any user.
+ * The same (@job, @rank) may be registered by several handles: the kernel
+ * does not check uniqueness, that is the job launcher's business.
  *
- * Return: 0; -EEXIST (this handle is registered); -ENOSPC (FTNL_MAX_PROCS
- * reached on this node); -ENOENT (no cluster configured); other negative
- * errno.
+ * Return: 0; -EEXIST (this handle is registered already); -ENOSPC
+ * (FTNL_MAX_PROCS registrations on this node); -ENOENT (no cluster is
+ * configured in the netns); other negative errno. ftnl_errmsg() says why.
  */
 int ftnl_proc_register(struct ftnl_handle *handle, uint64_t job,
 		       uint32_t rank);
 
-/*
- * End the handle's registration without a death (a clean exit). Return: 0;
- * -ENOENT if the handle has none.
+/**
+ * ftnl_proc_unregister() - end the handle's registration without a death
+ * @handle: the handle that registered
+ *
+ * For a clean exit: after it, closing the handle or exiting publishes
+ * nothing. The handle may register again afterwards.
+ *
+ * Return: 0; -ENOENT if the handle has no registration; other negative
+ * errno.
  */
 int ftnl_proc_unregister(struct ftnl_handle *handle);
 
@@ -831,7 +854,8 @@ int ftnl_proc_unregister(struct ftnl_handle *handle);
  * struct ftnl_proc - a process registered on this node
  * @job: its job id
  * @rank: its rank
- * @portid: netlink port id of its registering socket
+ * @portid: netlink port id of its registering socket (for a process,
+ *	usually its pid for its first netlink socket; not to be relied on)
  */
 struct ftnl_proc {
 	uint64_t job;
@@ -839,12 +863,31 @@ struct ftnl_proc {
 	uint32_t portid;
 };
 
-/* Return nonzero to stop a dump; that value is then returned. */
+/**
+ * typedef ftnl_proc_cb - called by ftnl_proc_dump() for each process
+ * @proc: the registration, valid during the call only
+ * @arg: the caller's pointer
+ *
+ * Must not use the handle the dump runs on.
+ *
+ * Return: 0 to go on; any other value stops the delivery (the dump is
+ * still read to its end, so the handle stays usable) and ftnl_proc_dump()
+ * returns it. A positive value is not an error: ftnl_errno() is then 0.
+ */
 typedef int (*ftnl_proc_cb)(const struct ftnl_proc *proc, void *arg);
 
-/*
- * Dump the processes registered on this node (FTNL_CMD_PROC_GET), calling
- * @cb for each. Return: 0, the callback's nonzero value, or negative errno.
+/**
+ * ftnl_proc_dump() - the processes registered on this node
+ * @handle: a handle in the node's netns
+ * @cb: called for each registration, in registration order
+ * @arg: passed to @cb
+ *
+ * FTNL_CMD_PROC_GET. Open to any user. Registrations made or ended during
+ * the dump may or may not be seen.
+ *
+ * Return: 0 (also when none is registered, or no cluster is configured);
+ * the first nonzero value @cb returned; -EBADMSG for a malformed reply;
+ * other negative errno.
  */
 int ftnl_proc_dump(struct ftnl_handle *handle, ftnl_proc_cb cb, void *arg);
 
@@ -886,8 +929,14 @@ enum ftnl_config_parse_flags {
  *	node ID ADDRESS PORT       one per member; IPv4 or IPv6 address
  *	bcast ALGORITHM            optional: hypercube, bmg or fcg (sets
  *	                           &ftnl_cluster_config.has_bcast_algo)
+ *	gossip-faults N            optional: FCG's f, 1..7 (sets @has_fcg_f)
+ *	gossip-time DURATION|auto  optional: FCG's T, 20us..10s, or auto (0:
+ *	                           the module's choice; sets @has_gossip_t)
  *
- * Each keyword but node appears at most once. A missing keyword leaves its
+ * Each keyword but node appears at most once. gossip-faults and
+ * gossip-time are refused next to a bcast line naming another algorithm
+ * than fcg; without a bcast line they parse (the algorithm may be added
+ * later, as ftnl-cli's arguments do). A missing keyword leaves its
  * bit in &ftnl_cluster_config.unset (self may then come from elsewhere);
  * ftnl_config_validate() reports what is still missing.
  *
@@ -941,7 +990,9 @@ void ftnl_config_free(struct ftnl_cluster_config *config);
  * address and port pairs; self id in the table; a known broadcast
  * algorithm, FCG's f in 1..7 and its gossip time at most 10 s, for those
  * given. The kernel is
- * authoritative: it checks all of this again.
+ * authoritative: it checks all of this again. One check is stricter than
+ * the kernel's: a gossip time of 1 to 19 us is refused, since the module
+ * counts T in slots of 20 us and would take it for 0 (its own choice).
  *
  * Return: 0 if valid; -EINVAL (-E2BIG for too many nodes) with @err set.
  */

@@ -110,6 +110,17 @@ static const struct good_case good_cases[] = {
 	{ "c", CLI_OBJ_CLUSTER, CLI_VERB_SHOW, 0, 0, 0, 0, NULL, 0 },
 	{ "h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_NONE, 0, 0, 0, NULL, 0 },
 	{ "cluster set b bmg", CLI_OBJ_CLUSTER, CLI_VERB_SET, 0, 0, 0, 0, NULL, 0 },
+	{ "proc", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "proc list", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "proc show", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "p", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "p l", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "pr s", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 0, 0, 0, NULL, 0 },
+	{ "-j proc", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 1, 0, 0, NULL, 0 },
+	{ "-jp -n node3 proc list", CLI_OBJ_PROC, CLI_VERB_LIST, 0, 1, 1, 0, "node3", 0 },
+	{ "proc help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
+	{ "p h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
+	{ "help proc", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
 };
 
 static void test_good(const void *arg)
@@ -247,6 +258,15 @@ static const struct bad_case bad_cases[] = {
 	{ "cluster set bcast 1",
 	  "cluster set: unknown broadcast algorithm \"1\" (expected hypercube, bmg or fcg)" },
 	{ "cluster set bcast bmg b hypercube", "cluster set: \"bcast\" given twice" },
+	{ "porc", "unknown object \"porc\" (did you mean \"proc\"?); try \"ftnl-cli help\"" },
+	{ "process", "unknown object \"process\"; try \"ftnl-cli help\"" },
+	{ "proc lsit",
+	  "unknown command \"lsit\" (did you mean \"list\"?); try \"ftnl-cli proc help\"" },
+	{ "proc register 1 2", "unknown command \"register\"; try \"ftnl-cli proc help\"" },
+	{ "proc list 7", "unexpected argument \"7\" after proc list" },
+	{ "proc show -j",
+	  "unexpected \"-j\" after proc list (options go before the object)" },
+	{ "proc help x", "unexpected argument \"x\" after proc help" },
 	{ "cluster set bacst bmg",
 	  "cluster set: unknown argument \"bacst\" (did you mean \"bcast\"?); try \"ftnl-cli cluster help\"" },
 };
@@ -367,7 +387,7 @@ static void test_object_prefixes(const void *arg)
 		{ "bcast", CLI_OBJ_BCAST }, { "cluster", CLI_OBJ_CLUSTER },
 		{ "help", CLI_OBJ_NONE }, { "info", CLI_OBJ_INFO },
 		{ "monitor", CLI_OBJ_MONITOR }, { "node", CLI_OBJ_NODE },
-		{ "stats", CLI_OBJ_STATS },
+		{ "proc", CLI_OBJ_PROC }, { "stats", CLI_OBJ_STATS },
 	};
 	char line[64];
 	size_t i, len;

@@ -95,6 +95,12 @@ static const struct exec_case cases[] = {
 	{ "help", 0, "bcast [ show | help ]", "" },
 	{ "cluster help", 0, "[ bcast { hypercube | bmg | fcg } ]", "" },
 	{ "-V", 0, "ftnl-cli " FTNL_LIB_VERSION, "" },
+	{ "help", 0, "proc [ list | help ]", "" },
+	{ "proc help", 0, "Usage: ftnl-cli proc [ list ]", "" },
+	{ "p h", 0, "job, rank and the netlink port id", "" },
+	{ "help monitor", 0, "proc_exit  a registered process died", "" },
+	{ "proc lsit", 1, "",
+	  "ftnl-cli: unknown command \"lsit\" (did you mean \"list\"?); try \"ftnl-cli proc help\"\n" },
 	{ "", 1, "",
 	  "ftnl-cli: missing object; try \"ftnl-cli help\"\n" },
 	{ "clutser show", 1, "",
@@ -135,7 +141,7 @@ static void test_case(const void *arg)
 static const char *const module_commands[] = {
 	"info", "-j cluster show", "node list", "cluster delete", "monitor",
 	"stats", "cluster leave", "node readmit 3", "bcast", "-j bcast show",
-	"-jp b",
+	"-jp b", "proc", "-j proc list", "proc show",
 };
 
 static bool module_loaded(void)
