@@ -9,7 +9,9 @@
  *   whose peer node is N (spec node id, else the address matched in the
  *   module's node table), and FTNL_EVENT_PROC_EXIT of this job to its
  *   rank. An overrun (lost events) is answered by re-reading the node
- *   table: every node it lists dead is reported.
+ *   table: every node it lists dead is reported. A node that *left*
+ *   (FTNL_CAUSE_LEAVE, state LEFT) is not dead: its ranks may live on.
+ *   An address that several nodes share maps to none (never guess).
  * - the failure oracle directory (spec->failure_dir): watched with
  *   inotify; a file named after a decimal rank means that rank exited.
  *   Files present at open count too.
@@ -32,7 +34,8 @@ typedef void (*grp_dead_fn)(void *ctx, uint32_t rank);
  * to @epfd. Deaths already known at open (oracle files, dead nodes) are
  * reported through @on_dead before this returns. @spec must outlive the
  * detector. Return: 0; -ENOENT (FTNL_GROUP_MODULE_ON, and no module or no
- * cluster); -ENOMEM; other negative errno.
+ * cluster; or spec->failure_dir does not exist); -EINVAL (bad arguments);
+ * -ENOMEM; other negative errno (e.g. of ftnl_proc_register()).
  */
 int grp_detector_open(const struct ftnl_group_spec *spec,
 		      enum ftnl_group_module module, int epfd,

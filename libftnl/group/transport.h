@@ -29,6 +29,8 @@ struct grp_transport;
 /*
  * A whole ERA message of @len bytes from world rank @from (era_msg_frame()
  * accepted its length; decoding is the caller's). Valid during the call.
+ * It may call grp_transport_send() and grp_transport_peer_dead() (even for
+ * @from), never grp_transport_close().
  */
 typedef void (*grp_frame_fn)(void *ctx, uint32_t from, const uint8_t *buf,
 			     size_t len);
@@ -61,7 +63,8 @@ void grp_transport_close(struct grp_transport *t);
  * Queue @len bytes (one whole ERA message, copied) for world rank @to and
  * write as much as the socket takes now. Messages to one peer arrive in
  * order. A message to a rank known dead is dropped. Return: 0, -EINVAL
- * (bad rank, or self), -ENOMEM.
+ * (bad rank, or self, or @buf not exactly one era_msg_frame() frame),
+ * -ENOMEM.
  */
 int grp_transport_send(struct grp_transport *t, uint32_t to,
 		       const uint8_t *buf, size_t len);

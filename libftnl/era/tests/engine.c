@@ -15,6 +15,7 @@
 #include "tap.h"
 
 #define MAXN 16
+#define VALUE_WORDS ERA_ULFM_VALUE_WORDS(MAXN)
 #define MAXQ 4096
 
 /* ---- a FIFO network of MAXN processes, delivered by hand --------------- */
@@ -23,7 +24,7 @@ struct packet {
 	uint32_t from, to;
 	uint8_t type;
 	uint64_t id, gc;
-	uint64_t value[2];
+	uint64_t value[VALUE_WORDS];
 };
 
 struct net {
@@ -34,7 +35,7 @@ struct net {
 	size_t head, tail;
 	uint32_t current;
 	bool decided[MAXN][8];
-	uint64_t result[MAXN][8][2];
+	uint64_t result[MAXN][8][VALUE_WORDS];
 	unsigned int sent[4];
 };
 
@@ -123,7 +124,7 @@ static void net_run(struct net *net, uint64_t dead)
 static void net_start(struct net *net, uint32_t r, uint64_t id,
 		      uint64_t flag)
 {
-	uint64_t v[2];
+	uint64_t v[VALUE_WORDS];
 	struct era_sink out = sink_of(net, r);
 
 	era_ulfm_value_init(&net->ulfm, v, flag);
@@ -224,7 +225,7 @@ static void test_allocator(const void *arg)
 	struct era_config cfg;
 	struct era_group *g;
 	struct net net;
-	uint64_t v[2];
+	uint64_t v[VALUE_WORDS];
 	struct era_sink out;
 
 	(void)arg;
@@ -287,7 +288,7 @@ static void test_served_after_return(const void *arg)
 	struct net net;
 	struct era_msg m = { .type = ERA_MSG_UP, .group = 99, .id = 1 };
 	struct era_sink out;
-	uint64_t v[2];
+	uint64_t v[VALUE_WORDS];
 
 	(void)arg;
 	if (!TAP_CHECK_INT(net_init(&net, 4, 1, false), 0))
@@ -460,7 +461,8 @@ static void test_stale_parent(const void *arg)
 	(void)arg;
 	stale_parent(&net, true);		/* the paper's text: refuted */
 	TAP_CHECK(net.decided[5][1] &&
-		  memcmp(net.result[5][1], net.result[3][1], 16));
+		  memcmp(net.result[5][1], net.result[3][1],
+			 net.ulfm.op.value_size));
 	net_fini(&net);
 	stale_parent(&net, false);
 	for (uint32_t r = 3; r < 7; r++) {
@@ -516,7 +518,7 @@ static void test_failure_and_rebalance(const void *arg)
 static void test_window(const void *arg)
 {
 	struct net net;
-	uint64_t v[2];
+	uint64_t v[VALUE_WORDS];
 	struct era_sink out;
 
 	(void)arg;
@@ -565,7 +567,7 @@ static void test_gc(const void *arg)
 static void test_bad_messages(const void *arg)
 {
 	struct net net;
-	uint64_t v[2];
+	uint64_t v[VALUE_WORDS];
 	struct era_msg m = { .type = ERA_MSG_UP, .group = 99, .id = 1,
 			     .value = v };
 	struct era_sink out;

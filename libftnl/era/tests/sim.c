@@ -38,6 +38,8 @@
 #include "../ulfm.h"
 #include "sim.h"
 
+#define SIM_VALUE_WORDS ERA_ULFM_VALUE_WORDS(SIM_MAX_N)
+
 /* ---- deterministic randomness ------------------------------------------ */
 
 static uint64_t splitmix(uint64_t *state)
@@ -148,8 +150,8 @@ struct proc {
 	bool gc_known[SIM_MAX_K + 1];	/* seen in a DOWN it served */
 	uint64_t decided_gc[SIM_MAX_K + 1];
 	uint64_t decided_at[SIM_MAX_K + 1];
-	uint64_t proposal[SIM_MAX_K + 1][2];	/* ULFM value, n <= 64 */
-	uint64_t result[SIM_MAX_K + 1][2];
+	uint64_t proposal[SIM_MAX_K + 1][SIM_VALUE_WORDS];	/* ULFM */
+	uint64_t result[SIM_MAX_K + 1][SIM_VALUE_WORDS];
 };
 
 struct sim {
@@ -367,7 +369,7 @@ static void check_decision(struct sim *sim, uint32_t p, uint64_t id,
 			   const void *value)
 {
 	const struct era_op *op = &sim->ulfm.op;
-	uint64_t tmp[2], flag = era_ulfm_flag(value);
+	uint64_t tmp[SIM_VALUE_WORDS], flag = era_ulfm_flag(value);
 	uint32_t n = sim->cfg->n;
 
 	/* Participation: F(v', v_p) = v'. */
@@ -385,13 +387,19 @@ static void check_decision(struct sim *sim, uint32_t p, uint64_t id,
 				  " decided by %u holds a contribution of %u,"
 				  " which never proposed", id, p, r);
 	}
-	/* The failed set names only crashed processes. */
-	for (uint32_t r = 0; r < n; r++)
+	/* The failed and acknowledged sets name only crashed processes. */
+	for (uint32_t r = 0; r < n; r++) {
 		if (era_ulfm_failed(&sim->ulfm, value, r) &&
 		    !((sim->crashed_mask >> r) & 1))
 			violation(sim, "agreement %" PRIu64 " decided by %u "
 				  "lists %u as failed, but it is alive", id,
 				  p, r);
+		if (era_ulfm_acked(&sim->ulfm, value, r) &&
+		    !((sim->crashed_mask >> r) & 1))
+			violation(sim, "agreement %" PRIu64 " decided by %u "
+				  "lists %u as acknowledged, but it is alive",
+				  id, p, r);
+	}
 	/* Agreement (Theorem 2). */
 	for (uint32_t q = 0; q < n; q++) {
 		const struct proc *qr = &sim->proc[q];
@@ -459,8 +467,10 @@ static void do_start(struct sim *sim, uint32_t p, const struct era_sink *out)
 		return;
 	era_ulfm_value_init(&sim->ulfm, pr->proposal[id], ~(1ull << p));
 	for (uint32_t r = 0; r < sim->cfg->n; r++)
-		if ((pr->known_dead >> r) & 1)	/* its acknowledged failures */
+		if ((pr->known_dead >> r) & 1) {	/* acknowledged */
 			era_ulfm_set_failed(&sim->ulfm, pr->proposal[id], r);
+			era_ulfm_set_acked(&sim->ulfm, pr->proposal[id], r);
+		}
 	pr->started[id] = true;
 	pr->started_at[id] = sim->now;
 	pr->next_start++;
@@ -479,7 +489,7 @@ static void deliver(struct sim *sim, const struct ev *ev,
 		    const struct era_sink *out)
 {
 	struct proc *to = &sim->proc[ev->to];
-	uint64_t value[2];
+	uint64_t value[SIM_VALUE_WORDS];
 	struct era_msg msg;
 	int err;
 
@@ -568,7 +578,7 @@ static void final_checks(struct sim *sim)
 		if (pr->crashed)
 			continue;
 		for (uint64_t a = 1; a <= c->agreements; a++) {
-			uint64_t v[2];
+			uint64_t v[SIM_VALUE_WORDS];
 			int r;
 
 			if (!pr->decided[a]) {
@@ -588,7 +598,7 @@ static void final_checks(struct sim *sim)
 					  p, a);
 			/* Every survivor contributed to this decision. */
 			for (uint32_t q = 0; q < c->n; q++) {
-				uint64_t tmp[2];
+				uint64_t tmp[SIM_VALUE_WORDS];
 
 				if (sim->proc[q].crashed)
 					continue;

@@ -230,7 +230,8 @@ int ftnl_group_open(const struct ftnl_group_spec *spec,
  * Leave: stop the progress thread, unregister cleanly from the module (a
  * clean exit is not a failure), close every socket, free. NULL is fine.
  * Call it only between collectives: peers may still need this process's
- * decisions until their next agreement completes.
+ * decisions until their next agreement completes. Requests still in
+ * flight complete with -ECANCELED; free them afterwards.
  */
 void ftnl_group_close(struct ftnl_group *group);
 

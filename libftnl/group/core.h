@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftnl/group internals: the group object shared by group.c (open,
+ * progress, failures), view.c (one ERA engine per membership view, message
+ * demultiplexing) and request.c (agree, iagree, shrink).
+ *
+ * Locking: every entry point takes @lock; the progress thread, when there
+ * is one, takes it to dispatch. Engine callbacks and transport/detector
+ * callbacks run with it held.
+ *
+ * Deaths are applied in two steps because they are learned inside the
+ * transport's and detector's own callbacks: grp_mark_dead() records them,
+ * grp_settle_engines() (safe anywhere but inside an engine call) feeds the
+ * engines, and grp_settle() (only outside any transport or detector
+ * callback) also tells the transport and frees the views nobody needs.
+ */
+#ifndef FTNL_GROUP_CORE_H
+#define FTNL_GROUP_CORE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ftnl/group.h>
+
+#include "era/engine.h"
+#include "era/ulfm.h"
+
+struct grp_transport;
+struct grp_detector;
+
+/* ERA's own bound on agreements in flight (era/engine.c). */
+#define GRP_MAX_WINDOW		1024
+#define GRP_DEFAULT_WINDOW	16
+
+/**
+ * struct grp_view - one membership view and its ERA engine
+ * @group: the owner
+ * @older: the previous view still kept (serving slow peers), or NULL
+ * @id: 0, then +1 per shrink
+ * @era_id: the ERA group id of its messages, a mix of (job, @id)
+ * @size: members
+ * @self: this process's index in @members
+ * @members: world ranks, increasing
+ * @ulfm: the value op over view ranks (its priv points here: no moving)
+ * @era: the engine
+ * @sink: where @era's actions go (ctx: this view)
+ * @started: the last agreement id started here
+ * @rx_value: a decoded message's value
+ * @contribution: the value being contributed
+ */
+struct grp_view {
+	struct ftnl_group *group;
+	struct grp_view *older;
+	uint64_t id;
+	uint64_t era_id;
+	uint32_t size;
+	uint32_t self;
+	uint32_t *members;
+	struct era_ulfm ulfm;
+	struct era_group *era;
+	struct era_sink sink;
+	uint64_t started;
+	void *rx_value;
+	void *contribution;
+};
+
+/**
+ * struct ftnl_group_req - one agreement started by this process
+ * @group: the owner; NULL once the group is closed
+ * @next: in the group's list of requests not decided yet
+ * @view: the view it runs in, while not decided
+ * @id: agreement id in @view
+ * @done: decided (or cancelled by close)
+ * @orphan: freed by the caller before completion: freed when decided
+ * @result: 0, -FTNL_EPROCFAILED, -ESTALE or -ECANCELED
+ * @flag: the agreed flag
+ * @value: if not NULL, receives the whole decided value (shrink)
+ */
+struct ftnl_group_req {
+	struct ftnl_group *group;
+	struct ftnl_group_req *next;
+	struct grp_view *view;
+	uint64_t id;
+	bool done;
+	bool orphan;
+	int result;
+	uint64_t flag;
+	void *value;
+};
+
+/* A message for the next view, received before this process reached it. */
+struct grp_early_msg {
+	struct grp_early_msg *next;
+	uint32_t from;
+	size_t len;
+	uint8_t bytes[];
+};
+
+/**
+ * struct ftnl_group - one process's membership in a group
+ * @spec: our deep copy of the caller's spec
+ * @attr: the caller's attributes, defaults applied
+ * @epfd: the epoll instance everything waits in (ftnl_group_fd())
+ * @transport: TCP to the other ranks
+ * @detector: the failure sources
+ * @dead: world ranks known dead
+ * @acked: world ranks acknowledged dead (ftnl_group_failure_ack())
+ * @to_engines: dead ranks the engines were not told of yet
+ * @to_transport: dead ranks the transport was not told of yet
+ * @view: the current view; older ones kept follow ->older
+ * @free_below: views with a smaller id can be freed
+ * @pending: requests not decided yet
+ * @early: messages of the next view, in arrival order; @early_tail
+ *	its end, @early_bytes their size
+ * @stale: a decision listed this process dead: it must leave
+ * @fatal: a negative errno once the group is unusable
+ * @txbuf: one encoded message, @txcap bytes
+ * @agreements: decisions taken here (stats)
+ * @msgs_sent: ERA messages handed to the transport
+ * @msgs_received: ERA messages received
+ * @dropped: messages refused (malformed, foreign, protocol errors)
+ * @view_cb: ftnl_group_on_view_change(), with @view_cb_arg
+ * @lock: taken by every entry point and the progress thread
+ * @progressed: signalled by the progress thread after each round
+ * @threaded: the progress thread runs
+ * @thread: the progress thread
+ * @stop_fd: an eventfd that tells the progress thread to end
+ */
+struct ftnl_group {
+	struct ftnl_group_spec spec;
+	struct ftnl_group_attr attr;
+	int epfd;
+	struct grp_transport *transport;
+	struct grp_detector *detector;
+
+	uint64_t *dead;
+	uint64_t *acked;
+	uint64_t *to_engines;
+	uint64_t *to_transport;
+
+	struct grp_view *view;
+	uint64_t free_below;
+	struct ftnl_group_req *pending;
+	struct grp_early_msg *early, **early_tail;
+	size_t early_bytes;
+	bool stale;
+	int fatal;
+
+	uint8_t *txbuf;
+	size_t txcap;
+
+	uint64_t agreements;
+	uint64_t msgs_sent;
+	uint64_t msgs_received;
+	uint64_t dropped;
+
+	ftnl_view_cb view_cb;
+	void *view_cb_arg;
+
+	pthread_mutex_t lock;
+	pthread_cond_t progressed;
+	bool threaded;
+	pthread_t thread;
+	int stop_fd;
+};
+
+/* group.c */
+void grp_mark_dead(struct ftnl_group *g, uint32_t rank);
+void grp_settle_engines(struct ftnl_group *g);
+void grp_settle(struct ftnl_group *g);
+int grp_progress_locked(struct ftnl_group *g);
+int grp_wait_locked(struct ftnl_group *g);
+
+/* view.c */
+uint64_t grp_era_id(uint64_t job, uint64_t view_id);
+int grp_view_create(struct ftnl_group *g, uint64_t id,
+		    const uint32_t *members, uint32_t size,
+		    struct grp_view **out);
+void grp_view_destroy(struct grp_view *v);
+/* @v's index of world rank @rank, or UINT32_MAX if not a member. */
+uint32_t grp_view_rank(const struct grp_view *v, uint32_t rank);
+void grp_on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len);
+/* Feed the buffered messages of the new current view; drop the rest. */
+void grp_replay_early(struct ftnl_group *g);
+void grp_free_early(struct ftnl_group *g);
+
+/* request.c */
+void grp_req_complete(struct grp_view *v, uint64_t id, const void *value);
+void grp_cancel_requests(struct ftnl_group *g);
+
+#endif /* FTNL_GROUP_CORE_H */

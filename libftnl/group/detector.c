@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The perfect failure detector of a process group (see detector.h): the
+ * failure oracle directory and the ftnl kernel module. Neither can name a
+ * live process; so neither does this file: no timeouts, no guesses.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include "group/detector.h"
+#include "group/loop.h"
+
+/* Node id of a rank whose node is unknown (its address matched none). */
+#define GRP_NODE_UNKNOWN	FTNL_GROUP_NODE_ANY
+
+struct grp_detector {
+	const struct ftnl_group_spec *spec;
+	int epfd;
+	grp_dead_fn on_dead;
+	void *ctx;
+
+	/* the oracle directory */
+	int inotify_fd;			/* -1 without a failure_dir */
+	struct grp_source dir_src;
+
+	/* the module */
+	struct ftnl_handle *handle;	/* holds the registration */
+	struct ftnl_events *events;
+	struct grp_source events_src;
+	bool events_in_epoll;
+	uint32_t *rank_node;		/* each rank's node id, or unknown */
+};
+
+static void grp_report(struct grp_detector *d, uint32_t rank)
+{
+	if (rank < d->spec->size && rank != d->spec->rank)
+		d->on_dead(d->ctx, rank);
+}
+
+/* ---- the failure oracle directory ---------------------------------------- */
+
+/* A rank as printf("%u") writes it: no sign, no blank, no leading zero. */
+static bool grp_oracle_name(const char *name, uint32_t *rank)
+{
+	uint64_t v = 0;
+	const char *s;
+
+	if (!*name || (name[0] == '0' && name[1]))
+		return false;
+	for (s = name; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v >= FTNL_GROUP_MAX_SIZE)
+			return false;
+	}
+	*rank = (uint32_t)v;
+	return true;
+}
+
+static void grp_oracle_file(struct grp_detector *d, const char *name)
+{
+	uint32_t rank;
+
+	if (grp_oracle_name(name, &rank))
+		grp_report(d, rank);	/* out of range or self: ignored */
+}
+
+static int grp_oracle_scan(struct grp_detector *d)
+{
+	DIR *dir = opendir(d->spec->failure_dir);
+	struct dirent *de;
+
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)))
+		grp_oracle_file(d, de->d_name);
+	closedir(dir);
+	return 0;
+}
+
+static void grp_oracle_ready(struct grp_source *src, uint32_t events)
+{
+	struct grp_detector *d = (struct grp_detector *)
+		((char *)src - offsetof(struct grp_detector, dir_src));
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	(void)events;
+	for (;;) {
+		const struct inotify_event *ev;
+		char *p;
+
+		n = read(d->inotify_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			if (ev->mask & IN_Q_OVERFLOW)
+				grp_oracle_scan(d);	/* events lost */
+			else if (ev->len)
+				grp_oracle_file(d, ev->name);
+		}
+	}
+}
+
+static int grp_oracle_open(struct grp_detector *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->dir_src };
+
+	d->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (d->inotify_fd < 0)
+		return -errno;
+	/* Watch first, then list: a file created in between is seen twice. */
+	if (inotify_add_watch(d->inotify_fd, d->spec->failure_dir,
+			      IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE |
+			      IN_ONLYDIR) < 0)
+		return -errno;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->inotify_fd, &ev))
+		return -errno;
+	return grp_oracle_scan(d);
+}
+
+/* ---- the module ------------------------------------------------------------ */
+
+static int grp_cmp_node_addr(const void *a, const void *b)
+{
+	const struct ftnl_node *x = a, *y = b;
+
+	if (x->family != y->family)
+		return x->family < y->family ? -1 : 1;
+	return memcmp(&x->addr, &y->addr, x->family == AF_INET ?
+		      sizeof(x->addr.v4) : sizeof(x->addr.v6));
+}
+
+/*
+ * Each rank's node: the spec's node id, else the one node of the table
+ * with the rank's address. An address shared by several nodes (or none)
+ * leaves the node unknown: guessing could kill a live rank.
+ */
+static void grp_map_ranks(struct grp_detector *d,
+			  const struct ftnl_node_table *table,
+			  struct ftnl_node *sorted)
+{
+	uint32_t r;
+
+	memcpy(sorted, table->nodes, table->count * sizeof(*sorted));
+	qsort(sorted, table->count, sizeof(*sorted), grp_cmp_node_addr);
+	for (r = 0; r < d->spec->size; r++) {
+		const struct ftnl_group_peer *peer = &d->spec->peers[r];
+		struct ftnl_node key = { .family = peer->family,
+					 .addr = peer->addr };
+		const struct ftnl_node *hit;
+
+		d->rank_node[r] = peer->node_id;
+		if (peer->node_id != FTNL_GROUP_NODE_ANY)
+			continue;
+		hit = table->count ? bsearch(&key, sorted, table->count,
+					     sizeof(*sorted),
+					     grp_cmp_node_addr) : NULL;
+		if (!hit)
+			continue;
+		if ((hit > sorted && !grp_cmp_node_addr(hit - 1, &key)) ||
+		    (hit + 1 < sorted + table->count &&
+		     !grp_cmp_node_addr(hit + 1, &key)))
+			continue;	/* ambiguous */
+		d->rank_node[r] = hit->id;
+	}
+}
+
+static void grp_node_dead(struct grp_detector *d, uint32_t node_id)
+{
+	uint32_t r;
+
+	for (r = 0; r < d->spec->size; r++)
+		if (d->rank_node[r] == node_id && node_id != GRP_NODE_UNKNOWN)
+			grp_report(d, r);
+}
+
+/*
+ * Read the node table: remap the ranks and report every rank on a dead
+ * node. LEFT is not dead: a node that left the cluster gracefully may
+ * still run live processes.
+ */
+static int grp_module_resync(struct grp_detector *d)
+{
+	struct ftnl_node_table table = { 0 };
+	struct ftnl_node *sorted;
+	size_t i;
+	int err;
+
+	err = ftnl_node_list(d->handle, &table);
+	if (err)
+		return err;
+	sorted = malloc((table.count ? table.count : 1) * sizeof(*sorted));
+	if (!sorted) {
+		ftnl_node_table_free(&table);
+		return -ENOMEM;
+	}
+	grp_map_ranks(d, &table, sorted);
+	free(sorted);
+	for (i = 0; i < table.count; i++)
+		if (table.nodes[i].state == FTNL_NODE_STATE_DEAD)
+			grp_node_dead(d, table.nodes[i].id);
+	ftnl_node_table_free(&table);
+	return 0;
+}
+
+static void grp_module_event(struct grp_detector *d,
+			     const struct ftnl_event *ev)
+{
+	switch (ev->type) {
+	case FTNL_EVENT_FAILURE:
+		/* A graceful leave ends the node's membership, not its ranks. */
+		if (ev->failure.cause != FTNL_CAUSE_LEAVE)
+			grp_node_dead(d, ev->failure.node_id);
+		break;
+	case FTNL_EVENT_PROC_EXIT:
+		if (ev->proc_exit.job == d->spec->job)
+			grp_report(d, ev->proc_exit.rank);
+		break;
+	case FTNL_EVENT_CLUSTER:
+	case FTNL_EVENT_OVERRUN:
+		/*
+		 * Failing to re-read leaves the old mapping; the next event
+		 * tries again. Lost PROC_EXIT events cannot be re-read.
+		 */
+		grp_module_resync(d);
+		break;
+	default:
+		break;
+	}
+}
+
+static void grp_module_ready(struct grp_source *src, uint32_t events)
+{
+	struct grp_detector *d = (struct grp_detector *)
+		((char *)src - offsetof(struct grp_detector, events_src));
+	struct ftnl_event ev;
+	int n;
+
+	(void)events;
+	while ((n = ftnl_events_read(d->events, &ev)) > 0)
+		grp_module_event(d, &ev);
+	if (n < 0) {
+		/* A broken socket stays readable: stop watching, not spin. */
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, ftnl_events_fd(d->events), NULL);
+		d->events_in_epoll = false;
+	}
+}
+
+static void grp_module_close(struct grp_detector *d, bool clean)
+{
+	if (d->events_in_epoll)
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, ftnl_events_fd(d->events), NULL);
+	d->events_in_epoll = false;
+	ftnl_events_close(d->events);
+	d->events = NULL;
+	if (d->handle && clean)
+		ftnl_proc_unregister(d->handle);
+	/* Without unregistering, closing the socket is this rank's death. */
+	ftnl_close(d->handle);
+	d->handle = NULL;
+	free(d->rank_node);
+	d->rank_node = NULL;
+}
+
+/*
+ * Subscribe before reading the table, so that no failure falls between
+ * the two; register last, once everything else worked.
+ * Return: 0; -ENOENT when there is no module or no cluster; other errno.
+ */
+static int grp_module_open(struct grp_detector *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN,
+				  .data.ptr = &d->events_src };
+	struct ftnl_cluster_info info;
+	int err;
+
+	err = ftnl_open(&d->handle);
+	if (err)
+		return err;
+	err = ftnl_cluster_get(d->handle, &info);
+	if (err)
+		return err;
+	err = ftnl_events_open(&d->events);
+	if (err)
+		return err;
+	d->rank_node = malloc((size_t)d->spec->size * sizeof(*d->rank_node));
+	if (!d->rank_node)
+		return -ENOMEM;
+	err = grp_module_resync(d);
+	if (err)
+		return err;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ftnl_events_fd(d->events), &ev))
+		return -errno;
+	d->events_in_epoll = true;
+	return ftnl_proc_register(d->handle, d->spec->job, d->spec->rank);
+}
+
+/* ---- the API ---------------------------------------------------------------- */
+
+int grp_detector_open(const struct ftnl_group_spec *spec,
+		      enum ftnl_group_module module, int epfd,
+		      grp_dead_fn on_dead, void *ctx,
+		      struct grp_detector **out)
+{
+	struct grp_detector *d;
+	int err;
+
+	if (!spec || !spec->peers || spec->rank >= spec->size || !on_dead ||
+	    (module != FTNL_GROUP_MODULE_AUTO && module != FTNL_GROUP_MODULE_OFF &&
+	     module != FTNL_GROUP_MODULE_ON))
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->spec = spec;
+	d->epfd = epfd;
+	d->on_dead = on_dead;
+	d->ctx = ctx;
+	d->inotify_fd = -1;
+	d->dir_src.ready = grp_oracle_ready;
+	d->events_src.ready = grp_module_ready;
+
+	if (module != FTNL_GROUP_MODULE_OFF) {
+		err = grp_module_open(d);
+		if (err) {
+			grp_module_close(d, false);
+			if (err != -ENOENT || module == FTNL_GROUP_MODULE_ON)
+				goto fail;
+		}
+	}
+	if (spec->failure_dir) {
+		err = grp_oracle_open(d);
+		if (err)
+			goto fail;
+	}
+	*out = d;
+	return 0;
+
+fail:
+	grp_detector_close(d, true);
+	return err;
+}
+
+bool grp_detector_uses_module(const struct grp_detector *d)
+{
+	return d->handle;
+}
+
+void grp_detector_close(struct grp_detector *d, bool clean)
+{
+	if (!d)
+		return;
+	if (d->inotify_fd >= 0) {
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->inotify_fd, NULL);
+		close(d->inotify_fd);
+	}
+	grp_module_close(d, clean);
+	free(d);
+}

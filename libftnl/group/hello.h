@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftnl/group internals: the hello frame that opens every transport
+ * connection (Documentation/libftnl-group-internals.rst). Little-endian:
+ *
+ *	off  size  field
+ *	  0     4  magic "FTGH"
+ *	  4     2  version, 1
+ *	  6     2  flags, 0
+ *	  8     8  job
+ *	 16     4  sender's world rank
+ *	 20     4  receiver's world rank (catches peers files that disagree)
+ *
+ * After it the stream carries ERA messages (era/msg.h), back to back.
+ * Shared by the transport and its tests.
+ */
+#ifndef FTNL_GROUP_HELLO_H
+#define FTNL_GROUP_HELLO_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define GRP_HELLO_MAGIC		"FTGH"
+#define GRP_HELLO_VERSION	1
+#define GRP_HELLO_LEN		24
+#define GRP_HELLO_VERSION_OFF	4
+#define GRP_HELLO_FLAGS_OFF	6
+#define GRP_HELLO_JOB_OFF	8
+#define GRP_HELLO_FROM_OFF	16
+#define GRP_HELLO_TO_OFF	20
+
+static inline void grp_wire_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void grp_wire_put_le32(uint8_t *p, uint32_t v)
+{
+	grp_wire_put_le16(p, (uint16_t)v);
+	grp_wire_put_le16(p + 2, (uint16_t)(v >> 16));
+}
+
+static inline void grp_wire_put_le64(uint8_t *p, uint64_t v)
+{
+	grp_wire_put_le32(p, (uint32_t)v);
+	grp_wire_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t grp_wire_get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t grp_wire_get_le32(const uint8_t *p)
+{
+	return grp_wire_get_le16(p) | (uint32_t)grp_wire_get_le16(p + 2) << 16;
+}
+
+static inline uint64_t grp_wire_get_le64(const uint8_t *p)
+{
+	return grp_wire_get_le32(p) | (uint64_t)grp_wire_get_le32(p + 4) << 32;
+}
+
+/* The hello @from sends to @to in job @job. */
+static inline void grp_wire_hello(uint8_t hello[GRP_HELLO_LEN], uint64_t job,
+				  uint32_t from, uint32_t to)
+{
+	memcpy(hello, GRP_HELLO_MAGIC, 4);
+	grp_wire_put_le16(hello + GRP_HELLO_VERSION_OFF, GRP_HELLO_VERSION);
+	grp_wire_put_le16(hello + GRP_HELLO_FLAGS_OFF, 0);
+	grp_wire_put_le64(hello + GRP_HELLO_JOB_OFF, job);
+	grp_wire_put_le32(hello + GRP_HELLO_FROM_OFF, from);
+	grp_wire_put_le32(hello + GRP_HELLO_TO_OFF, to);
+}
+
+#endif /* FTNL_GROUP_HELLO_H */

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Agreements and shrink: ftnl_group_agree(), ftnl_group_iagree(), the
+ * requests, ftnl_group_shrink() and the view queries.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "era/bitmap.h"
+#include "group/core.h"
+#include "internal.h"
+
+/* ---- completion (from the engine's decided callback) -------------------- */
+
+static int decision_result(const struct grp_view *v, const void *value)
+{
+	if (era_ulfm_failed(&v->ulfm, value, v->self))
+		return -ESTALE;
+	if (era_ulfm_unacked_failure(&v->ulfm, value))
+		return -FTNL_EPROCFAILED;
+	return 0;
+}
+
+static void unlink_pending(struct ftnl_group *g, struct ftnl_group_req *req)
+{
+	for (struct ftnl_group_req **p = &g->pending; *p; p = &(*p)->next) {
+		if (*p == req) {
+			*p = req->next;
+			req->next = NULL;
+			return;
+		}
+	}
+}
+
+static void req_release(struct ftnl_group_req *req)
+{
+	free(req->value);
+	free(req);
+}
+
+void grp_req_complete(struct grp_view *v, uint64_t id, const void *value)
+{
+	struct ftnl_group *g = v->group;
+	struct ftnl_group_req *req;
+
+	for (req = g->pending; req; req = req->next)
+		if (req->view == v && req->id == id)
+			break;
+	if (!req)
+		return;
+	unlink_pending(g, req);
+	if (req->orphan) {
+		req_release(req);
+		return;
+	}
+	req->view = NULL;
+	req->done = true;
+	req->flag = era_ulfm_flag(value);
+	req->result = decision_result(v, value);
+	if (req->value)
+		memcpy(req->value, value, v->ulfm.op.value_size);
+}
+
+void grp_cancel_requests(struct ftnl_group *g)
+{
+	while (g->pending) {
+		struct ftnl_group_req *req = g->pending;
+
+		g->pending = req->next;
+		if (req->orphan) {
+			req_release(req);
+			continue;
+		}
+		req->next = NULL;
+		req->view = NULL;
+		req->group = NULL;
+		req->done = true;
+		req->result = -ECANCELED;
+	}
+}
+
+/* ---- starting ----------------------------------------------------------- */
+
+/* Agreements of the current view started and not decided yet. */
+static bool view_busy(const struct grp_view *v)
+{
+	return era_returned_upto(v->era) < v->started;
+}
+
+/*
+ * Contribute @flag and the acknowledged failures to the next agreement of
+ * the current view. @keep_value: the request keeps the decided value.
+ */
+static int start_agreement(struct ftnl_group *g, uint64_t flag,
+			   bool keep_value, struct ftnl_group_req **out)
+{
+	struct grp_view *v = g->view;
+	struct ftnl_group_req *req;
+	int err;
+
+	if (g->fatal)
+		return g->fatal;
+	if (g->stale)
+		return -ESTALE;
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return -ENOMEM;
+	if (keep_value) {
+		req->value = malloc(v->ulfm.op.value_size);
+		if (!req->value) {
+			free(req);
+			return -ENOMEM;
+		}
+	}
+	/* Every engine must know every death before we contribute. */
+	grp_settle(g);
+	era_ulfm_value_init(&v->ulfm, v->contribution, flag);
+	for (uint32_t r = 0; r < v->size; r++) {
+		if (era_bit_test(g->acked, v->members[r])) {
+			era_ulfm_set_failed(&v->ulfm, v->contribution, r);
+			era_ulfm_set_acked(&v->ulfm, v->contribution, r);
+		}
+	}
+	req->group = g;
+	req->view = v;
+	req->id = v->started + 1;
+	/* Linked first: the decision may come within era_start(). */
+	req->next = g->pending;
+	g->pending = req;
+	err = era_start(v->era, req->id, v->contribution, &v->sink);
+	if (err) {
+		unlink_pending(g, req);
+		req_release(req);
+		if (err == -ESTALE)
+			g->stale = true;
+		return err;
+	}
+	v->started = req->id;
+	grp_settle(g);
+	*out = req;
+	return 0;
+}
+
+static void lock(struct ftnl_group *g)
+{
+	pthread_mutex_lock(&g->lock);
+}
+
+static void unlock(struct ftnl_group *g)
+{
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* Wait for @req's decision; the caller holds the lock. */
+static int wait_req(struct ftnl_group *g, struct ftnl_group_req *req)
+{
+	while (!req->done) {
+		int err = grp_wait_locked(g);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- agreement ---------------------------------------------------------- */
+
+FTNL_EXPORT int ftnl_group_iagree(struct ftnl_group *group, uint64_t flag,
+				  struct ftnl_group_req **req)
+{
+	int err;
+
+	if (!group || !req)
+		return -EINVAL;
+	lock(group);
+	err = start_agreement(group, flag, false, req);
+	unlock(group);
+	return err;
+}
+
+FTNL_EXPORT int ftnl_group_agree(struct ftnl_group *group, uint64_t *flag)
+{
+	struct ftnl_group_req *req;
+	int err;
+
+	if (!group || !flag)
+		return -EINVAL;
+	lock(group);
+	if (view_busy(group->view)) {
+		err = group->stale ? -ESTALE : -EBUSY;
+		goto out;
+	}
+	err = start_agreement(group, *flag, false, &req);
+	if (err)
+		goto out;
+	err = wait_req(group, req);
+	if (!err) {
+		*flag = req->flag;
+		err = req->result;
+		req_release(req);
+	} else {
+		req->orphan = true;	/* fatal: freed with the group */
+	}
+out:
+	unlock(group);
+	return err;
+}
+
+FTNL_EXPORT int ftnl_group_req_test(struct ftnl_group_req *req, uint64_t *flag)
+{
+	struct ftnl_group *g;
+	int err = 0;
+
+	if (!req)
+		return -EINVAL;
+	g = req->group;
+	if (g) {
+		lock(g);
+		if (!req->done && !g->threaded)
+			err = grp_progress_locked(g);
+		unlock(g);
+	}
+	if (err)
+		return err;
+	if (!req->done)
+		return -EINPROGRESS;
+	if (flag)
+		*flag = req->flag;
+	return req->result;
+}
+
+FTNL_EXPORT int ftnl_group_req_wait(struct ftnl_group_req *req, uint64_t *flag)
+{
+	struct ftnl_group *g;
+	int err = 0;
+
+	if (!req)
+		return -EINVAL;
+	g = req->group;
+	if (g) {
+		lock(g);
+		err = wait_req(g, req);
+		unlock(g);
+	}
+	if (err)
+		return err;
+	if (flag)
+		*flag = req->flag;
+	return req->result;
+}
+
+FTNL_EXPORT void ftnl_group_req_free(struct ftnl_group_req *req)
+{
+	struct ftnl_group *g;
+
+	if (!req)
+		return;
+	g = req->group;
+	if (g)
+		lock(g);
+	if (req->done)
+		req_release(req);
+	else
+		req->orphan = true;	/* the decision frees it */
+	if (g)
+		unlock(g);
+}
+
+/* ---- views -------------------------------------------------------------- */
+
+static void fill_view(const struct grp_view *v, struct ftnl_view *out)
+{
+	*out = (struct ftnl_view){ .id = v->id, .size = v->size,
+				   .self = v->self, .members = v->members };
+}
+
+FTNL_EXPORT void ftnl_group_view(const struct ftnl_group *group,
+				 struct ftnl_view *view)
+{
+	struct ftnl_group *g = (struct ftnl_group *)group;	/* the lock */
+
+	if (!g || !view)
+		return;
+	lock(g);
+	fill_view(g->view, view);
+	unlock(g);
+}
+
+FTNL_EXPORT void ftnl_group_on_view_change(struct ftnl_group *group,
+					   ftnl_view_cb cb, void *arg)
+{
+	if (!group)
+		return;
+	lock(group);
+	group->view_cb = cb;
+	group->view_cb_arg = arg;
+	unlock(group);
+}
+
+/* The next view: the members of @v not failed in @decided, same order. */
+static int next_view(struct ftnl_group *g, struct grp_view *v,
+		     const void *decided)
+{
+	uint32_t *members = malloc(v->size * sizeof(*members)), n = 0;
+	struct grp_view *next;
+	int err;
+
+	if (!members)
+		return -ENOMEM;
+	for (uint32_t r = 0; r < v->size; r++)
+		if (!era_ulfm_failed(&v->ulfm, decided, r))
+			members[n++] = v->members[r];
+	err = grp_view_create(g, v->id + 1, members, n, &next);
+	free(members);
+	if (err)
+		return err;
+	next->older = v;
+	g->view = next;
+	grp_replay_early(g);
+	grp_settle(g);
+	return 0;
+}
+
+FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
+{
+	struct ftnl_group_req *req;
+	struct ftnl_view view;
+	ftnl_view_cb cb;
+	void *cb_arg;
+	int err;
+
+	if (!group)
+		return -EINVAL;
+	lock(group);
+	if (view_busy(group->view)) {
+		err = group->stale ? -ESTALE : -EBUSY;
+		goto out;
+	}
+	err = start_agreement(group, ~(uint64_t)0, true, &req);
+	if (err)
+		goto out;
+	err = wait_req(group, req);
+	if (err) {
+		req->orphan = true;
+		goto out;
+	}
+	err = req->result == -ESTALE ? -ESTALE :
+	      next_view(group, group->view, req->value);
+	req_release(req);
+	if (err) {
+		/* Peers moved on without us: this process cannot follow. */
+		if (err != -ESTALE)
+			group->fatal = err;
+		goto out;
+	}
+	fill_view(group->view, &view);
+	cb = group->view_cb;
+	cb_arg = group->view_cb_arg;
+	unlock(group);
+	/* Unlocked: the callback may call back into the group. */
+	if (cb)
+		cb(&view, cb_arg);
+	return 0;
+out:
+	unlock(group);
+	return err;
+}
