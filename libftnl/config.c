@@ -12,6 +12,8 @@
  *	node 1 10.0.0.1 7400
  *	node 2 fd00::2 7400
  *	bcast bmg		(optional; hypercube is the module's default)
+ *	gossip-faults 2		(optional, bcast fcg only: FCG's f)
+ *	gossip-time 5ms		(optional, bcast fcg only: FCG's T, or auto)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -41,6 +43,8 @@ enum ftnl_keyword {
 	FTNL_KW_KEY,		/* key and keyfile share it: one key */
 	FTNL_KW_NODE,
 	FTNL_KW_BCAST,
+	FTNL_KW_GOSSIP_FAULTS,
+	FTNL_KW_GOSSIP_TIME,
 	FTNL_KW_COUNT,
 };
 
@@ -221,6 +225,47 @@ static int ftnl_kw_bcast(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/* FCG's f: a u8 on the wire, 1..7 unless raw. */
+static int ftnl_kw_gossip_faults(struct ftnl_config_parser *p, char **words)
+{
+	const char *why;
+	uint32_t f;
+	int err;
+
+	err = ftnl_word_u32(p, "gossip-faults", words[1], &f);
+	if (err)
+		return err;
+	why = f > UINT8_MAX ? "FCG's f must be between 1 and 7" :
+	      ftnl_raw(p) ? NULL : ftnl_check_fcg_f((uint8_t)f);
+	if (why)
+		return ftnl_parse_error(p, p->line, "gossip-faults %s: %s",
+					words[1], why);
+	p->config->fcg_f = (uint8_t)f;
+	p->config->has_fcg_f = true;
+	return 0;
+}
+
+/* FCG's T: a duration, or "auto" (0: the module's choice from n). */
+static int ftnl_kw_gossip_time(struct ftnl_config_parser *p, char **words)
+{
+	const char *why;
+	uint32_t us = 0;
+	int err;
+
+	if (strcmp(words[1], "auto")) {
+		err = ftnl_word_duration(p, "gossip-time", words[1], &us);
+		if (err)
+			return err;
+	}
+	why = ftnl_raw(p) ? NULL : ftnl_check_gossip_t(us);
+	if (why)
+		return ftnl_parse_error(p, p->line, "gossip-time %s: %s",
+					words[1], why);
+	p->config->gossip_t_us = us;
+	p->config->has_gossip_t = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -293,6 +338,10 @@ static const struct ftnl_keyword_def {
 	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile },
 	{ "node", FTNL_KW_NODE, 3, "node ID ADDRESS PORT", ftnl_kw_node },
 	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast },
+	{ "gossip-faults", FTNL_KW_GOSSIP_FAULTS, 1, "gossip-faults N",
+	  ftnl_kw_gossip_faults },
+	{ "gossip-time", FTNL_KW_GOSSIP_TIME, 1, "gossip-time DURATION|auto",
+	  ftnl_kw_gossip_time },
 };
 
 static bool ftnl_is_blank(char c)
@@ -339,7 +388,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node or bcast)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)",
 					words[0]);
 	if (n - 1 != def->values)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",
@@ -371,6 +420,17 @@ static int ftnl_parse_finish(struct ftnl_config_parser *p)
 					ftnl_format_duration(c->timeout_us, to, sizeof(to)),
 					ftnl_format_duration(c->hb_period_us, hb, sizeof(hb)),
 					p->seen[FTNL_KW_HEARTBEAT]);
+
+	/* FCG's parameters with another algorithm would do nothing. */
+	if (c->has_bcast_algo && c->bcast_algo != FTNL_BCAST_FCG &&
+	    (c->has_fcg_f || c->has_gossip_t))
+		return ftnl_parse_error(p, c->has_fcg_f ?
+					p->seen[FTNL_KW_GOSSIP_FAULTS] :
+					p->seen[FTNL_KW_GOSSIP_TIME],
+					"%s applies only to bcast fcg (bcast %s on line %u)",
+					c->has_fcg_f ? "gossip-faults" : "gossip-time",
+					ftnl_bcast_algo_name(c->bcast_algo),
+					p->seen[FTNL_KW_BCAST]);
 
 	dup = ftnl_find_duplicate(c->nodes, c->node_count, FTNL_DUP_ID,
 				  &first, &second);

@@ -57,10 +57,17 @@ const char *ftnl_check_fcg_f(uint8_t fcg_f)
 	return NULL;
 }
 
+/*
+ * Stricter than the kernel below 20us: the module counts T in slots of
+ * 20us (kmod/bcast/fcg.c) and takes a T of no whole slot for 0, its own
+ * choice, which is not what anyone asking for 10us meant.
+ */
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
 {
 	if (gossip_t_us > 10000000)
 		return "FCG's gossip time must be at most 10s";
+	if (gossip_t_us && gossip_t_us < 20)
+		return "FCG's gossip time must be 0 (the module's choice) or at least 20us";
 	return NULL;
 }
 

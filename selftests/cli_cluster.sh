@@ -10,7 +10,9 @@
 # nodes as configured (ids, families, addresses, ports, alive) with the self
 # marker on N only, and "ftnl-cli -j cluster show" / "-j info" agree.
 # A typo on the command line and a request the kernel rejects both print a
-# clear message and exit non-zero, and change nothing.
+# clear message and exit non-zero, and change nothing. FCG's f and T, from
+# arguments and from a file, reach the kernel; out of range they are refused
+# by ftnl-cli, and when forced by the kernel.
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -200,6 +202,63 @@ if command -v setpriv >/dev/null 2>&1; then
 else
 	skip "an unprivileged user cannot delete the cluster (no setpriv)"
 fi
+
+# --- FCG's parameters: arguments and file keywords reach the kernel ----------------
+
+# check_fcg N F T_US DESCRIBED: node N's configuration and broadcast report
+# FCG with f = F and T = T_US, and "bcast show" says DESCRIBED.
+check_fcg() {
+	f=$LIB_TMP/fcg.$1
+	in_ns "$(ns $1)" "$CLI" -j cluster show | json_flat >"$f" || return 1
+	for kv in bcast_algo=fcg bcast_fcg_f=$2 bcast_gossip_t_us=$3; do
+		got=$(json_get "$f" "${kv%%=*}")
+		if [ "$got" != "${kv#*=}" ]; then
+			diag "cluster show: ${kv%%=*} is \"$got\", want \"${kv#*=}\""
+			return 1
+		fi
+	done
+	in_ns "$(ns $1)" "$CLI" -j bcast show | json_flat >"$f.bcast" || return 1
+	[ "$(json_get "$f.bcast" fcg_f)" = "$2" ] &&
+		[ "$(json_get "$f.bcast" gossip_t_us)" = "$3" ] || {
+		diag "bcast show -j: $(cat "$f.bcast")"
+		return 1
+	}
+	in_ns "$(ns $1)" "$CLI" bcast show | grep -q "fcg $4\$" || {
+		diag "bcast show: $(in_ns "$(ns $1)" "$CLI" bcast show)"
+		return 1
+	}
+}
+
+fcg_args() {
+	in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 bcast fcg \
+		gossip-faults 3 gossip-time 2ms && check_fcg 2 3 2000 "f 3 gossip 2ms"
+}
+check "cluster set ... bcast fcg gossip-faults 3 gossip-time 2ms reaches the kernel" fcg_args
+
+fcg_file() {
+	{
+		cat "$CONF"
+		echo "bcast fcg"
+		echo "gossip-faults 7"
+		echo "gossip-time auto"
+	} >"$CONF.fcg" &&
+		in_ns "$(ns 3)" "$CLI" cluster set file "$CONF.fcg" self 3 &&
+		check_fcg 3 7 0 "f 7 gossip auto"
+}
+check "config file keywords gossip-faults 7 and gossip-time auto reach the kernel" fcg_file
+
+expect_failure "FCG's f out of range is caught before sending" 1 \
+	"FCG's f must be between 1 and 7" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 bcast fcg gossip-faults 8
+expect_failure "FCG's parameters without bcast fcg are refused" 1 \
+	"gossip-time applies only to bcast fcg" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 bcast bmg gossip-time 1ms
+expect_failure "the kernel's range check of FCG's f (forced)" 2 \
+	"integer out of range" \
+	in_ns "$(ns 1)" "$CLI" -f cluster set file "$CONF" self 1 bcast fcg gossip-faults 8
+expect_failure "the kernel's range check of FCG's gossip time (forced)" 2 \
+	"integer out of range" \
+	in_ns "$(ns 1)" "$CLI" -f cluster set file "$CONF" self 1 bcast fcg gossip-time 11s
 
 # --- -n NETNS is the same as ip netns exec; delete ----------------------------------
 

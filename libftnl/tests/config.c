@@ -108,7 +108,36 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node or bcast)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)" },
+	/* FCG's parameters. */
+	{ "gossip-faults 0\n", "t.conf:1: gossip-faults 0: FCG's f must be between 1 and 7" },
+	{ "gossip-faults 8\n", "t.conf:1: gossip-faults 8: FCG's f must be between 1 and 7" },
+	{ "gossip-faults 256\n", "t.conf:1: gossip-faults 256: FCG's f must be between 1 and 7" },
+	{ "gossip-faults two\n",
+	  "t.conf:1: invalid gossip-faults \"two\" (expected a decimal number)" },
+	{ "gossip-faults -1\n",
+	  "t.conf:1: invalid gossip-faults \"-1\" (expected a decimal number)" },
+	{ "gossip-faults\n", "t.conf:1: missing value: expected \"gossip-faults N\"" },
+	{ "gossip-faults 1 2\n", "t.conf:1: too many values: expected \"gossip-faults N\"" },
+	{ "gossip-faults 1\ngossip-faults 2\n",
+	  "t.conf:2: gossip-faults already given on line 1" },
+	{ "gossip-time 11s\n", "t.conf:1: gossip-time 11s: FCG's gossip time must be at most 10s" },
+	{ "gossip-time 19us\n",
+	  "t.conf:1: gossip-time 19us: FCG's gossip time must be 0 (the module's choice) or at least 20us" },
+	{ "gossip-time 5\n",
+	  "t.conf:1: invalid gossip-time \"5\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "gossip-time Auto\n",
+	  "t.conf:1: invalid gossip-time \"Auto\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "gossip-time 9999999s\n", "t.conf:1: gossip-time \"9999999s\" is too long" },
+	{ "gossip-time\n", "t.conf:1: missing value: expected \"gossip-time DURATION|auto\"" },
+	{ "gossip-time auto\n\ngossip-time 1ms\n",
+	  "t.conf:3: gossip-time already given on line 1" },
+	{ "bcast bmg\ngossip-faults 2\n",
+	  "t.conf:2: gossip-faults applies only to bcast fcg (bcast bmg on line 1)" },
+	{ "gossip-time 1ms\nbcast hypercube\n",
+	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
+	{ "gossip-fault 2\n",
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)" },
 	{ "cluster 1\n\nbcast ring\n",
 	  "t.conf:3: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)" },
 	{ "bcast BMG\n",
@@ -253,6 +282,154 @@ static void test_bcast_raw(const void *arg)
 					       FTNL_CONFIG_PARSE_RAW, &c, err,
 					       sizeof(err)), -EINVAL);
 	TAP_CHECK_STR(err, "<string>:2: unknown broadcast algorithm \"7\" (expected hypercube, bmg or fcg)");
+}
+
+struct fcg_file_case {
+	const char *text;
+	bool has_f;
+	uint8_t f;
+	bool has_t;
+	uint32_t t_us;
+};
+
+#define FCG_BASE BASE "self 1\nnode 1 10.0.0.1 1\nbcast fcg\n"
+
+static const struct fcg_file_case fcg_file_cases[] = {
+	{ FCG_BASE, false, 0, false, 0 },
+	{ FCG_BASE "gossip-faults 3\n", true, 3, false, 0 },
+	{ FCG_BASE "gossip-faults 1\n", true, 1, false, 0 },
+	{ FCG_BASE "gossip-faults 7\n", true, 7, false, 0 },
+	{ FCG_BASE "gossip-time 5ms\n", false, 0, true, 5000 },
+	{ FCG_BASE "gossip-time auto\n", false, 0, true, 0 },
+	{ FCG_BASE "gossip-time 20us\n", false, 0, true, 20 },
+	{ FCG_BASE "gossip-time 10s\n", false, 0, true, 10000000 },
+	{ "gossip-time 300us # T\ngossip-faults 2\n" FCG_BASE,
+	  true, 2, true, 300 },
+};
+
+static void test_fcg(const void *arg)
+{
+	const struct fcg_file_case *fc = arg;
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(fc->text, "f.conf", 0, &c,
+						    err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_FCG);
+	TAP_CHECK_INT(c.has_fcg_f, fc->has_f);
+	TAP_CHECK_UINT(c.fcg_f, fc->f);
+	TAP_CHECK_INT(c.has_gossip_t, fc->has_t);
+	TAP_CHECK_UINT(c.gossip_t_us, fc->t_us);
+	TAP_CHECK_UINT(c.unset, 0);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	TAP_CHECK_STR(err, "");
+	ftnl_config_free(&c);
+	TAP_CHECK(!c.has_fcg_f);
+	TAP_CHECK(!c.has_gossip_t);
+}
+
+/*
+ * FCG's parameters without a bcast line: the algorithm may come from
+ * elsewhere (ftnl-cli's "bcast fcg" argument), so the file parses. Like
+ * the kernel, ftnl_config_validate() does not mind them with another
+ * algorithm (they are kept, and unused); ftnl-cli refuses that.
+ */
+static void test_fcg_without_algo(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(
+		BASE "self 1\nnode 1 10.0.0.1 1\ngossip-faults 2\n"
+		"gossip-time auto\n", NULL, 0, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(!c.has_bcast_algo);
+	TAP_CHECK(c.has_fcg_f);
+	TAP_CHECK_UINT(c.fcg_f, 2);
+	TAP_CHECK(c.has_gossip_t);
+	TAP_CHECK_UINT(c.gossip_t_us, 0);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	TAP_CHECK_STR(err, "");
+	ftnl_config_free(&c);
+}
+
+/* ftnl_config_validate() on FCG's ranges, as libftnl users fill them. */
+static void test_fcg_validate(const void *arg)
+{
+	static const struct {
+		uint8_t f;
+		uint32_t t_us;
+		const char *want;
+	} cases[] = {
+		{ 1, 0, "" }, { 7, 10000000, "" }, { 2, 20, "" },
+		{ 0, 0, "FCG's f must be between 1 and 7" },
+		{ 8, 0, "FCG's f must be between 1 and 7" },
+		{ 255, 0, "FCG's f must be between 1 and 7" },
+		{ 1, 10000001, "FCG's gossip time must be at most 10s" },
+		{ 1, UINT32_MAX, "FCG's gossip time must be at most 10s" },
+		{ 1, 1, "FCG's gossip time must be 0 (the module's choice) or at least 20us" },
+		{ 1, 19, "FCG's gossip time must be 0 (the module's choice) or at least 20us" },
+	};
+	struct ftnl_node node = { .id = 1, .family = AF_INET, .port = 7400 };
+	struct ftnl_cluster_config c = {
+		.cluster_id = 1, .self_id = 1, .hb_period_us = 100000,
+		.timeout_us = 300000, .nodes = &node, .node_count = 1,
+		.has_bcast_algo = true, .bcast_algo = FTNL_BCAST_FCG,
+		.has_fcg_f = true, .has_gossip_t = true,
+	};
+	char err[256];
+	size_t i;
+
+	(void)arg;
+	node.addr.v4.s_addr = htonl(0x0a000001);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		c.fcg_f = cases[i].f;
+		c.gossip_t_us = cases[i].t_us;
+		err[0] = '\0';
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)),
+			      cases[i].want[0] ? -EINVAL : 0);
+		TAP_CHECK_STR(err, cases[i].want);
+	}
+	/* Unset, their values are not looked at. */
+	c.fcg_f = 0;
+	c.gossip_t_us = UINT32_MAX;
+	c.has_fcg_f = c.has_gossip_t = false;
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+}
+
+static void test_fcg_raw(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	/* Raw mode passes out-of-range values to the kernel... */
+	if (TAP_CHECK_INT(ftnl_config_parse_string(
+		"bcast bmg\ngossip-faults 0\ngossip-time 11s\n", NULL,
+		FTNL_CONFIG_PARSE_RAW, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.has_fcg_f);
+		TAP_CHECK_UINT(c.fcg_f, 0);
+		TAP_CHECK(c.has_gossip_t);
+		TAP_CHECK_UINT(c.gossip_t_us, 11000000);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	/* ... but not what the attribute (a u8) cannot carry, nor bad syntax. */
+	TAP_CHECK_INT(ftnl_config_parse_string("gossip-faults 256\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "<string>:1: gossip-faults 256: FCG's f must be between 1 and 7");
+	TAP_CHECK_INT(ftnl_config_parse_string("gossip-time soon\n", NULL,
+					       FTNL_CONFIG_PARSE_RAW, &c, err,
+					       sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "<string>:1: invalid gossip-time \"soon\"");
 }
 
 static void test_raw(const void *arg)
@@ -458,6 +635,12 @@ int main(void)
 			"bcast keyword: file %zu parses to %s", i + 1,
 			ftnl_bcast_algo_name(bcast_file_cases[i].algo));
 	tap_add(test_bcast_raw, NULL, "bcast keyword in raw mode: a name is still required");
+	for (i = 0; i < FTNL_ARRAY_SIZE(fcg_file_cases); i++)
+		tap_add(test_fcg, &fcg_file_cases[i],
+			"FCG parameters: file %zu parses and validates", i + 1);
+	tap_add(test_fcg_without_algo, NULL, "FCG parameters without a bcast line parse");
+	tap_add(test_fcg_validate, NULL, "FCG parameter ranges in ftnl_config_validate()");
+	tap_add(test_fcg_raw, NULL, "FCG parameters in raw mode");
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");

@@ -11,6 +11,9 @@
 #      and of the userspace ring (ftnl-uring) side by side, n = BENCH_LAT_N,
 #      h in BENCH_LAT_H_MS, for each load of BENCH_LOADS: K busy loops per
 #      guest CPU (0: idle; else plus a memory copy loop);
+#   4. failure notification by broadcast: for every n in BENCH_BCAST_N and
+#      algorithm in BENCH_BCAST_ALGOS, BENCH_BCAST_TRIALS silenced nodes:
+#      time to the last survivor's event, datagrams per notification;
 #
 # and prints the tables. Environment (defaults in brackets):
 #
@@ -18,7 +21,9 @@
 #   BENCH_TRIALS [20]          BENCH_CONFIG_BUDGET_S [90] per detection config
 #   BENCH_LAT_N [8]            BENCH_LAT_H_MS ["100 10"]  BENCH_LAT_S [60]
 #   BENCH_LOADS ["0 1 4"]      BENCH_MEMHOG_MIB [64] (0: no memory hog)
-#   BENCH_SKIP ["" | detect | lateness]                  BENCH_SEED [time]
+#   BENCH_BCAST_N ["8 16 32 64"]  BENCH_BCAST_ALGOS ["hypercube bmg fcg"]
+#   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
+#   BENCH_SKIP: words among detect, bcast, lateness   BENCH_SEED [time]
 set -eu
 
 IP=/sbin/ip
@@ -32,6 +37,11 @@ LAT_H_LIST=${BENCH_LAT_H_MS:-100 10}
 LAT_S=${BENCH_LAT_S:-60}
 LOADS=${BENCH_LOADS:-0 1 4}
 MEMHOG_MIB=${BENCH_MEMHOG_MIB:-64}
+BCAST_N_LIST=${BENCH_BCAST_N:-8 16 32 64}
+BCAST_ALGOS=${BENCH_BCAST_ALGOS:-hypercube bmg fcg}
+BCAST_TRIALS=${BENCH_BCAST_TRIALS:-10}
+BCAST_H=${BENCH_BCAST_H_MS:-50}
+BCAST_BUDGET=${BENCH_BCAST_BUDGET_S:-40}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -43,15 +53,30 @@ RESULTS=/tmp/ftnl-bench.results
 NCPU=$(nproc)
 
 say() { printf '== %s\n' "$*"; }
+skipped() { case " $SKIP " in *" $1 "*) return 0 ;; esac; return 1; }
 
 max_n=$LAT_N
-for n in $N_LIST; do
+skipped detect || for n in $N_LIST; do
+	[ "$n" -le "$max_n" ] || max_n=$n
+done
+skipped bcast || for n in $BCAST_N_LIST; do
 	[ "$n" -le "$max_n" ] || max_n=$n
 done
 
 # --- the virtual cluster ---------------------------------------------------------
 
 t0=$(date +%s)
+# The neighbor (ARP) table is one for the whole kernel, all namespaces
+# together, and its default hard limit (gc_thresh3) is 1024 entries. A
+# broadcast makes every node talk to many others: n(n-1) entries, 4032 at
+# n = 64. Past the limit, datagrams to unresolved neighbors are dropped
+# ("neighbor table overflow") and survivors miss notifications. A real node
+# holds only its own n - 1 entries.
+arp_max=$((max_n * max_n * 2 + 1024))
+for kv in "gc_thresh1=$((arp_max / 4))" "gc_thresh2=$((arp_max / 2))" \
+	"gc_thresh3=$arp_max"; do
+	echo "${kv#*=}" >"/proc/sys/net/ipv4/neigh/default/${kv%%=*}"
+done
 say "building a virtual cluster of $max_n nodes"
 $IP link add $BRIDGE type bridge
 $IP link set $BRIDGE up
@@ -104,7 +129,7 @@ trap stop_load EXIT
 
 # --- 1. detection latency --------------------------------------------------------
 
-if [ "$SKIP" != detect ]; then
+if ! skipped detect; then
 	for n in $N_LIST; do
 		for h in $H_LIST; do
 			d=$((h * D_FACTOR))
@@ -121,7 +146,25 @@ fi
 
 # --- 2. and 3. emission lateness, kernel and userspace rings ---------------------
 
-if [ "$SKIP" != lateness ]; then
+# --- 4. failure notification by broadcast ---------------------------------------
+
+if ! skipped bcast; then
+	d=$((BCAST_H * D_FACTOR))
+	for n in $BCAST_N_LIST; do
+		for algo in $BCAST_ALGOS; do
+			say "broadcast: $algo n=$n h=${BCAST_H}ms d=${d}ms, $BCAST_TRIALS trials"
+			# shellcheck disable=SC2086
+			ftnl-bench bcast $common --nodes "$n" --hb-ms "$BCAST_H" \
+				--timeout-ms "$d" --algo "$algo" \
+				--trials "$BCAST_TRIALS" --budget-s "$BCAST_BUDGET" |
+				tee -a "$RESULTS" ||
+				echo "RESULT test=bcast algo=$algo n=$n h_ms=$BCAST_H d_ms=$d verdict=error" |
+				tee -a "$RESULTS"
+		done
+	done
+fi
+
+if ! skipped lateness; then
 	for h in $LAT_H_LIST; do
 		d=$((h * D_FACTOR))
 		for hogs in $LOADS; do
@@ -162,9 +205,15 @@ $1 == "RESULT" {
 	parse()
 	if (f["test"] == "detect") det[++nd] = $0
 	else if (f["test"] == "hog") hog[++nh] = $0
+	else if (f["test"] == "bcast") bc[++nb] = $0
 	else lat[++nl] = $0
 }
 END {
+	if (nd) print_detect()
+	if (nl) print_lateness()
+	if (nb) print_bcast()
+}
+function print_detect(   i, h, d, paper) {
 	print ""
 	print "1. Detection latency of the kernel ring, idle guest: silence (bridge-side veth"
 	print "   down) -> the observer'"'"'s failure event (mono_ns stamped when task T3 ran)."
@@ -199,6 +248,8 @@ END {
 	print "   to app: median delay from the kernel stamping the event to the subscriber"
 	print "   (this process, watching every node) reading it. retried: trials that never"
 	print "   got steady (the victim'"'"'s observer suspected someone first), done again."
+}
+function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max, order, nk) {
 	print ""
 	print "2./3. Heartbeat emission lateness (how late task T1 ran after its deadline),"
 	print "   kernel ring (soft hrtimer) vs userspace ring (ftnl-uring: a process per node,"
@@ -253,4 +304,54 @@ END {
 				sprintf("%.1f", runs[key] ? stall_us[key] / 1e4 / (runs[key] * ncpu) : 0)
 		}
 	}
+}
+function print_bcast(   i, fcg_note) {
+		$0 = bc[1]; parse()
+		print ""
+		print "4. Failure notification by broadcast, idle guest, h=" f["h_ms"] "ms d=" f["d_ms"] "ms:"
+		print "   silence one node (bridge-side veth down); times to the LAST survivor'"'"'s"
+		print "   failure event (mono_ns), from the silence and from the observer'"'"'s detection;"
+		print "   datagrams of one notification = sum of the survivors'"'"' bcast sent counters."
+		printf "%4s %-9s %6s %8s %17s %17s %15s %7s %7s %6s\n", "n", "algo", \
+			"trials", "detect", "silence->all", "detection->all", \
+			"datagrams", "model", "nlog2n", "dups"
+		printf "%4s %-9s %6s %8s %8s %8s %8s %8s %6s %8s %7s %7s %6s\n", "", "", "", \
+			"median", "median", "max", "median", "max", "median", "min-max", \
+			"", "", "median"
+		for (i = 1; i <= nb; i++) {
+			$0 = bc[i]; parse()
+			if (f["verdict"] == "error" || f["timed"] == "" || f["timed"] == 0) {
+				printf "%4s %-9s %6s   not measured: %s\n", f["n"], f["algo"], \
+					f["trials"] == "" ? "-" : f["trials"], f["verdict"]
+				continue
+			}
+			printf "%4s %-9s %6s %8s %8s %8s %8s %8s %6s %8s %7s %7s %6s%s\n", \
+				f["n"], f["algo"], f["timed"] "/" f["trials"], \
+				ms(f["detect_us_median"]), ms(f["silence_us_median"]), \
+				ms(f["silence_us_max"]), ms(f["bcast_us_median"]), \
+				ms(f["bcast_us_max"]), \
+				f["counted"] ? f["msgs_median"] : "-", \
+				f["counted"] ? f["msgs_min"] "-" f["msgs_max"] : "-", \
+				f["pred_msgs"] == "" ? "-" : sprintf("%.0f", f["pred_msgs"]), \
+				sprintf("%.0f", f["nlogn"]), \
+				f["counted"] ? f["dups_median"] : "-", \
+				(f["missed"] + f["disturbed"] + f["unsettled"] + f["unclean"] + \
+				 f["unsteady"] + f["false"] ? \
+				 sprintf("  (missed %d, disturbed %d, unsettled %d, unclean %d, retried %d; false %d)", \
+					 f["missed"], f["disturbed"], f["unsettled"], f["unclean"], \
+					 f["unsteady"], f["false"]) : "") \
+				(f["verdict"] == "ok" ? "" : "  (" f["verdict"] ": fewer trials)")
+			if (f["algo"] == "fcg" && !fcg_note) fcg_note = "f=" f["fcg_f"]
+		}
+		print "   detect: observer'"'"'s failure event after the silence. silence->all, detection->all:"
+		print "   until the last survivor'"'"'s event. datagrams: per notification (trials with one"
+		print "   broadcast and no false suspicion). model: the same algorithm fault-free in the"
+		print "   simulator'"'"'s LogP model on the module'"'"'s own overlay/gossip code: hypercube"
+		print "   2(2^k(k-1)+1), k=floor(log2(n-1)); bmg sum of degrees - (n-2); fcg mean of 200"
+		print "   runs (" fcg_note ", T the module'"'"'s default, one dead rank). dups: copies ignored."
+		print "   In brackets: missed = detected but some survivor never learned it (2 s) with"
+		print "   no false suspicion; disturbed = the same during false suspicions (stalls);"
+		print "   unsettled = counters still moving after 3 s; unclean = more than one"
+		print "   broadcast started; retried = ring never steady; false = live nodes declared"
+		print "   dead by their observer. Only clean trials count in the datagram columns."
 }' "$RESULTS"

@@ -7,6 +7,11 @@
  *   ftnl-bench detect   OPTIONS --trials K [--budget-s S]
  *   ftnl-bench lateness OPTIONS --duration-s S --label L [--warmup-s W]
  *                       [--uring-port P] [--no-uring]
+ *   ftnl-bench bcast    OPTIONS --algo hypercube|bmg|fcg --trials K
+ *                       [--budget-s S] [--fcg-f F] [--gossip-t-us T]
+ *                       [--predict-runs R]
+ *   ftnl-bench predict  --nodes N --algo A [--fcg-f F] [--gossip-t-us T]
+ *                       [--predict-runs R]   (no VM needed)
  *
  *   OPTIONS: --prefix P --veth V --nodes N --net A.B.C --port P
  *            --hb-ms H --timeout-ms D [--seed S]
@@ -20,6 +25,13 @@
  * When the module broadcasts failures, also wait for every survivor to
  * learn it. A live node declared dead is a false suspicion (see
  * on_trial_failure()).
+ *
+ * bcast: as detect, with every node broadcasting with the given algorithm;
+ * per trial, when every survivor knows, wait until the survivors' broadcast
+ * counters stop moving and sum them: the datagrams one notification cost.
+ * Times from the silence and from the observer's detection to the last
+ * survivor's event (all event stamps are the one guest's CLOCK_MONOTONIC).
+ * Also prints what the algorithm's analysis predicts (predict.c).
  *
  * lateness: start one ftnl-uring (the same ring in a process) per node in
  * its netns, let them warm up, then restart them (SIGUSR1) and configure the
@@ -58,6 +70,7 @@
 #include <ftnl/ftnl.h>
 
 #include "hist.h"
+#include "predict.h"
 
 /*
  * Every configuration the benchmark installs gets its own cluster id, so
@@ -86,6 +99,13 @@ struct opts {
 	unsigned int warmup_s;
 	bool uring;
 	uint64_t seed;
+	bool has_algo;		/* bcast: --algo given */
+	uint8_t algo;
+	bool has_fcg_f;
+	uint8_t fcg_f;
+	bool has_gossip_t;
+	uint32_t gossip_t_us;
+	unsigned int predict_runs;
 };
 
 struct node {
@@ -203,6 +223,12 @@ static int cluster_open(struct cluster *c, const struct opts *o)
 	c->cfg.hb_period_us = o->hb_ms * 1000;
 	c->cfg.timeout_us = o->timeout_ms * 1000;
 	c->cfg.node_count = o->nodes;
+	c->cfg.has_bcast_algo = o->has_algo;
+	c->cfg.bcast_algo = o->algo;
+	c->cfg.has_fcg_f = o->has_fcg_f;
+	c->cfg.fcg_f = o->fcg_f;
+	c->cfg.has_gossip_t = o->has_gossip_t;
+	c->cfg.gossip_t_us = o->gossip_t_us;
 	if (getrandom(c->cfg.key, sizeof(c->cfg.key), 0) != sizeof(c->cfg.key)) {
 		msg("getrandom: %s", strerror(errno));
 		return -EIO;
@@ -709,6 +735,283 @@ out:
 	return err ? 1 : 0;
 }
 
+/* --- bcast ----------------------------------------------------------------- */
+
+/* How often the survivors' broadcast counters are read until they settle. */
+#define BCAST_SETTLE_NS		(100 * 1000000ULL)
+/* ... and for how long at most. */
+#define BCAST_SETTLE_MAX_NS	(3 * 1000000000ULL)
+
+struct bcast_sums {
+	uint64_t sent;
+	uint64_t originated;
+	uint64_t forwarded;
+	uint64_t delivered;
+	uint64_t duplicates;
+};
+
+/*
+ * The survivors' broadcast counters, summed. The victim's are left out:
+ * whatever it sends after the silence (it suspects its own emitter, then
+ * the next, ...) goes into a link that is down.
+ */
+static int bcast_sum(struct cluster *c, unsigned int victim,
+		     struct bcast_sums *s)
+{
+	struct ftnl_stats st;
+	unsigned int i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < c->o->nodes; i++) {
+		if (i + 1 == victim)
+			continue;
+		err = ftnl_stats_get(c->nodes[i].h, &st);
+		if (err) {
+			msg("node %u: stats: %s", i + 1, ftnl_errmsg(c->nodes[i].h));
+			return err;
+		}
+		s->sent += st.bcast_sent;
+		s->originated += st.bcast_originated;
+		s->forwarded += st.bcast_forwarded;
+		s->delivered += st.bcast_delivered;
+		s->duplicates += st.bcast_duplicates;
+	}
+	return 0;
+}
+
+/*
+ * Wait until the survivors' counters stop moving: a flood is over when the
+ * last node forwarded, but FCG's correction phase goes on for a while after
+ * every node delivered. Returns -ETIMEDOUT if they never settle.
+ */
+static int bcast_settle(struct cluster *c, unsigned int victim,
+			struct bcast_sums *s)
+{
+	uint64_t deadline = mono_ns() + BCAST_SETTLE_MAX_NS;
+	struct bcast_sums prev;
+	int err;
+
+	err = bcast_sum(c, victim, &prev);
+	while (!err) {
+		sleep_ns(BCAST_SETTLE_NS);
+		err = bcast_sum(c, victim, s);
+		if (err)
+			return err;
+		if (!memcmp(s, &prev, sizeof(*s)))
+			return 0;
+		if (mono_ns() > deadline)
+			return -ETIMEDOUT;
+		prev = *s;
+	}
+	return err;
+}
+
+static void print_stats_u64(const char *name, uint64_t *v, size_t n,
+			    uint64_t div)
+{
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	printf(" %s_min=%" PRIu64 " %s_median=%" PRIu64 " %s_max=%" PRIu64,
+	       name, v[0] / div, name, median(v, n) / div, name,
+	       v[n - 1] / div);
+}
+
+static int cmd_bcast(const struct opts *o)
+{
+	uint64_t *det, *from_silence, *from_detect, *msgs, *dups;
+	uint64_t start = mono_ns();
+	unsigned int k, done = 0, timed = 0, counted = 0, unsteady = 0;
+	unsigned int missed = 0, disturbed = 0, unsettled = 0, unclean = 0;
+	unsigned int i, shown;
+	unsigned int false_susp = 0, false_bcast = 0;
+	struct bench_prediction pred;
+	const char *verdict = "ok";
+	bool *learned, bcast_seen = false;
+	struct cluster c;
+	int err, prev_victim = 0;
+
+	err = bench_predict(o->algo, o->nodes, o->has_fcg_f ? o->fcg_f : 1,
+			    o->has_gossip_t ? o->gossip_t_us : 0,
+			    o->predict_runs, &pred);
+	if (err) {
+		msg("prediction for n=%u: %s", o->nodes, strerror(-err));
+		memset(&pred, 0, sizeof(pred));
+	}
+
+	det = calloc(o->trials, sizeof(*det));
+	from_silence = calloc(o->trials, sizeof(*from_silence));
+	from_detect = calloc(o->trials, sizeof(*from_detect));
+	msgs = calloc(o->trials, sizeof(*msgs));
+	dups = calloc(o->trials, sizeof(*dups));
+	learned = calloc(o->nodes, sizeof(*learned));
+	memset(&c, 0, sizeof(c));
+	if (!det || !from_silence || !from_detect || !msgs || !dups ||
+	    !learned) {
+		msg("out of memory");
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = cluster_open(&c, o);
+	if (err)
+		goto out;
+
+	for (k = 0; done < o->trials; k++) {
+		struct trial t = { 0 };
+		struct bcast_sums sums;
+
+		if (o->budget_s && mono_ns() - start > o->budget_s * 1000000000ULL) {
+			verdict = "budget";
+			msg("bcast %s n=%u: time budget of %us spent after %u trials",
+			    ftnl_bcast_algo_name(o->algo), o->nodes, o->budget_s,
+			    done);
+			break;
+		}
+		memset(learned, 0, o->nodes * sizeof(*learned));
+		t.c = &c;
+		t.n = o->nodes;
+		t.learned = learned;
+		t.bcast_seen = &bcast_seen;
+		t.bcast_known = false;	/* it does broadcast: wait for all */
+		t.victim = 1 + (unsigned int)(rng_next() % o->nodes);
+		t.observer = t.victim % o->nodes + 1;
+
+		err = cluster_del_all(&c);
+		if (!err && prev_victim)
+			err = link_set(&c, (unsigned int)prev_victim, true);
+		if (!err && prev_victim)
+			err = neigh_reset(&c, (unsigned int)prev_victim);
+		if (err) {
+			msg("resetting node %d: %s", prev_victim, strerror(-err));
+			goto out;
+		}
+		prev_victim = (int)t.victim;
+		drain_all(&c, NULL, NULL);
+
+		err = run_trial(&c, &t);
+		if (err == -ETIMEDOUT) {
+			msg("bcast n=%u trial %u: the ring never got steady",
+			    o->nodes, k + 1);
+			if (++unsteady > o->trials) {
+				verdict = "unsteady";
+				err = 0;
+				break;
+			}
+			continue;
+		}
+		if (err)
+			goto out;
+		done++;
+		if (!t.detected || t.learned_count != o->nodes - 1) {
+			/*
+			 * Live nodes declared dead (a stall of the guest, see
+			 * Documentation/bench.rst) change every node's D: not
+			 * a broadcast that failed, a trial that was disturbed.
+			 */
+			if (t.false_susp || t.false_bcast)
+				disturbed++;
+			else
+				missed++;
+			msg("bcast %s n=%u trial %u: node %u silenced, %s, %u of "
+			    "%u survivors learned it",
+			    ftnl_bcast_algo_name(o->algo), o->nodes, k + 1,
+			    t.victim, t.detected ? "detected" : "not detected",
+			    t.learned_count, o->nodes - 1);
+			if (t.false_susp || t.false_bcast)
+				msg("  (%u false suspicions and %u false notifications "
+				    "meanwhile)", t.false_susp, t.false_bcast);
+			/* Why: the counters of the first survivors left out. */
+			for (i = 0, shown = 0; i < o->nodes && shown < 2; i++) {
+				if (learned[i] || i + 1 == t.victim)
+					continue;
+				dump_stats(&c, i + 1);
+				shown++;
+			}
+			false_susp += t.false_susp;
+			false_bcast += t.false_bcast;
+			continue;
+		}
+		det[timed] = t.latency_ns;
+		from_silence[timed] = t.all_ns;
+		from_detect[timed] = t.all_ns - t.latency_ns;
+		timed++;
+
+		err = bcast_settle(&c, t.victim, &sums);
+		/* Whatever else happened meanwhile (false suspicions). */
+		drain_all(&c, on_trial_failure, &t);
+		false_susp += t.false_susp;
+		false_bcast += t.false_bcast;
+		if (err == -ETIMEDOUT) {
+			unsettled++;
+			msg("bcast n=%u trial %u: counters never settled", o->nodes,
+			    k + 1);
+			err = 0;
+			continue;
+		}
+		if (err)
+			goto out;
+		/* One broadcast, started by the observer, and nothing else. */
+		if (sums.originated != 1 || t.false_susp || t.false_bcast) {
+			unclean++;
+			msg("bcast n=%u trial %u: %" PRIu64 " broadcasts started, "
+			    "%u false suspicions: messages not counted",
+			    o->nodes, k + 1, sums.originated, t.false_susp);
+			continue;
+		}
+		msgs[counted] = sums.sent;
+		dups[counted] = sums.duplicates;
+		counted++;
+		msg("bcast %s n=%u trial %u: node %u silenced, observer %u after "
+		    "%.1f ms, last survivor %.1f ms later; %" PRIu64
+		    " datagrams, %" PRIu64 " duplicates",
+		    ftnl_bcast_algo_name(o->algo), o->nodes, k + 1, t.victim,
+		    t.observer, (double)t.latency_ns / 1e6,
+		    (double)(t.all_ns - t.latency_ns) / 1e6, sums.sent,
+		    sums.duplicates);
+	}
+	err = cluster_del_all(&c);
+	if (!err && prev_victim)
+		err = link_set(&c, (unsigned int)prev_victim, true);
+	if (!err && prev_victim)
+		err = neigh_reset(&c, (unsigned int)prev_victim);
+	if (err)
+		goto out;
+
+	printf("RESULT test=bcast algo=%s n=%u h_ms=%u d_ms=%u trials=%u "
+	       "timed=%u counted=%u missed=%u disturbed=%u unsettled=%u unclean=%u "
+	       "false=%u false_bcast=%u unsteady=%u verdict=%s",
+	       ftnl_bcast_algo_name(o->algo), o->nodes, o->hb_ms, o->timeout_ms,
+	       done, timed, counted, missed, disturbed, unsettled, unclean,
+	       false_susp,
+	       false_bcast, unsteady, verdict);
+	if (o->algo == FTNL_BCAST_FCG)
+		printf(" fcg_f=%u gossip_t_us=%u", o->has_fcg_f ? o->fcg_f : 1,
+		       pred.gossip_t_slots * 20);
+	print_stats_u64("detect_us", det, timed, 1000);
+	print_stats_u64("silence_us", from_silence, timed, 1000);
+	print_stats_u64("bcast_us", from_detect, timed, 1000);
+	print_stats_u64("msgs", msgs, counted, 1);
+	print_stats_u64("dups", dups, counted, 1);
+	if (pred.runs)
+		printf(" pred_msgs=%.1f pred_runs=%u pred_sos=%u", pred.messages,
+		       pred.runs, pred.sos_runs);
+	printf(" nlogn=%.1f elapsed_s=%.0f\n",
+	       (double)o->nodes * log2((double)o->nodes),
+	       (double)(mono_ns() - start) / 1e9);
+	fflush(stdout);
+out:
+	cluster_close(&c);
+out_free:
+	free(det);
+	free(from_silence);
+	free(from_detect);
+	free(msgs);
+	free(dups);
+	free(learned);
+	return err ? 1 : 0;
+}
+
 /* --- lateness -------------------------------------------------------------- */
 
 struct ring_sum {
@@ -960,7 +1263,11 @@ static void usage(void)
 		"--net A.B.C --port P --hb-ms H --timeout-ms D [--seed S]\n"
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
-		"[--uring-port P] [--no-uring]\n");
+		"[--uring-port P] [--no-uring]\n"
+		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
+		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
+		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
+		"[--predict-runs R]\n");
 	exit(2);
 }
 
@@ -995,12 +1302,17 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "warmup-s", required_argument, NULL, 'w' },
 		{ "no-uring", no_argument, NULL, 'N' },
+		{ "algo", required_argument, NULL, 'A' },
+		{ "fcg-f", required_argument, NULL, 'F' },
+		{ "gossip-t-us", required_argument, NULL, 'T' },
+		{ "predict-runs", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
 		.prefix = "ftnl-b", .veth = "vb", .net = "10.78.0",
 		.label = "idle", .port = 7400, .uring_port = 7500,
 		.trials = 20, .duration_s = 30, .warmup_s = 3, .uring = true,
+		.predict_runs = 200,
 	};
 	int c;
 
@@ -1026,10 +1338,25 @@ int main(int argc, char **argv)
 		case 'S': o.seed = parse_uint(optarg, 0, UINT32_MAX); break;
 		case 'w': o.warmup_s = parse_uint(optarg, 0, 3600); break;
 		case 'N': o.uring = false; break;
+		case 'A':
+			if (ftnl_parse_bcast_algo(optarg, &o.algo))
+				usage();
+			o.has_algo = true;
+			break;
+		case 'F':
+			o.fcg_f = (uint8_t)parse_uint(optarg, 1, 7);
+			o.has_fcg_f = true;
+			break;
+		case 'T':
+			o.gossip_t_us = parse_uint(optarg, 0, 10000000);
+			o.has_gossip_t = true;
+			break;
+		case 'R': o.predict_runs = parse_uint(optarg, 1, 100000); break;
 		default: usage();
 		}
 	}
-	if (optind != argc || !o.nodes || !o.hb_ms || o.timeout_ms <= o.hb_ms)
+	if (optind != argc || !o.nodes ||
+	    (strcmp(o.mode, "predict") && (!o.hb_ms || o.timeout_ms <= o.hb_ms)))
 		usage();
 	rng_state = o.seed * 0x9e3779b97f4a7c15ULL + 1;
 
@@ -1039,6 +1366,26 @@ int main(int argc, char **argv)
 		return cmd_detect(&o);
 	if (!strcmp(o.mode, "lateness"))
 		return cmd_lateness(&o);
+	if (!strcmp(o.mode, "predict")) {
+		struct bench_prediction pred;
+
+		if (!o.has_algo || o.nodes < 3 ||
+		    bench_predict(o.algo, o.nodes, o.has_fcg_f ? o.fcg_f : 1,
+				  o.has_gossip_t ? o.gossip_t_us : 0,
+				  o.predict_runs, &pred))
+			usage();
+		printf("RESULT test=predict algo=%s n=%u pred_msgs=%.1f runs=%u "
+		       "incomplete=%u sos=%u gossip_t_us=%u\n",
+		       ftnl_bcast_algo_name(o.algo), o.nodes, pred.messages,
+		       pred.runs, pred.incomplete, pred.sos_runs,
+		       pred.gossip_t_slots * 20);
+		return 0;
+	}
+	if (!strcmp(o.mode, "bcast")) {
+		if (!o.has_algo || o.nodes < 3)
+			usage();
+		return cmd_bcast(&o);
+	}
 	usage();
 	return 2;
 }

@@ -410,7 +410,8 @@ static void want_help(struct cli_command *cmd, enum cli_object object)
 
 enum set_keyword {
 	KW_ID, KW_CLUSTER, KW_SELF, KW_HEARTBEAT, KW_TIMEOUT, KW_KEY,
-	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST,
+	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
+	KW_GOSSIP_TIME,
 };
 
 static const char *const set_keywords[] = {
@@ -424,6 +425,9 @@ static const char *const set_keywords[] = {
 	[KW_NODE] = "node",
 	[KW_FILE] = "file",
 	[KW_BCAST] = "bcast",
+	/* FCG's f and T: no existing abbreviation starts with "g". */
+	[KW_GOSSIP_FAULTS] = "gossip-faults",
+	[KW_GOSSIP_TIME] = "gossip-time",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -516,6 +520,7 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 {
 	const char *algos[FTNL_BCAST_MAX + 1], *hint;
 	char list[128];
+	uint32_t u32;
 
 	switch (kw) {
 	case KW_ID:
@@ -540,6 +545,21 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 	case KW_KEYFILE:
 		set->keyfile = value;
 		return 0;
+	case KW_GOSSIP_FAULTS:
+		/* The attribute is a u8; 1..7 is the validation's business. */
+		if (ftnl_parse_u32(value, &u32) || u32 > UINT8_MAX)
+			return fail(err, errlen,
+				    "invalid gossip-faults \"%s\" (expected 1..7)",
+				    value);
+		set->fcg_f = (uint8_t)u32;
+		return 0;
+	case KW_GOSSIP_TIME:
+		if (!strcmp(value, "auto")) {
+			set->gossip_t_us = 0;
+			return 0;
+		}
+		return parse_duration("gossip-time", value, &set->gossip_t_us,
+				      err, errlen);
 	case KW_BCAST:
 		if (!ftnl_parse_bcast_algo(value, &set->bcast_algo))
 			return 0;
@@ -568,6 +588,8 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_TIMEOUT] = CLI_SET_TIMEOUT, [KW_KEY] = CLI_SET_KEY,
 		[KW_KEYFILE] = CLI_SET_KEYFILE, [KW_NODE] = 0,
 		[KW_FILE] = CLI_SET_FILE, [KW_BCAST] = CLI_SET_BCAST,
+		[KW_GOSSIP_FAULTS] = CLI_SET_GOSSIP_FAULTS,
+		[KW_GOSSIP_TIME] = CLI_SET_GOSSIP_TIME,
 	};
 	int ret;
 

@@ -4,8 +4,9 @@
  * one was named, let the arguments override it, check the result.
  *
  * Overriding: a scalar argument (id, self, heartbeat, timeout, key,
- * keyfile, bcast) replaces the file's value; a node argument replaces the file's
- * node of the same id, or is added to the table.
+ * keyfile, bcast, gossip-faults, gossip-time) replaces the file's value; a
+ * node argument replaces the file's node of the same id, or is added to the
+ * table.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -64,6 +65,28 @@ static int merge_nodes(const struct cli_cluster_args *args,
 	}
 	free(order);
 	return 0;
+}
+
+/*
+ * FCG's parameters with another algorithm: the kernel keeps them and no
+ * broadcast uses them, which is not what whoever gave them meant.
+ */
+static int check_fcg_params(const struct ftnl_cluster_config *config,
+			    char *err, size_t errlen)
+{
+	if (!config->has_fcg_f && !config->has_gossip_t)
+		return 0;
+	if (config->has_bcast_algo && config->bcast_algo == FTNL_BCAST_FCG)
+		return 0;
+	snprintf(err, errlen, "%s only to bcast fcg (the algorithm is %s%s)",
+		 config->has_fcg_f && config->has_gossip_t ?
+		 "gossip-faults and gossip-time apply" :
+		 config->has_fcg_f ? "gossip-faults applies" :
+		 "gossip-time applies",
+		 config->has_bcast_algo ?
+		 ftnl_bcast_algo_name(config->bcast_algo) : "hypercube",
+		 config->has_bcast_algo ? "" : ", the module's default");
+	return -EINVAL;
 }
 
 /**
@@ -125,6 +148,14 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->bcast_algo = args->bcast_algo;
 		config->has_bcast_algo = true;
 	}
+	if (args->given & CLI_SET_GOSSIP_FAULTS) {
+		config->fcg_f = args->fcg_f;
+		config->has_fcg_f = true;
+	}
+	if (args->given & CLI_SET_GOSSIP_TIME) {
+		config->gossip_t_us = args->gossip_t_us;
+		config->has_gossip_t = true;
+	}
 	ret = merge_nodes(args, config);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
@@ -137,6 +168,9 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 			snprintf(err, errlen, "%s", why);
 			goto fail;
 		}
+		ret = check_fcg_params(config, err, errlen);
+		if (ret)
+			goto fail;
 	}
 	return 0;
 

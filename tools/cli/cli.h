@@ -74,6 +74,8 @@ enum cli_set_arg {
 	CLI_SET_KEYFILE		= 1 << 5,
 	CLI_SET_FILE		= 1 << 6,
 	CLI_SET_BCAST		= 1 << 7,
+	CLI_SET_GOSSIP_FAULTS	= 1 << 8,
+	CLI_SET_GOSSIP_TIME	= 1 << 9,
 };
 
 /**
@@ -90,6 +92,8 @@ enum cli_set_arg {
  * @node_count: entries in @nodes
  * @node_cap: allocated entries
  * @bcast_algo: "bcast ALGORITHM", enum ftnl_bcast_algo
+ * @fcg_f: "gossip-faults N", FCG's f (0..255 here; validation says 1..7)
+ * @gossip_t_us: "gossip-time DURATION", FCG's T; "auto" is 0
  */
 struct cli_cluster_args {
 	const char *file;
@@ -104,6 +108,8 @@ struct cli_cluster_args {
 	size_t node_count;
 	size_t node_cap;
 	uint8_t bcast_algo;
+	uint8_t fcg_f;
+	uint32_t gossip_t_us;
 };
 
 /**

@@ -269,6 +269,31 @@ static const struct bad_case bad_cases[] = {
 	{ "proc help x", "unexpected argument \"x\" after proc help" },
 	{ "cluster set bacst bmg",
 	  "cluster set: unknown argument \"bacst\" (did you mean \"bcast\"?); try \"ftnl-cli cluster help\"" },
+	/* FCG's f and T. */
+	{ "cluster set gossip 2",
+	  "cluster set: ambiguous argument \"gossip\" (could be: gossip-faults, gossip-time)" },
+	{ "cluster set g 2",
+	  "cluster set: ambiguous argument \"g\" (could be: gossip-faults, gossip-time)" },
+	{ "cluster set gossip-faults", "cluster set: \"gossip-faults\" needs a value" },
+	{ "cluster set gossip-faults two",
+	  "cluster set: invalid gossip-faults \"two\" (expected 1..7)" },
+	{ "cluster set gossip-faults -1",
+	  "cluster set: invalid gossip-faults \"-1\" (expected 1..7)" },
+	{ "cluster set gossip-faults 256",
+	  "cluster set: invalid gossip-faults \"256\" (expected 1..7)" },
+	{ "cluster set gossip-faults 1 gossip-f 2",
+	  "cluster set: \"gossip-faults\" given twice" },
+	{ "cluster set gossip-time", "cluster set: \"gossip-time\" needs a value" },
+	{ "cluster set gossip-time 5",
+	  "cluster set: invalid gossip-time \"5\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "cluster set gossip-time AUTO",
+	  "cluster set: invalid gossip-time \"AUTO\" (expected a duration such as 100ms; units us, ms, s)" },
+	{ "cluster set gossip-time 9999999s",
+	  "cluster set: gossip-time \"9999999s\" is too long" },
+	{ "cluster set gossip-time auto gossip-t 1ms",
+	  "cluster set: \"gossip-time\" given twice" },
+	{ "cluster set gossip-falts 2",
+	  "cluster set: unknown argument \"gossip-falts\" (did you mean \"gossip-faults\"?); try \"ftnl-cli cluster help\"" },
 };
 
 static void test_bad(const void *arg)
@@ -343,6 +368,47 @@ static void test_cluster_set_bcast(const void *arg)
 	}
 	TAP_CHECK(p.cmd.set.given & CLI_SET_BCAST);
 	TAP_CHECK_UINT(p.cmd.set.bcast_algo, c->algo);
+	cli_command_free(&p.cmd);
+}
+
+struct fcg_arg_case {
+	const char *line;
+	unsigned int given;
+	uint8_t f;
+	uint32_t t_us;
+};
+
+static const struct fcg_arg_case fcg_arg_cases[] = {
+	{ "cluster set bcast fcg gossip-faults 3 gossip-time 5ms",
+	  CLI_SET_BCAST | CLI_SET_GOSSIP_FAULTS | CLI_SET_GOSSIP_TIME, 3, 5000 },
+	{ "cl se bc fcg gossip-f 7 gossip-t auto",
+	  CLI_SET_BCAST | CLI_SET_GOSSIP_FAULTS | CLI_SET_GOSSIP_TIME, 7, 0 },
+	{ "cluster set gossip-time 300us", CLI_SET_GOSSIP_TIME, 0, 300 },
+	/* Syntax only here: ranges are the validation's (tests/build.c). */
+	{ "cluster set gossip-faults 0", CLI_SET_GOSSIP_FAULTS, 0, 0 },
+	{ "cluster set gossip-faults 255 gossip-time 11s",
+	  CLI_SET_GOSSIP_FAULTS | CLI_SET_GOSSIP_TIME, 255, 11000000 },
+	/* The abbreviations people already type mean what they meant. */
+	{ "cluster set f x.conf gossip-faults 2", CLI_SET_FILE | CLI_SET_GOSSIP_FAULTS,
+	  2, 0 },
+	{ "cluster set t 1s h 100ms b fcg", CLI_SET_TIMEOUT | CLI_SET_HEARTBEAT |
+	  CLI_SET_BCAST, 0, 0 },
+};
+
+static void test_cluster_set_fcg(const void *arg)
+{
+	const struct fcg_arg_case *c = arg;
+	struct parsed p;
+
+	parse(&p, c->line);
+	if (!TAP_CHECK_INT(p.ret, 0)) {
+		tap_diag("error: %s", p.err);
+		cli_command_free(&p.cmd);
+		return;
+	}
+	TAP_CHECK_UINT(p.cmd.set.given, c->given);
+	TAP_CHECK_UINT(p.cmd.set.fcg_f, c->f);
+	TAP_CHECK_UINT(p.cmd.set.gossip_t_us, c->t_us);
 	cli_command_free(&p.cmd);
 }
 
@@ -528,6 +594,9 @@ int main(void)
 		tap_add(test_cluster_set_bcast, &bcast_arg_cases[i],
 			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
 	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
+	for (i = 0; i < ARRAY_SIZE(fcg_arg_cases); i++)
+		tap_add(test_cluster_set_fcg, &fcg_arg_cases[i],
+			"cluster set FCG parameters: ftnl-cli %s", fcg_arg_cases[i].line);
 	tap_add(test_algo_list, NULL, "algorithm names and list come from libftnl");
 	tap_add(test_object_prefixes, NULL, "every prefix of every object is unambiguous");
 	tap_add(test_many_nodes, NULL, "cluster set: 3000 node arguments, duplicate found");

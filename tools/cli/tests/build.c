@@ -211,6 +211,121 @@ static void test_invalid(const void *arg)
 	TAP_CHECK_STR(err, c->err);
 }
 
+static const struct invalid_case fcg_invalid_cases[] = {
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast fcg gossip-faults 8",
+	  "FCG's f must be between 1 and 7" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast fcg gossip-faults 0",
+	  "FCG's f must be between 1 and 7" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast fcg gossip-time 10001ms",
+	  "FCG's gossip time must be at most 10s" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast fcg gossip-time 10us",
+	  "FCG's gossip time must be 0 (the module's choice) or at least 20us" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 gossip-faults 2",
+	  "gossip-faults applies only to bcast fcg (the algorithm is hypercube, the module's default)" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast bmg gossip-time auto",
+	  "gossip-time applies only to bcast fcg (the algorithm is bmg)" },
+	{ "id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+	  " node 1 10.0.0.1 1 bcast hypercube gossip-time 1ms gossip-faults 1",
+	  "gossip-faults and gossip-time apply only to bcast fcg (the algorithm is hypercube)" },
+};
+
+static void test_args_fcg(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[512] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(build("id 1 self 1 heartbeat 100ms timeout 300ms key "
+				 KEY " node 1 10.0.0.1 1 bcast fcg gossip-faults 2"
+				 " gossip-time 300us", false, &c, err,
+				 sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_FCG);
+	TAP_CHECK(c.has_fcg_f);
+	TAP_CHECK_UINT(c.fcg_f, 2);
+	TAP_CHECK(c.has_gossip_t);
+	TAP_CHECK_UINT(c.gossip_t_us, 300);
+	ftnl_config_free(&c);
+
+	/* Only what is given is sent. */
+	TAP_CHECK_INT(build("id 1 self 1 heartbeat 100ms timeout 300ms key " KEY
+			    " node 1 10.0.0.1 1 bcast fcg gossip-time auto",
+			    false, &c, err, sizeof(err)), 0);
+	TAP_CHECK(!c.has_fcg_f);
+	TAP_CHECK(c.has_gossip_t);
+	TAP_CHECK_UINT(c.gossip_t_us, 0);
+	ftnl_config_free(&c);
+
+	/* --force: out of range, and with another algorithm, for the kernel. */
+	if (TAP_CHECK_INT(build("id 1 bcast bmg gossip-faults 9 gossip-time 11s",
+				true, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_BMG);
+		TAP_CHECK_UINT(c.fcg_f, 9);
+		TAP_CHECK_UINT(c.gossip_t_us, 11000000);
+		ftnl_config_free(&c);
+	}
+}
+
+static void test_file_fcg(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\n"
+		"bcast fcg\ngossip-faults 2\ngossip-time 1ms\n";
+	static const char conf_no_algo[] =
+		"cluster 7\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\ngossip-faults 3\n";
+	struct ftnl_cluster_config c;
+	char err[512] = "", line[256];
+	char *path = scratch_file("fcg.conf", conf);
+	char *path2 = scratch_file("fcg-noalgo.conf", conf_no_algo);
+
+	(void)arg;
+	if (!TAP_CHECK(path && path2))
+		goto out;
+	/* The file's values, one overridden. */
+	snprintf(line, sizeof(line), "file %s self 1 gossip-faults 4", path);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.bcast_algo, FTNL_BCAST_FCG);
+		TAP_CHECK_UINT(c.fcg_f, 4);
+		TAP_CHECK_UINT(c.gossip_t_us, 1000);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	/* Another algorithm on the command line: the file's f and T are stale. */
+	snprintf(line, sizeof(line), "file %s self 1 bcast hypercube", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "gossip-faults and gossip-time apply only to bcast fcg (the algorithm is hypercube)");
+	/* A file with f and no algorithm, the algorithm from the arguments. */
+	snprintf(line, sizeof(line), "file %s self 1 bcast fcg", path2);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.fcg_f, 3);
+		TAP_CHECK(!c.has_gossip_t);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	snprintf(line, sizeof(line), "file %s self 1", path2);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "gossip-faults applies only to bcast fcg (the algorithm is hypercube, the module's default)");
+out:
+	if (path)
+		unlink(path);
+	if (path2)
+		unlink(path2);
+	free(path);
+	free(path2);
+}
+
 static void test_force(const void *arg)
 {
 	struct ftnl_cluster_config c;
@@ -362,6 +477,11 @@ int main(void)
 	for (i = 0; i < sizeof(invalid_cases) / sizeof(invalid_cases[0]); i++)
 		tap_add(test_invalid, &invalid_cases[i], "refused: %s",
 			invalid_cases[i].err);
+	for (i = 0; i < sizeof(fcg_invalid_cases) / sizeof(fcg_invalid_cases[0]); i++)
+		tap_add(test_invalid, &fcg_invalid_cases[i], "refused: %s",
+			fcg_invalid_cases[i].err);
+	tap_add(test_args_fcg, NULL, "FCG's f and T from arguments, also with --force");
+	tap_add(test_file_fcg, NULL, "FCG's f and T from a file, overridden; stale ones refused");
 	tap_add(test_force, NULL, "--force builds an invalid configuration");
 	tap_add(test_file_override, NULL, "arguments override the file, nodes by id");
 	tap_add(test_file_self_from_args, NULL, "file without self, self from arguments");
