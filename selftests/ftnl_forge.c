@@ -15,13 +15,25 @@
  *	  --garbage LEN     LEN random bytes instead, never starting "FTNL"
  *	  --size LEN        cut (or zero-pad) the datagram to LEN bytes
  *	  --zero-mac        a MAC of 16 zero bytes
+ *	  --from FILE       start from a captured datagram (line --line K of
+ *			    FILE, default 1): its header and payload; the
+ *			    FIELDS given replace its header fields, and its
+ *			    MAC is kept as it is unless --key or --zero-mac
+ *			    says otherwise (so a --poke alone makes it a
+ *			    real datagram altered on the way)
+ *	  --poke OFF:HEX    overwrite payload bytes from offset OFF with HEX
+ *			    (repeatable, applied in order, before the MAC)
  *   ftnl_forge capture IFACE PORT FILE [--type T] [--dest D] [--sender S]
- *		[--count N] [--timeout MS]
- *	Capture (AF_PACKET on IFACE, both directions) UDP datagrams to PORT
- *	that look like ftnl datagrams of the given type, destination and
- *	sender; write each payload as one line of hex to FILE. FILE.ready is
- *	created once the socket listens. Exits 0 after N (default 1)
- *	datagrams, 1 on timeout (default 10000 ms).
+ *		[--count N] [--timeout MS] [--outgoing] [--idle MS]
+ *	Capture (AF_PACKET on IFACE, both directions; IFACE "any": every
+ *	interface of the netns) UDP datagrams to PORT that look like ftnl
+ *	datagrams of the given type, destination and sender; write each
+ *	payload as one line of hex to FILE. FILE.ready is created once the
+ *	socket listens. Exits 0 after N (default 1) datagrams, 1 on timeout
+ *	(default 10000 ms). --outgoing keeps only frames the netns sends
+ *	(on a bridge's ports with "any": every frame the bridge delivers to
+ *	a node, once). --idle MS: once at least one datagram is captured,
+ *	stop (exit 0) after MS ms without another.
  *   ftnl_forge replay ADDR PORT FILE [--line K] [--count N] [--interval MS]
  *	Send line K (from 1; default 1) of FILE, byte for byte, N times,
  *	MS milliseconds apart (default 0). --line 0 cycles through every line.
@@ -271,6 +283,41 @@ static int send_one(int fd, const struct sockaddr_in *sin, const uint8_t *buf,
  * send
  */
 
+/* Header fields given on the command line (send --from keeps the others). */
+#define F_MAGIC		0x001
+#define F_VERSION	0x002
+#define F_TYPE		0x004
+#define F_PLEN		0x008
+#define F_CLUSTER	0x010
+#define F_SENDER	0x020
+#define F_DEST		0x040
+#define F_INC		0x080
+#define F_SEQ		0x100
+#define MAX_POKES	8
+
+static int read_line(const char *path, unsigned long line, uint8_t *buf,
+		     size_t max);
+
+/* --poke OFF:HEX: overwrite @payload (@len bytes used) from OFF. */
+static void poke(uint8_t *payload, size_t len, const char *arg)
+{
+	uint8_t bytes[64];
+	const char *colon = strchr(arg, ':');
+	char off_text[32];
+	uint64_t off;
+	int n;
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(off_text))
+		die("--poke OFF:HEX, not %s", arg);
+	memcpy(off_text, arg, (size_t)(colon - arg));
+	off_text[colon - arg] = 0;
+	off = num(off_text);
+	n = unhex(colon + 1, bytes, sizeof(bytes));
+	if (n <= 0 || off + (uint64_t)n > len)
+		die("--poke out of the payload or not hex: %s", arg);
+	memcpy(payload + off, bytes, (size_t)n);
+}
+
 static int cmd_send(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -288,6 +335,9 @@ static int cmd_send(int argc, char **argv)
 		{ "size", required_argument, NULL, 'z' },
 		{ "zero-mac", no_argument, NULL, 'Z' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "line", required_argument, NULL, 'L' },
+		{ "poke", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftnl_wire_hdr hdr = {
@@ -295,23 +345,27 @@ static int cmd_send(int argc, char **argv)
 		.type = FTNL_MSG_HEARTBEAT, .seq = 1,
 	};
 	uint8_t key[FTNL_KEY_LEN], buf[MAX_DGRAM];
+	uint8_t payload[MAX_DGRAM], from_mac[FTNL_WIRE_MAC_LEN] = { 0 };
+	struct ftnl_wire_hdr set = { 0 };
+	const char *from = NULL, *pokes[MAX_POKES];
+	unsigned int given = 0, npokes = 0, i;
+	uint64_t count = 1, k, from_line = 1;
 	long garbage = -1, size = -1;
 	bool have_key = false, zero_mac = false;
 	struct sockaddr_in sin;
-	uint64_t count = 1, k;
 	int opt, fd;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'm': hdr.magic = (uint32_t)num(optarg); break;
-		case 'v': hdr.version = (uint8_t)num(optarg); break;
-		case 't': hdr.type = (uint8_t)num(optarg); break;
-		case 'l': hdr.payload_len = (uint16_t)num(optarg); break;
-		case 'c': hdr.cluster_id = (uint32_t)num(optarg); break;
-		case 's': hdr.sender_id = (uint32_t)num(optarg); break;
-		case 'd': hdr.dest_id = (uint32_t)num(optarg); break;
-		case 'i': hdr.incarnation = num(optarg); break;
-		case 'q': hdr.seq = num(optarg); break;
+		case 'm': set.magic = (uint32_t)num(optarg); given |= F_MAGIC; break;
+		case 'v': set.version = (uint8_t)num(optarg); given |= F_VERSION; break;
+		case 't': set.type = (uint8_t)num(optarg); given |= F_TYPE; break;
+		case 'l': set.payload_len = (uint16_t)num(optarg); given |= F_PLEN; break;
+		case 'c': set.cluster_id = (uint32_t)num(optarg); given |= F_CLUSTER; break;
+		case 's': set.sender_id = (uint32_t)num(optarg); given |= F_SENDER; break;
+		case 'd': set.dest_id = (uint32_t)num(optarg); given |= F_DEST; break;
+		case 'i': set.incarnation = num(optarg); given |= F_INC; break;
+		case 'q': set.seq = num(optarg); given |= F_SEQ; break;
 		case 'k':
 			if (unhex(optarg, key, sizeof(key)) != FTNL_KEY_LEN)
 				die("a key is %s hex digits", "64");
@@ -321,6 +375,13 @@ static int cmd_send(int argc, char **argv)
 		case 'z': size = (long)num(optarg); break;
 		case 'Z': zero_mac = true; break;
 		case 'n': count = num(optarg); break;
+		case 'f': from = optarg; break;
+		case 'L': from_line = num(optarg); break;
+		case 'p':
+			if (npokes == MAX_POKES)
+				die("at most %s --poke", "8");
+			pokes[npokes++] = optarg;
+			break;
 		default: return 2;
 		}
 	}
@@ -328,6 +389,31 @@ static int cmd_send(int argc, char **argv)
 		die("usage: ftnl_forge send ADDR PORT [FIELDS]%s", "");
 	if (garbage > MAX_DGRAM || size > MAX_DGRAM)
 		die("too large: at most a datagram with the largest payload%s", "");
+
+	memset(payload, 0xa5, sizeof(payload));
+	if (from) {
+		int len = read_line(from, (unsigned long)from_line, buf, sizeof(buf));
+
+		if (len < FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN)
+			die("no datagram at that line of %s", from);
+		ftnl_wire_hdr_decode(&hdr, buf);
+		if (FTNL_WIRE_HDR_LEN + hdr.payload_len + FTNL_WIRE_MAC_LEN != len)
+			die("%s: length field and datagram disagree", from);
+		memcpy(payload, buf + FTNL_WIRE_HDR_LEN, hdr.payload_len);
+		memcpy(from_mac, buf + len - FTNL_WIRE_MAC_LEN, sizeof(from_mac));
+	}
+	if (given & F_MAGIC) hdr.magic = set.magic;
+	if (given & F_VERSION) hdr.version = set.version;
+	if (given & F_TYPE) hdr.type = set.type;
+	if (given & F_PLEN) hdr.payload_len = set.payload_len;
+	if (given & F_CLUSTER) hdr.cluster_id = set.cluster_id;
+	if (given & F_SENDER) hdr.sender_id = set.sender_id;
+	if (given & F_DEST) hdr.dest_id = set.dest_id;
+	if (given & F_INC) hdr.incarnation = set.incarnation;
+	if (given & F_SEQ) hdr.seq = set.seq;
+	for (i = 0; i < npokes; i++)
+		poke(payload, hdr.payload_len < sizeof(payload) ?
+			      hdr.payload_len : sizeof(payload), pokes[i]);
 	fd = udp_to(argv[optind], argv[optind + 1], &sin);
 
 	for (k = 0; k < count; k++) {
@@ -344,11 +430,13 @@ static int cmd_send(int argc, char **argv)
 			if (body + FTNL_WIRE_MAC_LEN > MAX_DGRAM)
 				die("payload too long: %s", "plen");
 			ftnl_wire_hdr_encode(buf, &hdr);
-			memset(buf + FTNL_WIRE_HDR_LEN, 0xa5, hdr.payload_len);
+			memcpy(buf + FTNL_WIRE_HDR_LEN, payload, hdr.payload_len);
 			if (zero_mac)
 				memset(buf + body, 0, FTNL_WIRE_MAC_LEN);
 			else if (have_key)
 				mac(buf + body, buf, body, key);
+			else if (from)
+				memcpy(buf + body, from_mac, FTNL_WIRE_MAC_LEN);
 			else
 				random_bytes(buf + body, FTNL_WIRE_MAC_LEN);
 			len = body + FTNL_WIRE_MAC_LEN;
@@ -378,10 +466,17 @@ static int cmd_capture(int argc, char **argv)
 		{ "sender", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "outgoing", no_argument, NULL, 'o' },
+		{ "idle", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long type = -1, dest = -1, sender = -1;
-	uint64_t count = 1, got = 0, timeout_ms = 10000;
+	uint64_t count = 1, got = 0, timeout_ms = 10000, idle_ms = 0;
+	uint64_t last_ms = 0;
+	bool outgoing = false;
+	int rcvbuf = 16 << 20;
+	struct tpacket_stats st;
+	socklen_t statlen;
 	struct sockaddr_ll sll;
 	struct timespec start, now;
 	char ready[4096];
@@ -397,6 +492,8 @@ static int cmd_capture(int argc, char **argv)
 		case 's': sender = (long)num(optarg); break;
 		case 'n': count = num(optarg); break;
 		case 'T': timeout_ms = num(optarg); break;
+		case 'o': outgoing = true; break;
+		case 'I': idle_ms = num(optarg); break;
 		default: return 2;
 		}
 	}
@@ -413,11 +510,19 @@ static int cmd_capture(int argc, char **argv)
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = (int)if_nametoindex(argv[optind]);
-	if (!sll.sll_ifindex)
-		die("no interface %s", argv[optind]);
+	/* "any": ifindex 0, every interface of the netns */
+	if (strcmp(argv[optind], "any")) {
+		sll.sll_ifindex = (int)if_nametoindex(argv[optind]);
+		if (!sll.sll_ifindex)
+			die("no interface %s", argv[optind]);
+	}
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
 		die("bind: %s", strerror(errno));
+	/* Every frame of the netns comes here, heartbeats included, and
+	 * this process may be slow to run (TCG): room for seconds of them.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	out = fopen(argv[optind + 2], "w");
 	if (!out)
 		die("cannot write %s", argv[optind + 2]);
@@ -433,9 +538,11 @@ static int cmd_capture(int argc, char **argv)
 		const struct iphdr *ip;
 		const struct udphdr *udp;
 		struct ftnl_wire_hdr hdr;
+		struct sockaddr_ll from;
+		socklen_t fromlen = sizeof(from);
 		const uint8_t *pl;
 		size_t ihl, plen;
-		uint64_t el;
+		uint64_t el, wait;
 		ssize_t n;
 		size_t i;
 
@@ -444,10 +551,18 @@ static int cmd_capture(int argc, char **argv)
 		     (uint64_t)((now.tv_nsec - start.tv_nsec) / 1000000);
 		if (el >= timeout_ms)
 			break;
-		if (poll(&pfd, 1, (int)(timeout_ms - el)) <= 0)
+		if (idle_ms && got && el >= last_ms + idle_ms)
+			break;
+		wait = timeout_ms - el;
+		if (idle_ms && got && last_ms + idle_ms - el < wait)
+			wait = last_ms + idle_ms - el;
+		if (poll(&pfd, 1, (int)wait) <= 0)
 			continue;
 		/* SOCK_RAW on a veth: frames start with the Ethernet header */
-		n = recv(fd, frame, sizeof(frame), 0);
+		n = recvfrom(fd, frame, sizeof(frame), 0, (struct sockaddr *)&from,
+			     &fromlen);
+		if (n < 0 || (outgoing && from.sll_pkttype != PACKET_OUTGOING))
+			continue;
 		if (n < (ssize_t)(ETH_HLEN + sizeof(*ip)) ||
 		    frame[12] != ETH_P_IP >> 8 || frame[13] != (ETH_P_IP & 0xff))
 			continue;
@@ -475,9 +590,19 @@ static int cmd_capture(int argc, char **argv)
 		fputc('\n', out);
 		fflush(out);
 		got++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		last_ms = (uint64_t)(now.tv_sec - start.tv_sec) * 1000 +
+			  (uint64_t)((now.tv_nsec - start.tv_nsec) / 1000000);
 	}
 	fclose(out);
+	statlen = sizeof(st);
+	if (!getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &statlen) &&
+	    st.tp_drops)
+		fprintf(stderr, "ftnl_forge: capture: the socket dropped %u frames\n",
+			st.tp_drops);
 	close(fd);
+	if (idle_ms && got)
+		return 0;
 	if (got < count) {
 		fprintf(stderr, "ftnl_forge: captured %" PRIu64 " of %" PRIu64 " datagrams\n",
 			got, count);

@@ -1150,6 +1150,37 @@ pid_t st_vc_capture(struct st_vc *vc, const char *file, uint32_t node,
 	return pid;
 }
 
+pid_t st_vc_capture_bridge(struct st_vc *vc, const char *file,
+			   unsigned int type, unsigned int idle_ms,
+			   unsigned int timeout_ms)
+{
+	char ready[PATH_MAX], t[12], idle[12], tmo[12];
+	char *argv[] = {
+		forge_path(), "capture", "any", "7600", (char *)file,
+		"--type", t, "--outgoing", "--count", "1000000", "--idle", idle,
+		"--timeout", tmo, NULL,
+	};
+	uint64_t deadline = st_mono_ns() + 10000000000ull;
+	pid_t pid;
+
+	snprintf(t, sizeof(t), "%u", type);
+	snprintf(idle, sizeof(idle), "%u", idle_ms);
+	snprintf(tmo, sizeof(tmo), "%u", timeout_ms);
+	snprintf(ready, sizeof(ready), "%s.ready", file);
+	unlink(ready);
+	pid = st_vc_spawn(vc, 0, argv);
+	if (pid < 0)
+		return pid;
+	while (access(ready, F_OK) && st_mono_ns() < deadline)
+		st_msleep(10);
+	if (access(ready, F_OK)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -ETIMEDOUT;
+	}
+	return pid;
+}
+
 int st_wait_quiet_machine(unsigned int quiet_ms, unsigned int max_ms,
 			  uint64_t *waited_ns)
 {

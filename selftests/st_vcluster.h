@@ -282,4 +282,15 @@ pid_t st_vc_capture(struct st_vc *vc, const char *file, uint32_t node,
 		    unsigned int type, uint32_t dest, uint32_t sender,
 		    unsigned int count);
 
+/* Start "ftnl_forge capture any --outgoing" in the bridge's netns: every
+ * datagram of type @type the bridge delivers to any node, once each, into
+ * @file (one hex line each), until @idle_ms pass without one after the
+ * first, or @timeout_ms in all; wait until it listens. Its pid (wait for it
+ * with st_wait_pid(): 0 once at least one was captured and it went idle),
+ * or a negative errno.
+ */
+pid_t st_vc_capture_bridge(struct st_vc *vc, const char *file,
+			   unsigned int type, unsigned int idle_ms,
+			   unsigned int timeout_ms);
+
 #endif /* FTNL_ST_VCLUSTER_H */
