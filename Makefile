@@ -94,6 +94,7 @@ unit-tests: lib cli
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 	$(if $(wildcard libftnl/group/tests/Makefile),$(MAKE) -C libftnl/group/tests)
+	$(if $(wildcard examples/Makefile),$(MAKE) -C examples)
 
 selftests: lib
 	$(MAKE) -C selftests
@@ -134,3 +135,6 @@ clean:
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
+	$(if $(wildcard libftnl/group/tests/Makefile),$(MAKE) -C libftnl/group/tests clean)
+	$(if $(wildcard examples/Makefile),$(MAKE) -C examples clean)
+	$(if $(wildcard tools/bench/era/Makefile),$(MAKE) -C tools/bench/era clean)

@@ -269,7 +269,7 @@ static int endpoints_unique(const struct ftnl_group_spec *s)
 static int spec_check(const struct ftnl_group_spec *s)
 {
 	if (!s->size || s->size > FTNL_GROUP_MAX_SIZE || s->rank >= s->size ||
-	    !s->peers)
+	    !s->peers || (unsigned int)s->module > FTNL_GROUP_MODULE_ON)
 		return -EINVAL;
 	for (uint32_t r = 0; r < s->size; r++) {
 		const struct ftnl_group_peer *p = &s->peers[r];
@@ -389,6 +389,9 @@ FTNL_EXPORT int ftnl_group_open(const struct ftnl_group_spec *spec,
 	g->attr = attr ? *attr : defaults;
 	if (!g->attr.window)
 		g->attr.window = GRP_DEFAULT_WINDOW;
+	/* The program's explicit choice wins over the launcher's. */
+	if (g->attr.module == FTNL_GROUP_MODULE_AUTO)
+		g->attr.module = spec->module;
 	map = era_bitmap_words(spec->size) * sizeof(uint64_t);
 	g->dead = calloc(1, map);
 	g->acked = calloc(1, map);

@@ -571,6 +571,8 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 	const char *peers = getenv("FTNL_GROUP_PEERS");
 	const char *rank_text = getenv("FTNL_GROUP_RANK");
 	const char *dir = getenv("FTNL_GROUP_FAILURE_DIR");
+	const char *module_text = getenv("FTNL_GROUP_MODULE");
+	enum ftnl_group_module module = FTNL_GROUP_MODULE_AUTO;
 	struct ftnl_group_spec parsed;
 	char *dir_copy = NULL;
 	uint32_t rank;
@@ -591,6 +593,16 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 				rank_text);
 		return -EINVAL;
 	}
+	if (module_text && !strcmp(module_text, "on")) {
+		module = FTNL_GROUP_MODULE_ON;
+	} else if (module_text && !strcmp(module_text, "off")) {
+		module = FTNL_GROUP_MODULE_OFF;
+	} else if (module_text && strcmp(module_text, "auto")) {
+		ftnl_format_err(err, errlen,
+				"FTNL_GROUP_MODULE \"%.64s\" is not on, off or auto",
+				module_text);
+		return -EINVAL;
+	}
 	if (dir && !*dir) {
 		ftnl_format_err(err, errlen,
 				"FTNL_GROUP_FAILURE_DIR is empty (unset it for no failure directory)");
@@ -609,6 +621,7 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 		return ret;
 	}
 	parsed.failure_dir = dir_copy;
+	parsed.module = module;
 	*spec = parsed;
 	return 0;
 }

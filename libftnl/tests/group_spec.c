@@ -267,6 +267,7 @@ static void clear_env(void)
 	unsetenv("FTNL_GROUP_PEERS");
 	unsetenv("FTNL_GROUP_RANK");
 	unsetenv("FTNL_GROUP_FAILURE_DIR");
+	unsetenv("FTNL_GROUP_MODULE");
 }
 
 static void test_env(const void *arg)
@@ -304,8 +305,23 @@ static void test_env(const void *arg)
 		TAP_CHECK_UINT(s.rank, 4);
 		TAP_CHECK_UINT(s.size, 5);
 		TAP_CHECK(!s.failure_dir);
+		TAP_CHECK_INT(s.module, FTNL_GROUP_MODULE_AUTO);
 		ftnl_group_spec_free(&s);
 	}
+	setenv("FTNL_GROUP_MODULE", "on", 1);
+	if (TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), 0)) {
+		TAP_CHECK_INT(s.module, FTNL_GROUP_MODULE_ON);
+		ftnl_group_spec_free(&s);
+	}
+	setenv("FTNL_GROUP_MODULE", "off", 1);
+	if (TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), 0)) {
+		TAP_CHECK_INT(s.module, FTNL_GROUP_MODULE_OFF);
+		ftnl_group_spec_free(&s);
+	}
+	setenv("FTNL_GROUP_MODULE", "yes", 1);
+	TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "FTNL_GROUP_MODULE \"yes\" is not on, off or auto");
+	unsetenv("FTNL_GROUP_MODULE");
 	setenv("FTNL_GROUP_FAILURE_DIR", "/run/ftnl/job-7/failed", 1);
 	if (TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), 0)) {
 		TAP_CHECK_STR(s.failure_dir, "/run/ftnl/job-7/failed");

@@ -80,6 +80,27 @@ struct ftnl_group_peer {
 };
 
 /**
+ * enum ftnl_group_module - whether to use the ftnl kernel module
+ * @FTNL_GROUP_MODULE_AUTO: if the ftnl family exists in this netns and a
+ *	cluster is configured, use it; otherwise do without
+ * @FTNL_GROUP_MODULE_OFF: never
+ * @FTNL_GROUP_MODULE_ON: required; ftnl_group_open() fails without it
+ *
+ * Using the module means: the process registers itself (job, rank) with
+ * its node's kernel, which reports its death to every node when it exits;
+ * and the group subscribes to the module's events, taking every
+ * FTNL_EVENT_FAILURE of a node as the death of every rank on it and every
+ * FTNL_EVENT_PROC_EXIT of this job as the death of that rank. A node
+ * that leaves gracefully (cause "leave") does not kill its ranks: they may
+ * still be alive; their own exits are reported as process exits.
+ */
+enum ftnl_group_module {
+	FTNL_GROUP_MODULE_AUTO,
+	FTNL_GROUP_MODULE_OFF,
+	FTNL_GROUP_MODULE_ON,
+};
+
+/**
  * struct ftnl_group_spec - the world of one process, from its launcher
  * @job: group (job) id, shared by every member; also the id processes
  *	register under with the kernel module
@@ -87,8 +108,11 @@ struct ftnl_group_peer {
  * @rank: this process's world rank
  * @peers: @size entries, indexed by world rank
  * @failure_dir: the failure oracle directory, or NULL (see
- *	Documentation/libftnl-group.rst): a launcher creates a file named
+ *	Documentation/libftnl-group-internals.rst): a launcher creates a file named
  *	after a rank (decimal) there once that process has exited
+ * @module: the launcher's choice (FTNL_GROUP_MODULE): whether failures
+ *	come from the kernel module; &ftnl_group_attr.module, when not
+ *	FTNL_GROUP_MODULE_AUTO, overrides it
  *
  * Filled by ftnl_group_spec_parse_file() or ftnl_group_spec_from_env();
  * release with ftnl_group_spec_free().
@@ -99,6 +123,7 @@ struct ftnl_group_spec {
 	uint32_t rank;
 	struct ftnl_group_peer *peers;
 	char *failure_dir;
+	enum ftnl_group_module module;
 };
 
 /**
@@ -109,7 +134,7 @@ struct ftnl_group_spec {
  * @err: on -EINVAL, a message "file:line: what is wrong" (may be NULL)
  * @errlen: size of @err
  *
- * The format (Documentation/libftnl-group.rst): '#' comments, then
+ * The format (Documentation/libftnl-group-internals.rst): '#' comments, then
  *
  *	job <u64>
  *	rank <r> <address> <port> [host <name>] [node <ftnl node id>]
@@ -133,7 +158,8 @@ int ftnl_group_spec_parse_file(const char *path, uint32_t rank,
  *
  * Reads FTNL_GROUP_PEERS (the peers file), FTNL_GROUP_RANK (this process's
  * world rank) and, optionally, FTNL_GROUP_FAILURE_DIR (the failure oracle
- * directory). tools/ftnl-launch sets all three.
+ * directory) and FTNL_GROUP_MODULE ("on", "off" or "auto", the default).
+ * tools/launch/ftnl-launch sets them.
  *
  * Return: 0; -ENOENT if FTNL_GROUP_PEERS or FTNL_GROUP_RANK is unset;
  * otherwise as ftnl_group_spec_parse_file().
@@ -162,25 +188,6 @@ enum ftnl_group_topology {
 	FTNL_GROUP_TOPO_STAR,
 	FTNL_GROUP_TOPO_STRING,
 	FTNL_GROUP_TOPO_HIER,
-};
-
-/**
- * enum ftnl_group_module - whether to use the ftnl kernel module
- * @FTNL_GROUP_MODULE_AUTO: if the ftnl family exists in this netns and a
- *	cluster is configured, use it; otherwise do without
- * @FTNL_GROUP_MODULE_OFF: never
- * @FTNL_GROUP_MODULE_ON: required; ftnl_group_open() fails without it
- *
- * Using the module means: the process registers itself (job, rank) with
- * its node's kernel, which reports its death to every node when it exits;
- * and the group subscribes to the module's events, taking every
- * FTNL_EVENT_FAILURE of a node as the death of every rank on it and every
- * FTNL_EVENT_PROC_EXIT of this job as the death of that rank.
- */
-enum ftnl_group_module {
-	FTNL_GROUP_MODULE_AUTO,
-	FTNL_GROUP_MODULE_OFF,
-	FTNL_GROUP_MODULE_ON,
 };
 
 /**
@@ -219,8 +226,8 @@ struct ftnl_group;
  * or is known dead. Does not wait for anyone.
  *
  * Return: 0; -EINVAL (bad spec or attr); -EADDRINUSE; -ENOENT
- * (FTNL_GROUP_MODULE_ON without the module or a cluster); -ENOMEM; other
- * negative errno.
+ * (FTNL_GROUP_MODULE_ON without the module or a cluster, or a failure
+ * directory that does not exist); -ENOMEM; other negative errno.
  */
 int ftnl_group_open(const struct ftnl_group_spec *spec,
 		    const struct ftnl_group_attr *attr,
