@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Process groups on the kernel module (included by selftests/Makefile):
+# group_module.sh runs ftnl-launch (from /opt/ftnl/bin, make guest-scripts)
+# with the group tests' workload and checker, built and copied here, on a
+# virtual cluster. Documentation/selftests.rst, Documentation/ftnl-launch.rst.
+
+EXTRA_TESTS += group_module.sh
+EXTRA_TOOLS += ftnl-group-worker group-check
+
+GROUP_TESTS_SRC := $(ROOT)/libftnl/group/tests
+
+
+# The workload (libftnl/group/tests/group-worker.c), against the guest's
+# libftnl in /opt/ftnl/lib.
+$(OUT)/ftnl-group-worker: $(GROUP_TESTS_SRC)/group-worker.c \
+		$(ROOT)/libftnl/include/ftnl/group.h $(ROOT)/libftnl/include/ftnl/ftnl.h \
+		$(wildcard $(BUILD)/lib/libftnl.so) | $(OUT)
+	$(CC) $(ST_CPPFLAGS) $(LIBFTNL_CPPFLAGS) $(ST_CFLAGS) -o $@ $< $(LIBFTNL_LDLIBS) -lpthread
+
+$(OUT)/group-check: $(GROUP_TESTS_SRC)/group-check | $(OUT)
+	install -m 0755 $< $@
