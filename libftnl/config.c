@@ -515,8 +515,7 @@ FTNL_EXPORT int ftnl_config_parse_string(const char *text, const char *name,
 	return ret;
 }
 
-/* Read all of @fd into a buffer with one spare byte. */
-static int ftnl_read_all(int fd, char **out, size_t *out_len)
+int ftnl_read_all(int fd, size_t max, char **out, size_t *out_len)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap + 1), *bigger;
@@ -526,7 +525,7 @@ static int ftnl_read_all(int fd, char **out, size_t *out_len)
 		return -ENOMEM;
 	for (;;) {
 		if (len == cap) {
-			if (cap >= FTNL_CONFIG_MAX_SIZE) {
+			if (cap >= max) {
 				free(buf);
 				return -EFBIG;
 			}
@@ -577,7 +576,7 @@ FTNL_EXPORT int ftnl_config_parse_file(const char *path, unsigned int flags,
 		ftnl_format_err(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = ftnl_read_all(fd, &text, &len);
+	ret = ftnl_read_all(fd, FTNL_CONFIG_MAX_SIZE, &text, &len);
 	close(fd);
 	if (ret) {
 		ftnl_format_err(err, errlen, "%s: %s", path,

@@ -185,6 +185,13 @@ enum ftnl_dup_key {
 int ftnl_find_duplicate(const struct ftnl_node *nodes, size_t count,
 			enum ftnl_dup_key key, size_t *first, size_t *second);
 
+/* config.c */
+/*
+ * Read all of @fd into a malloc()ed buffer with one spare byte (for a
+ * terminating NUL). Return: 0; -EFBIG past @max bytes; -ENOMEM; -errno.
+ */
+int ftnl_read_all(int fd, size_t max, char **out, size_t *out_len);
+
 /* values.c */
 void ftnl_format_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

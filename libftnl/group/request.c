@@ -207,6 +207,20 @@ out:
 	return err;
 }
 
+/*
+ * The outcome of a completed @req, or -EINPROGRESS. Called with the group
+ * locked (the progress thread writes the request under that lock), or on
+ * a request the group no longer holds.
+ */
+static int req_outcome(const struct ftnl_group_req *req, uint64_t *flag)
+{
+	if (!req->done)
+		return -EINPROGRESS;
+	if (flag)
+		*flag = req->flag;
+	return req->result;
+}
+
 FTNL_EXPORT int ftnl_group_req_test(struct ftnl_group_req *req, uint64_t *flag)
 {
 	struct ftnl_group *g;
@@ -215,39 +229,33 @@ FTNL_EXPORT int ftnl_group_req_test(struct ftnl_group_req *req, uint64_t *flag)
 	if (!req)
 		return -EINVAL;
 	g = req->group;
-	if (g) {
-		lock(g);
-		if (!req->done && !g->threaded)
-			err = grp_progress_locked(g);
-		unlock(g);
-	}
-	if (err)
-		return err;
-	if (!req->done)
-		return -EINPROGRESS;
-	if (flag)
-		*flag = req->flag;
-	return req->result;
+	if (!g)
+		return req_outcome(req, flag);
+	lock(g);
+	if (!req->done && !g->threaded)
+		err = grp_progress_locked(g);
+	if (!err)
+		err = req_outcome(req, flag);
+	unlock(g);
+	return err;
 }
 
 FTNL_EXPORT int ftnl_group_req_wait(struct ftnl_group_req *req, uint64_t *flag)
 {
 	struct ftnl_group *g;
-	int err = 0;
+	int err;
 
 	if (!req)
 		return -EINVAL;
 	g = req->group;
-	if (g) {
-		lock(g);
-		err = wait_req(g, req);
-		unlock(g);
-	}
-	if (err)
-		return err;
-	if (flag)
-		*flag = req->flag;
-	return req->result;
+	if (!g)
+		return req_outcome(req, flag);
+	lock(g);
+	err = wait_req(g, req);
+	if (!err)
+		err = req_outcome(req, flag);
+	unlock(g);
+	return err;
 }
 
 FTNL_EXPORT void ftnl_group_req_free(struct ftnl_group_req *req)

@@ -493,47 +493,6 @@ static int spec_parse_text(struct spec_parser *p, char *text, size_t len,
 	return err;
 }
 
-/* Read all of @fd into a buffer with one spare byte. */
-static int spec_read_all(int fd, char **out, size_t *out_len)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap + 1), *bigger;
-	ssize_t n;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (len == cap) {
-			if (cap >= GRP_SPEC_MAX_FILE) {
-				free(buf);
-				return -EFBIG;
-			}
-			cap *= 2;
-			bigger = realloc(buf, cap + 1);
-			if (!bigger) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 FTNL_EXPORT int ftnl_group_spec_parse_file(const char *path, uint32_t rank,
 					   struct ftnl_group_spec *spec,
 					   char *err, size_t errlen)
@@ -553,7 +512,7 @@ FTNL_EXPORT int ftnl_group_spec_parse_file(const char *path, uint32_t rank,
 		ftnl_format_err(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	ret = spec_read_all(fd, &text, &len);
+	ret = ftnl_read_all(fd, GRP_SPEC_MAX_FILE, &text, &len);
 	close(fd);
 	if (ret) {
 		ftnl_format_err(err, errlen, "%s: %s", path,

@@ -44,7 +44,7 @@ static const char *const internals[] = {
 	"ftnl_msg_parse_ack", "ftnl_locate_error", "ftnl_handle_wrap_fd",
 	"ftnl_check_node", "ftnl_find_duplicate", "ftnl_recv_datagram",
 	"ftnl_format_err", "era_group_create", "era_start", "grp_transport_open",
-	"grp_detector_open", "grp_view_create",
+	"grp_detector_open", "grp_view_create", "ftnl_read_all",
 };
 
 static void *lib;
