@@ -231,7 +231,7 @@ check_fcg() {
 
 fcg_args() {
 	in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 bcast fcg \
-		gossip-faults 3 gossip-time 2ms && check_fcg 2 3 2000 "f 3 gossip 2ms"
+		gossip-faults 3 gossip-time 2ms && check_fcg 2 3 2000 "gossip-faults 3 gossip-time 2ms"
 }
 check "cluster set ... bcast fcg gossip-faults 3 gossip-time 2ms reaches the kernel" fcg_args
 
@@ -243,7 +243,7 @@ fcg_file() {
 		echo "gossip-time auto"
 	} >"$CONF.fcg" &&
 		in_ns "$(ns 3)" "$CLI" cluster set file "$CONF.fcg" self 3 &&
-		check_fcg 3 7 0 "f 7 gossip auto"
+		check_fcg 3 7 0 "gossip-faults 7 gossip-time auto"
 }
 check "config file keywords gossip-faults 7 and gossip-time auto reach the kernel" fcg_file
 

@@ -40,8 +40,10 @@ char *cli_format_ns(uint64_t ns, char *buf, size_t len)
 /**
  * cli_bcast_describe() - the broadcast algorithm in words
  * @info: the configuration, with an algorithm (has_bcast_algo)
- * @buf: receives "hypercube", "bmg", "fcg f 2 gossip 5ms" (FCG with its
- *	parameters; "gossip auto" when T is chosen from the number of nodes),
+ * @buf: receives "hypercube", "bmg", "fcg gossip-faults 2 gossip-time 5ms"
+ *	(FCG with its parameters, in the words "cluster set" takes, so that
+ *	the line can be pasted back; "gossip-time auto" when T is chosen from
+ *	the number of nodes),
  *	or "unknown (9)" for an algorithm this tool does not know
  * @len: size of @buf (64 is always enough)
  *
@@ -50,16 +52,16 @@ char *cli_format_ns(uint64_t ns, char *buf, size_t len)
 char *cli_bcast_describe(const struct ftnl_cluster_info *info, char *buf,
 			 size_t len)
 {
-	char f[16] = "", t[32] = "", d[16];
+	char f[32] = "", t[40] = "", d[16];
 
 	if (info->bcast_algo > FTNL_BCAST_MAX) {
 		snprintf(buf, len, "unknown (%u)", info->bcast_algo);
 		return buf;
 	}
 	if (info->bcast_algo == FTNL_BCAST_FCG && info->has_fcg_f)
-		snprintf(f, sizeof(f), " f %u", info->fcg_f);
+		snprintf(f, sizeof(f), " gossip-faults %u", info->fcg_f);
 	if (info->bcast_algo == FTNL_BCAST_FCG && info->has_gossip_t)
-		snprintf(t, sizeof(t), " gossip %s", info->gossip_t_us ?
+		snprintf(t, sizeof(t), " gossip-time %s", info->gossip_t_us ?
 			 ftnl_format_duration(info->gossip_t_us, d, sizeof(d)) :
 			 "auto");
 	snprintf(buf, len, "%s%s%s", ftnl_bcast_algo_name(info->bcast_algo),

@@ -250,7 +250,7 @@ static const struct text_case text_cases[] = {
 	  "duplicates     0\n"
 	  "latency        none (no broadcast delivered here yet)\n" },
 	{ "fcg with its parameters", &info_fcg, &stats_idle,
-	  "algorithm      fcg f 2 gossip 5ms\n"
+	  "algorithm      fcg gossip-faults 2 gossip-time 5ms\n"
 	  "originated     0\n"
 	  "forwarded      0\n"
 	  "sent           0\n"
@@ -285,8 +285,8 @@ static const struct describe_case describe_cases[] = {
 	{ &info_bmg, "bmg" },
 	/* FCG's parameters only with FCG. */
 	{ &info_bmg_fcg_params, "bmg" },
-	{ &info_fcg, "fcg f 2 gossip 5ms" },
-	{ &info_fcg_auto, "fcg f 7 gossip auto" },
+	{ &info_fcg, "fcg gossip-faults 2 gossip-time 5ms" },
+	{ &info_fcg_auto, "fcg gossip-faults 7 gossip-time auto" },
 	{ &info_newer, "unknown (9)" },
 };
 
