@@ -207,7 +207,11 @@ enum ftnl_drop_reason {
  *	the process is declared dead and broadcast to every node like a node
  *	death (FTNL_CMD_PROC_EXIT_NTF). One registration per socket (-EEXIST),
  *	at most FTNL_MAX_PROCS per netns (-ENOSPC), -ENOENT if no cluster is
- *	configured. Allowed to any user: a process registers itself.
+ *	configured. Allowed to any user: a process registers itself. A
+ *	registration belongs to the node, not to one configuration: it
+ *	survives FTNL_CMD_CLUSTER_SET and FTNL_CMD_CLUSTER_DEL; a death while
+ *	no cluster is configured is published on this node only (cluster
+ *	id 0), since there is no one to broadcast it to.
  * @FTNL_CMD_PROC_UNREGISTER: do; end the calling socket's registration
  *	without a death (a clean exit). -ENOENT if it has none.
  * @FTNL_CMD_PROC_GET: dump; the processes registered on this node, one
