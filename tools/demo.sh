@@ -11,6 +11,7 @@ cd "$ROOT"
 
 echo "== building ftnl (module for kernel $KERNEL, library, CLI)"
 make -s -j"$(nproc)" lib cli guest-scripts >/dev/null
+make -s selftests >/dev/null	# ftnl-group-worker, group-check
 make -s modules-vm VM_KERNELS="$KERNEL" >/dev/null
 echo "== booting kernel $KERNEL in QEMU (TCG, takes a few seconds)"
 exec "$ROOT/tools/vm/run" --kernel "$KERNEL" --timeout 600 -- demo-guest.sh
