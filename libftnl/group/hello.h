@@ -5,13 +5,23 @@
  *
  *	off  size  field
  *	  0     4  magic "FTGH"
- *	  4     2  version, 1
- *	  6     2  flags, 0
+ *	  4     2  version, 2
+ *	  6     2  flags: GRP_HELLO_F_AUTH with a job key, else 0
  *	  8     8  job
  *	 16     4  sender's world rank
  *	 20     4  receiver's world rank (catches peers files that disagree)
  *
- * After it the stream carries ERA messages (era/msg.h), back to back.
+ * With a job key, the challenge-response of group/auth.h follows it.
+ * Then the stream carries ERA messages (era/msg.h), back to back, and the
+ * accepting side writes ack records back:
+ *
+ *	off  size  field
+ *	  0     4  magic "FTGA"
+ *	  4     4  reserved, 0
+ *	  8     8  frames of this direction delivered so far (cumulative)
+ *
+ * The first one, sent as soon as the connection is accepted (and
+ * authenticated), tells the sender where to resume.
  * Shared by the transport and its tests.
  */
 #ifndef FTNL_GROUP_HELLO_H
@@ -21,13 +31,16 @@
 #include <string.h>
 
 #define GRP_HELLO_MAGIC		"FTGH"
-#define GRP_HELLO_VERSION	1
+#define GRP_HELLO_VERSION	2
 #define GRP_HELLO_LEN		24
 #define GRP_HELLO_VERSION_OFF	4
 #define GRP_HELLO_FLAGS_OFF	6
 #define GRP_HELLO_JOB_OFF	8
 #define GRP_HELLO_FROM_OFF	16
 #define GRP_HELLO_TO_OFF	20
+
+/* The connection authenticates with the job key (group/auth.h). */
+#define GRP_HELLO_F_AUTH	0x0001
 
 static inline void grp_wire_put_le16(uint8_t *p, uint16_t v)
 {
@@ -60,6 +73,17 @@ static inline uint32_t grp_wire_get_le32(const uint8_t *p)
 static inline uint64_t grp_wire_get_le64(const uint8_t *p)
 {
 	return grp_wire_get_le32(p) | (uint64_t)grp_wire_get_le32(p + 4) << 32;
+}
+
+#define GRP_ACK_MAGIC		"FTGA"
+#define GRP_ACK_LEN		16
+#define GRP_ACK_SEQ_OFF		8
+
+static inline void grp_wire_ack(uint8_t ack[GRP_ACK_LEN], uint64_t seq)
+{
+	memcpy(ack, GRP_ACK_MAGIC, 4);
+	memset(ack + 4, 0, 4);
+	grp_wire_put_le64(ack + GRP_ACK_SEQ_OFF, seq);
 }
 
 /* The hello @from sends to @to in job @job. */

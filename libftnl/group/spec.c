@@ -6,6 +6,7 @@
  *
  *	# job 7, four ranks on two hosts
  *	job 7
+ *	key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
  *	rank 0 10.0.0.1 7000 host a
  *	rank 1 10.0.0.1 7001 host a node 1
  *	rank 2 10.0.0.2 7000
@@ -49,6 +50,8 @@ struct spec_parser {
 	unsigned int max_rank_line;
 	uint64_t job;
 	unsigned int job_line;	/* 0: no job line yet */
+	uint8_t key[FTNL_KEY_LEN];
+	unsigned int key_line;	/* 0: no key line */
 	unsigned int line;	/* current, 1-based */
 	char *err;
 	size_t errlen;
@@ -107,6 +110,24 @@ static int spec_kw_job(struct spec_parser *p, char **words, int n)
 				  "invalid job \"%.64s\" (expected a decimal number)",
 				  words[1]);
 	p->job_line = p->line;
+	return 0;
+}
+
+/* "key HEX": the shared job key, at most once. */
+static int spec_kw_key(struct spec_parser *p, char **words, int n)
+{
+	if (n != 2)
+		return spec_error(p, p->line, "%s: expected \"key HEX\"",
+				  n < 2 ? "missing value" : "too many values");
+	if (p->key_line)
+		return spec_error(p, p->line, "key already given on line %u",
+				  p->key_line);
+	/* The key itself is never echoed into a message. */
+	if (ftnl_parse_key(words[1], p->key))
+		return spec_error(p, p->line,
+				  "invalid key (expected %d hex digits)",
+				  2 * FTNL_KEY_LEN);
+	p->key_line = p->line;
 	return 0;
 }
 
@@ -276,8 +297,10 @@ static int spec_parse_line(struct spec_parser *p, char *line)
 		return spec_kw_job(p, words, n);
 	if (!strcmp(words[0], "rank"))
 		return spec_kw_rank(p, words, n);
+	if (!strcmp(words[0], "key"))
+		return spec_kw_key(p, words, n);
 	return spec_error(p, p->line,
-			  "unknown keyword \"%.64s\" (expected job or rank)",
+			  "unknown keyword \"%.64s\" (expected job, key or rank)",
 			  words[0]);
 }
 
@@ -460,7 +483,10 @@ static int spec_finish(struct spec_parser *p, uint32_t rank,
 		.size = size,
 		.rank = rank,
 		.peers = peers,
+		.has_key = p->key_line != 0,
 	};
+	if (p->key_line)
+		memcpy(spec->key, p->key, sizeof(spec->key));
 	return 0;
 }
 
@@ -487,6 +513,7 @@ static int spec_parse_text(struct spec_parser *p, char *text, size_t len,
 		err = spec_finish(p, rank, spec);
 	if (err == -ENOMEM)
 		ftnl_format_err(p->err, p->errlen, "%s: out of memory", p->name);
+	explicit_bzero(p->key, sizeof(p->key));
 	for (r = 0; r < p->cap; r++)
 		free(p->entries[r].host_name);
 	free(p->entries);
@@ -520,6 +547,7 @@ FTNL_EXPORT int ftnl_group_spec_parse_file(const char *path, uint32_t rank,
 		return ret;
 	}
 	ret = spec_parse_text(&p, text, len, rank, spec);
+	explicit_bzero(text, len);	/* it may hold the key */
 	free(text);
 	return ret;
 }
@@ -594,4 +622,6 @@ FTNL_EXPORT void ftnl_group_spec_free(struct ftnl_group_spec *spec)
 	spec->peers = NULL;
 	spec->failure_dir = NULL;
 	spec->size = 0;
+	explicit_bzero(spec->key, sizeof(spec->key));
+	spec->has_key = false;
 }

@@ -4,7 +4,9 @@
  * Documentation/libftnl-group-internals.rst for the wire format).
  *
  * Per destination rank a struct grp_peer, allocated on first use, holds
- * the outgoing connection and its FIFO of whole frames. Accepted
+ * the outgoing connection and its FIFO of whole frames, kept until the
+ * receiver acknowledges them, and, as a receiver, how many frames that
+ * rank's connections delivered (the acks, hello.h). Accepted
  * connections are struct grp_conn. Both embed the struct grp_source the
  * group's epoll loop hands back.
  *
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "era/msg.h"
+#include "group/auth.h"
 #include "group/loop.h"
 #include "group/transport.h"
 #include "group/hello.h"
@@ -42,9 +45,15 @@
 #define GRP_RX_READS		16	/* reads per event, for fairness */
 #define GRP_TX_IOV		64	/* frames per sendmsg() */
 #define GRP_ACCEPTS		64	/* accepts per event, for fairness */
+/* A receiver acks after this many frames, or this long after the first. */
+#define GRP_ACK_EVERY		64
+#define GRP_ACK_DELAY_NS	(10ull * 1000 * 1000)
 
+/* @seq: number in its direction, from 1; @written: fully written once */
 struct grp_frame {
 	struct grp_frame *next;
+	uint64_t seq;
+	bool written;
 	size_t len;
 	uint8_t data[];
 };
@@ -67,10 +76,24 @@ struct grp_conn;
  * @fd: outgoing socket, -1 when none
  * @state: enum grp_out_state
  * @events: epoll events @fd is registered with
- * @hello_off: bytes of the hello written on this connection
- * @head: oldest queued frame; @head_off of its bytes are written
+ * @pre: what goes before the frames: the hello (and, with a key, the
+ *	connector's nonce), later the connector's MAC
+ * @pre_len: bytes in @pre
+ * @pre_off: bytes of @pre written on this connection
+ * @authed: frames may go (no key, or the acceptor proved the key)
+ * @nonce_c: this connection's nonce, with a key
+ * @reply: bytes from the acceptor as they arrive (its nonce and MAC,
+ *	then ack records), @reply_len of them
+ * @reply_len: see @reply
+ * @synced: frames may go: nothing was in doubt when the connection was
+ *	made, or the acceptor's first ack record said where to resume
+ * @head: oldest frame not yet acknowledged
  * @tail: newest queued frame
- * @head_off: see @head
+ * @unsent: first frame not fully written on this connection (NULL: all
+ *	are); @unsent_off of its bytes are
+ * @unsent_off: see @unsent
+ * @last_seq: the number of the newest frame queued (0: none yet)
+ * @delivered: as a receiver, frames from this rank delivered so far
  * @retry_delay_ns: the next backoff delay
  * @retry_at_ns: CLOCK_MONOTONIC deadline in GRP_OUT_BACKOFF
  * @connected_at_ns: when the current connection was established
@@ -85,9 +108,18 @@ struct grp_peer {
 	int fd;
 	enum grp_out_state state;
 	uint32_t events;
-	size_t hello_off;
+	uint8_t pre[GRP_HELLO_LEN + GRP_AUTH_NONCE_LEN];
+	size_t pre_len, pre_off;
+	bool authed;
+	uint8_t nonce_c[GRP_AUTH_NONCE_LEN];
+	uint8_t reply[GRP_AUTH_NONCE_LEN + GRP_AUTH_MAC_LEN];
+	size_t reply_len;
+	bool synced;
 	struct grp_frame *head, *tail;
-	size_t head_off;
+	struct grp_frame *unsent;
+	size_t unsent_off;
+	uint64_t last_seq;
+	uint64_t delivered;
 	uint64_t retry_delay_ns;
 	uint64_t retry_at_ns;
 	uint64_t connected_at_ns;
@@ -102,6 +134,10 @@ struct grp_peer {
  * @fd: the socket, -1 once closed
  * @rank: sender rank from the hello, GRP_NO_RANK before
  * @in_dispatch: a frame of @buf is being handed to on_frame
+ * @authed: with a key, the connector proved it; frames may be delivered
+ * @hello: with a key, the hello received, for the MACs
+ * @nonce_c: with a key, the connector's nonce
+ * @nonce_a: with a key, this side's nonce
  * @buf: input bytes, @len of @cap used
  * @len: see @buf
  * @cap: see @buf
@@ -109,6 +145,12 @@ struct grp_peer {
  * @prev: in the transport's list of open connections
  * @next: in that list, or in the zombie list once closed from outside
  * @peer_next: in the sender's &grp_peer.incoming
+ * @next_seq: the number the next frame on this connection has
+ * @unacked: frames delivered from this connection since its last ack
+ * @ack_due_ns: when the pending ack goes, if @ack_queued
+ * @ack_queued: in the transport's list of pending acks
+ * @ack_prev: in that list
+ * @ack_next: in that list
  */
 struct grp_conn {
 	struct grp_source src;
@@ -116,10 +158,19 @@ struct grp_conn {
 	int fd;
 	uint32_t rank;
 	bool in_dispatch;
+	bool authed;
+	uint8_t hello[GRP_HELLO_LEN];
+	uint8_t nonce_c[GRP_AUTH_NONCE_LEN];
+	uint8_t nonce_a[GRP_AUTH_NONCE_LEN];
 	uint8_t *buf;
 	size_t len, cap, need;
 	struct grp_conn *prev, *next;
 	struct grp_conn *peer_next;
+	uint64_t next_seq;
+	uint32_t unacked;
+	uint64_t ack_due_ns;
+	bool ack_queued;
+	struct grp_conn *ack_prev, *ack_next;
 };
 
 #define GRP_NO_RANK UINT32_MAX
@@ -138,6 +189,7 @@ struct grp_transport {
 	struct grp_peer *backoff;	/* peers waiting for the timer */
 	struct grp_conn *conns;		/* open accepted connections */
 	struct grp_conn *zombies;	/* closed from outside their event */
+	struct grp_conn *acks;		/* connections with an ack pending */
 	uint8_t hello[GRP_HELLO_LEN];	/* all but the receiver rank */
 	bool listen_paused;
 	uint64_t listen_resume_ns;
@@ -239,10 +291,10 @@ static void grp_out_close_socket(struct grp_peer *p)
 }
 
 /*
- * The connection failed or broke: retry later if something is queued.
- * The frame being written restarts from its beginning on the next
- * connection (the receiver discards a partial frame), so none is torn
- * or duplicated.
+ * The connection failed or broke: retry later if something is queued
+ * (unacknowledged frames included). Frames restart from the oldest not
+ * acknowledged, whole (the receiver discards a partial frame and drops
+ * what it already delivered), so none is torn, lost or duplicated.
  */
 static void grp_out_retry_later(struct grp_peer *p, bool attempt_failed)
 {
@@ -253,8 +305,12 @@ static void grp_out_retry_later(struct grp_peer *p, bool attempt_failed)
 	    now - p->connected_at_ns >= GRP_RETRY_MAX_NS)
 		p->retry_delay_ns = GRP_RETRY_MIN_NS;	/* it had worked */
 	grp_out_close_socket(p);
-	p->head_off = 0;
-	p->hello_off = 0;
+	p->unsent = NULL;
+	p->unsent_off = 0;
+	p->synced = false;
+	p->pre_off = p->pre_len = 0;
+	p->authed = false;
+	p->reply_len = 0;
 	if (!p->head) {
 		p->state = GRP_OUT_IDLE;	/* reconnect on the next send */
 		return;
@@ -310,32 +366,58 @@ failed:
 
 static void grp_out_established(struct grp_peer *p)
 {
+	struct grp_transport *t = p->t;
+
 	p->state = GRP_OUT_CONNECTED;
 	p->connected_at_ns = grp_now_ns();
-	p->hello_off = 0;
-	p->head_off = 0;
-	p->t->stats.connects++;
+	/*
+	 * Frames written before but not acknowledged: wait for the
+	 * acceptor's first ack to resend exactly the missing ones. Else
+	 * nothing is in doubt: send at once, from the oldest.
+	 */
+	p->synced = !(p->head && p->head->written);
+	p->unsent = p->head;
+	p->unsent_off = 0;
+	p->pre_off = 0;
+	p->reply_len = 0;
+	memcpy(p->pre, t->hello, GRP_HELLO_LEN);
+	grp_wire_put_le32(p->pre + GRP_HELLO_TO_OFF, p->rank);
+	p->pre_len = GRP_HELLO_LEN;
+	p->authed = !t->spec->has_key;
+	if (t->spec->has_key) {
+		/* The challenge for the acceptor; frames wait for its answer. */
+		if (grp_auth_nonce(p->nonce_c)) {
+			grp_out_retry_later(p, true);
+			return;
+		}
+		memcpy(p->pre + GRP_HELLO_LEN, p->nonce_c, GRP_AUTH_NONCE_LEN);
+		p->pre_len += GRP_AUTH_NONCE_LEN;
+	}
+	t->stats.connects++;
 	grp_out_flush(p);
 }
 
-/* Write the hello, then whole queued frames, as far as the socket takes. */
+/*
+ * Write the preamble (hello, nonce or MAC), then, once authenticated (and,
+ * when resuming, once the acceptor said where it is), whole frames from
+ * @unsent on, as far as the socket takes.
+ * Written frames stay queued until acknowledged.
+ */
 static void grp_out_flush(struct grp_peer *p)
 {
 	struct grp_transport *t = p->t;
-	uint8_t hello[GRP_HELLO_LEN];
 
-	memcpy(hello, t->hello, sizeof(hello));
-	grp_wire_put_le32(hello + GRP_HELLO_TO_OFF, p->rank);
-	while (p->hello_off < GRP_HELLO_LEN || p->head) {
+	while (p->pre_off < p->pre_len ||
+	       (p->authed && p->synced && p->unsent)) {
 		struct iovec iov[GRP_TX_IOV];
 		struct msghdr msg = { .msg_iov = iov };
-		struct grp_frame *f = p->head;
-		size_t n = 0, off = p->head_off;
+		struct grp_frame *f = p->authed && p->synced ? p->unsent : NULL;
+		size_t n = 0, off = p->unsent_off;
 		ssize_t sent;
 
-		if (p->hello_off < GRP_HELLO_LEN) {
-			iov[n].iov_base = hello + p->hello_off;
-			iov[n++].iov_len = GRP_HELLO_LEN - p->hello_off;
+		if (p->pre_off < p->pre_len) {
+			iov[n].iov_base = p->pre + p->pre_off;
+			iov[n++].iov_len = p->pre_len - p->pre_off;
 		}
 		for (; f && n < GRP_TX_IOV; f = f->next, off = 0) {
 			iov[n].iov_base = f->data + off;
@@ -354,31 +436,70 @@ static void grp_out_flush(struct grp_peer *p)
 			return;
 		}
 		t->stats.bytes_sent += (uint64_t)sent;
-		if (p->hello_off < GRP_HELLO_LEN) {
-			size_t h = GRP_HELLO_LEN - p->hello_off;
+		if (p->pre_off < p->pre_len) {
+			size_t h = p->pre_len - p->pre_off;
 
 			h = (size_t)sent < h ? (size_t)sent : h;
-			p->hello_off += h;
+			p->pre_off += h;
 			sent -= (ssize_t)h;
 		}
 		while (sent > 0) {
-			size_t left = p->head->len - p->head_off;
+			size_t left = p->unsent->len - p->unsent_off;
 
 			if ((size_t)sent < left) {
-				p->head_off += (size_t)sent;
+				p->unsent_off += (size_t)sent;
 				break;
 			}
 			sent -= (ssize_t)left;
-			f = p->head;
-			p->head = f->next;
-			if (!p->head)
-				p->tail = NULL;
-			p->head_off = 0;
-			free(f);
-			t->stats.frames_sent++;
+			f = p->unsent;
+			if (!f->written) {
+				f->written = true;
+				t->stats.frames_sent++;
+			}
+			p->unsent = f->next;
+			p->unsent_off = 0;
 		}
 	}
 	grp_out_set_events(p, EPOLLIN | EPOLLRDHUP);
+}
+
+static void grp_out_pop(struct grp_peer *p)
+{
+	struct grp_frame *f = p->head;
+
+	p->head = f->next;
+	if (!p->head)
+		p->tail = NULL;
+	free(f);
+}
+
+/*
+ * An ack record from the acceptor. The first on a connection says how
+ * many frames it has: drop those, resend from the next one. Later ones
+ * free what they cover (never the frame being written). Return: false
+ * for a record that makes no sense.
+ */
+static bool grp_out_ack(struct grp_peer *p)
+{
+	uint64_t seq = grp_wire_get_le64(p->reply + GRP_ACK_SEQ_OFF);
+
+	if (memcmp(p->reply, GRP_ACK_MAGIC, 4) || seq > p->last_seq)
+		return false;
+	if (p->synced) {
+		while (p->head && p->head != p->unsent && p->head->seq <= seq)
+			grp_out_pop(p);
+		return true;
+	}
+	while (p->head && p->head->seq <= seq)
+		grp_out_pop(p);
+	/* It must have every frame we no longer hold. */
+	if ((p->head ? p->head->seq - 1 : p->last_seq) != seq)
+		return false;
+	p->unsent = p->head;
+	p->unsent_off = 0;
+	p->synced = true;
+	grp_out_flush(p);
+	return true;
 }
 
 /* Is a connect() that EPOLLOUT woke up for done, failed, or still going? */
@@ -398,11 +519,70 @@ static int grp_out_connect_result(int fd)
 	return 0;
 }
 
+/*
+ * Read what the acceptor writes: with a key first its nonce and MAC (once
+ * right, answer with ours), then ack records. Return: false if the
+ * connection was given up (EOF, error, wrong MAC or record: retried).
+ */
+static bool grp_out_read(struct grp_peer *p)
+{
+	struct grp_transport *t = p->t;
+	uint8_t mac[GRP_AUTH_MAC_LEN];
+
+	for (;;) {
+		size_t want = p->authed ? GRP_ACK_LEN : sizeof(p->reply);
+		ssize_t n = recv(p->fd, p->reply + p->reply_len,
+				 want - p->reply_len, MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		if (n <= 0) {
+			/* Refused (the acceptor's key differs?) or broken. */
+			grp_out_retry_later(p, !p->synced);
+			return false;
+		}
+		p->reply_len += (size_t)n;
+		if (p->reply_len < want)
+			continue;
+		p->reply_len = 0;
+		if (p->authed) {
+			if (!grp_out_ack(p))
+				goto refuse;
+			if (p->fd < 0)
+				return false;
+			continue;
+		}
+		/* An answer before our whole challenge went out is forged. */
+		if (p->pre_off < p->pre_len)
+			goto refuse;
+		grp_auth_mac(t->spec->key, GRP_AUTH_ROLE_ACCEPTOR, p->pre,
+			     p->nonce_c, p->reply, mac);
+		if (!grp_auth_equal(mac, p->reply + GRP_AUTH_NONCE_LEN,
+				    sizeof(mac)))
+			goto refuse;
+		grp_auth_mac(t->spec->key, GRP_AUTH_ROLE_CONNECTOR, p->pre,
+			     p->nonce_c, p->reply, mac);
+		memcpy(p->pre, mac, sizeof(mac));
+		p->pre_len = sizeof(mac);
+		p->pre_off = 0;
+		p->authed = true;
+		explicit_bzero(mac, sizeof(mac));
+		grp_out_flush(p);
+		if (p->fd < 0)
+			return false;
+	}
+
+refuse:
+	t->stats.dropped++;
+	grp_out_retry_later(p, true);
+	return false;
+}
+
 static void grp_out_ready(struct grp_source *src, uint32_t events)
 {
 	struct grp_peer *p = (struct grp_peer *)src;
-	uint8_t junk[64];
-	ssize_t n;
 	int err;
 
 	if (p->fd < 0)
@@ -418,14 +598,8 @@ static void grp_out_ready(struct grp_source *src, uint32_t events)
 		return;
 	}
 	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-		/* The peer never writes here: EOF, an error, or a violation. */
-		n = recv(p->fd, junk, sizeof(junk), MSG_DONTWAIT);
-		if (n > 0)
-			p->t->stats.dropped++;
-		if (n >= 0 || (errno != EAGAIN && errno != EINTR)) {
-			grp_out_retry_later(p, false);
+		if (!grp_out_read(p))
 			return;
-		}
 	}
 	if (events & EPOLLOUT)
 		grp_out_flush(p);
@@ -451,17 +625,79 @@ static struct grp_peer *grp_peer_get(struct grp_transport *t, uint32_t rank)
 
 static void grp_peer_drop_queue(struct grp_peer *p)
 {
-	while (p->head) {
-		struct grp_frame *f = p->head;
-
-		p->head = f->next;
-		free(f);
-	}
-	p->tail = NULL;
-	p->head_off = 0;
+	while (p->head)
+		grp_out_pop(p);
+	p->unsent = NULL;
+	p->unsent_off = 0;
 }
 
 /* ---- accepted connections -------------------------------------------- */
+
+static void grp_conn_ack_unlink(struct grp_conn *c)
+{
+	if (!c->ack_queued)
+		return;
+	if (c->ack_prev)
+		c->ack_prev->ack_next = c->ack_next;
+	else
+		c->t->acks = c->ack_next;
+	if (c->ack_next)
+		c->ack_next->ack_prev = c->ack_prev;
+	c->ack_prev = c->ack_next = NULL;
+	c->ack_queued = false;
+}
+
+/* Write an ack record of @seq. Return: whether it went whole. */
+static bool grp_conn_send_ack(struct grp_conn *c, uint64_t seq)
+{
+	uint8_t rec[GRP_ACK_LEN];
+	ssize_t n;
+
+	grp_wire_ack(rec, seq);
+	do {
+		n = send(c->fd, rec, sizeof(rec), MSG_NOSIGNAL | MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(rec);
+}
+
+/*
+ * Acknowledge what this connection's sender has delivered. A sender that
+ * lets its acks pile up unread (the socket is full) is cut off: the
+ * shutdown wakes the connection's own event, which frees it; the sender
+ * reconnects and resumes from the first ack of the new connection.
+ */
+static void grp_conn_ack_now(struct grp_conn *c)
+{
+	grp_conn_ack_unlink(c);
+	c->unacked = 0;
+	if (!grp_conn_send_ack(c, c->t->peers[c->rank]->delivered))
+		shutdown(c->fd, SHUT_RDWR);
+}
+
+static void grp_conn_ack_later(struct grp_conn *c)
+{
+	struct grp_transport *t = c->t;
+
+	if (c->ack_queued)
+		return;
+	c->ack_due_ns = grp_now_ns() + GRP_ACK_DELAY_NS;
+	c->ack_prev = NULL;
+	c->ack_next = t->acks;
+	if (t->acks)
+		t->acks->ack_prev = c;
+	t->acks = c;
+	c->ack_queued = true;
+	grp_timer_need(t, c->ack_due_ns);
+}
+
+/* The sender is known (and authenticated): tell it where to resume. */
+static bool grp_conn_sync(struct grp_conn *c)
+{
+	uint64_t delivered = c->t->peers[c->rank]->delivered;
+
+	c->next_seq = delivered + 1;
+	return grp_conn_send_ack(c, delivered);
+}
 
 static void grp_conn_unlink(struct grp_conn *c)
 {
@@ -483,6 +719,7 @@ static void grp_conn_unlink(struct grp_conn *c)
 			*pp = c->peer_next;
 	}
 	c->peer_next = NULL;
+	grp_conn_ack_unlink(c);
 }
 
 static void grp_conn_close_socket(struct grp_conn *c)
@@ -524,7 +761,8 @@ static bool grp_hello_ok(struct grp_transport *t, const uint8_t *h,
 
 	if (memcmp(h, GRP_HELLO_MAGIC, 4) ||
 	    grp_wire_get_le16(h + GRP_HELLO_VERSION_OFF) != GRP_HELLO_VERSION ||
-	    grp_wire_get_le16(h + GRP_HELLO_FLAGS_OFF) != 0 ||
+	    grp_wire_get_le16(h + GRP_HELLO_FLAGS_OFF) !=
+	    (t->spec->has_key ? GRP_HELLO_F_AUTH : 0) ||
 	    grp_wire_get_le64(h + GRP_HELLO_JOB_OFF) != t->spec->job ||
 	    grp_wire_get_le32(h + GRP_HELLO_TO_OFF) != t->spec->rank ||
 	    from >= t->spec->size || from == t->spec->rank ||
@@ -535,34 +773,94 @@ static bool grp_hello_ok(struct grp_transport *t, const uint8_t *h,
 }
 
 /*
+ * With a key, the hello and the connector's nonce are in: answer with our
+ * nonce and our MAC. Return: false if that failed (close, not counted).
+ */
+static bool grp_conn_challenge(struct grp_conn *c)
+{
+	struct grp_transport *t = c->t;
+	uint8_t out[GRP_AUTH_NONCE_LEN + GRP_AUTH_MAC_LEN];
+	ssize_t n;
+
+	memcpy(c->hello, c->buf, GRP_HELLO_LEN);
+	memcpy(c->nonce_c, c->buf + GRP_HELLO_LEN, GRP_AUTH_NONCE_LEN);
+	if (grp_auth_nonce(c->nonce_a))
+		return false;
+	memcpy(out, c->nonce_a, GRP_AUTH_NONCE_LEN);
+	grp_auth_mac(t->spec->key, GRP_AUTH_ROLE_ACCEPTOR, c->hello, c->nonce_c,
+		     c->nonce_a, out + GRP_AUTH_NONCE_LEN);
+	/* The first bytes on a fresh socket: its buffer takes them whole. */
+	do {
+		n = send(c->fd, out, sizeof(out), MSG_NOSIGNAL | MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(out);
+}
+
+/*
  * Hand every whole frame in the buffer to on_frame. Return: false if the
  * connection is gone (closed for a violation, or killed by a callback).
  */
 static bool grp_conn_deliver(struct grp_conn *c)
 {
 	struct grp_transport *t = c->t;
+	struct grp_peer *p;
 	size_t off = 0, flen;
 	int err;
 
 	if (c->rank == GRP_NO_RANK) {
-		struct grp_peer *p;
+		uint32_t rank;
 
 		if (c->len < GRP_HELLO_LEN)
 			return true;
-		if (!grp_hello_ok(t, c->buf, &c->rank))
+		if (!grp_hello_ok(t, c->buf, &rank))
 			goto violation;
-		p = grp_peer_get(t, c->rank);
+		off = GRP_HELLO_LEN;
+		if (t->spec->has_key) {
+			if (c->len < GRP_HELLO_LEN + GRP_AUTH_NONCE_LEN)
+				return true;
+			if (!grp_conn_challenge(c)) {
+				grp_conn_free(c);
+				return false;
+			}
+			off += GRP_AUTH_NONCE_LEN;
+		}
+		p = grp_peer_get(t, rank);
 		if (!p) {
-			c->rank = GRP_NO_RANK;
 			grp_conn_free(c);	/* out of memory: refuse */
 			return false;
 		}
+		c->rank = rank;
 		c->peer_next = p->incoming;
 		p->incoming = c;
-		off = GRP_HELLO_LEN;
+		if (c->authed && !grp_conn_sync(c)) {
+			grp_conn_free(c);
+			return false;
+		}
+	}
+	if (!c->authed) {
+		uint8_t mac[GRP_AUTH_MAC_LEN];
+		bool ok;
+
+		if (c->len - off < GRP_AUTH_MAC_LEN)
+			goto keep;
+		grp_auth_mac(t->spec->key, GRP_AUTH_ROLE_CONNECTOR, c->hello,
+			     c->nonce_c, c->nonce_a, mac);
+		ok = grp_auth_equal(mac, c->buf + off, sizeof(mac));
+		explicit_bzero(mac, sizeof(mac));
+		if (!ok)
+			goto violation;	/* wrong key: nothing delivered */
+		c->authed = true;
+		off += GRP_AUTH_MAC_LEN;
+		if (!grp_conn_sync(c)) {
+			grp_conn_free(c);
+			return false;
+		}
 	}
 	c->need = 0;
+	p = t->peers[c->rank];
 	for (;;) {
+		uint64_t seq;
+
 		err = era_msg_frame(c->buf + off, c->len - off, &flen);
 		if (err == -EAGAIN)
 			break;
@@ -572,6 +870,16 @@ static bool grp_conn_deliver(struct grp_conn *c)
 			c->need = flen;
 			break;
 		}
+		seq = c->next_seq++;
+		if (seq > p->delivered + 1)
+			goto violation;		/* cannot happen */
+		if (seq <= p->delivered) {
+			/* Already delivered from an older connection. */
+			off += flen;
+			continue;
+		}
+		p->delivered = seq;
+		c->unacked++;
 		c->in_dispatch = true;
 		t->on_frame(t->ctx, c->rank, c->buf + off, flen);
 		c->in_dispatch = false;
@@ -582,8 +890,13 @@ static bool grp_conn_deliver(struct grp_conn *c)
 			c->len = c->cap = 0;
 			return false;
 		}
+		if (c->unacked >= GRP_ACK_EVERY)
+			grp_conn_ack_now(c);
+		else
+			grp_conn_ack_later(c);
 		off += flen;
 	}
+keep:
 	memmove(c->buf, c->buf + off, c->len - off);
 	c->len -= off;
 	if (!c->len && c->cap > GRP_RX_CHUNK) {
@@ -673,6 +986,7 @@ static void grp_accept_one(struct grp_transport *t, int fd)
 	c->t = t;
 	c->fd = fd;
 	c->rank = GRP_NO_RANK;
+	c->authed = !t->spec->has_key;
 	ev.data.ptr = &c->src;
 	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev)) {
 		close(fd);
@@ -717,6 +1031,7 @@ static void grp_timer_ready(struct grp_source *src, uint32_t events)
 	struct grp_transport *t = (struct grp_transport *)
 		((char *)src - offsetof(struct grp_transport, timer_src));
 	struct grp_peer *p, *next, *due = NULL;
+	struct grp_conn *c, *cnext;
 	uint64_t expirations, now = grp_now_ns(), earliest = 0;
 
 	(void)events;
@@ -741,6 +1056,13 @@ static void grp_timer_ready(struct grp_source *src, uint32_t events)
 		grp_backoff_unlink(p);
 		p->backoff_next = due;
 		due = p;
+	}
+	for (c = t->acks; c; c = cnext) {
+		cnext = c->ack_next;
+		if (c->ack_due_ns <= now)
+			grp_conn_ack_now(c);
+		else if (!earliest || c->ack_due_ns < earliest)
+			earliest = c->ack_due_ns;
 	}
 	if (earliest)
 		grp_timer_need(t, earliest);
@@ -783,6 +1105,9 @@ int grp_transport_open(const struct ftnl_group_spec *spec, int epfd,
 		goto fail;
 	}
 	grp_wire_hello(t->hello, spec->job, spec->rank, 0);
+	if (spec->has_key)
+		grp_wire_put_le16(t->hello + GRP_HELLO_FLAGS_OFF,
+				  GRP_HELLO_F_AUTH);
 
 	sslen = grp_sockaddr(&spec->peers[spec->rank], &ss);
 	t->listen_fd = socket(ss.ss_family,
@@ -865,7 +1190,6 @@ int grp_transport_send(struct grp_transport *t, uint32_t to,
 	struct grp_frame *f;
 	struct grp_peer *p;
 	size_t flen;
-	bool was_empty;
 
 	if (to >= t->spec->size || to == t->spec->rank)
 		return -EINVAL;
@@ -881,21 +1205,27 @@ int grp_transport_send(struct grp_transport *t, uint32_t to,
 	if (!f)
 		return -ENOMEM;
 	f->next = NULL;
+	f->seq = ++p->last_seq;
+	f->written = false;
 	f->len = len;
 	memcpy(f->data, buf, len);
-	was_empty = !p->head;
 	if (p->tail)
 		p->tail->next = f;
 	else
 		p->head = f;
 	p->tail = f;
+	if (!p->unsent) {
+		p->unsent = f;
+		p->unsent_off = 0;
+	}
 
 	switch (p->state) {
 	case GRP_OUT_IDLE:
 		grp_out_connect(p);
 		break;
 	case GRP_OUT_CONNECTED:
-		if (was_empty)	/* else EPOLLOUT is already awaited */
+		/* Else EPOLLOUT, or the acceptor's answer, is awaited. */
+		if (p->authed && p->synced && p->unsent == f)
 			grp_out_flush(p);
 		break;
 	default:

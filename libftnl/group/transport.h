@@ -7,9 +7,13 @@
  * send); connections q opens to p only carry q's messages to p. So no
  * pair ever has to settle which of two connections to keep. A connection
  * starts with a hello frame (magic, version, job, sender rank) that the
- * accepting side checks; after it, the stream carries ERA messages framed
- * by era_msg_frame(). Anything malformed closes that connection and is
- * counted; nothing from the network can do more.
+ * accepting side checks, then, with a job key, a mutual challenge-response
+ * (auth.h); after it, the stream carries ERA messages framed by
+ * era_msg_frame(), and the acceptor writes cumulative ack records back.
+ * A message stays queued until acknowledged, and is resent on a new
+ * connection if the old one broke first (hello.h). Anything malformed
+ * closes that connection and is counted; nothing from the network can do
+ * more.
  *
  * A connect that fails (the peer is not listening yet, or is dead) is
  * retried with a backoff timer until the peer is known dead; queued

@@ -74,10 +74,37 @@ static void test_good(const void *arg)
 	TAP_CHECK_UINT(s.peers[0].node_id, FTNL_GROUP_NODE_ANY);
 	TAP_CHECK_UINT(s.peers[1].node_id, 12);
 	TAP_CHECK_UINT(s.peers[2].node_id, 4294967294u);
+	TAP_CHECK(!s.has_key);
 	ftnl_group_spec_free(&s);
 	TAP_CHECK(!s.peers);
 	ftnl_group_spec_free(&s);	/* twice is fine */
 	ftnl_group_spec_free(NULL);
+}
+
+static void test_key(const void *arg)
+{
+	const char *path = put_file("key.peers",
+		"job 5\n"
+		"key 000102030405060708090A0B0C0D0E0F101112131415161718191a1b1c1d1e1f  # secret\n"
+		"rank 0 10.0.0.1 7000\nrank 1 10.0.0.1 7001\n");
+	struct ftnl_group_spec s;
+	uint8_t want[FTNL_KEY_LEN];
+	char err[256] = "";
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)i;
+	if (!TAP_CHECK_INT(ftnl_group_spec_parse_file(path, 1, &s, err,
+						      sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(s.has_key);
+	TAP_CHECK_MEM(s.key, want, sizeof(want));
+	TAP_CHECK_UINT(s.size, 2);
+	ftnl_group_spec_free(&s);
+	TAP_CHECK(!s.has_key);
 }
 
 /* A host name equal to an address text is still a different host. */
@@ -162,7 +189,23 @@ static const struct bad_case bad_cases[] = {
 	{ "job with two values", "job 1 2\n", -EINVAL,
 	  "1: too many values: expected \"job ID\"" },
 	{ "unknown keyword", "job 1\nnode 0 10.0.0.1 7000\n", -EINVAL,
-	  "2: unknown keyword \"node\" (expected job or rank)" },
+	  "2: unknown keyword \"node\" (expected job, key or rank)" },
+	{ "key too short", "job 1\nkey 0011\n", -EINVAL,
+	  "2: invalid key (expected 64 hex digits)" },
+	{ "key not hex",
+	  "job 1\nkey 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g\n",
+	  -EINVAL, "2: invalid key (expected 64 hex digits)" },
+	{ "key too long",
+	  "key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f00\n",
+	  -EINVAL, "1: invalid key (expected 64 hex digits)" },
+	{ "key without value", "key\n", -EINVAL,
+	  "1: missing value: expected \"key HEX\"" },
+	{ "key with two values", "key 00 11\n", -EINVAL,
+	  "1: too many values: expected \"key HEX\"" },
+	{ "key twice",
+	  "key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n"
+	  "key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n",
+	  -EINVAL, "2: key already given on line 1" },
 	{ "duplicate rank", "job 1\nrank 0 10.0.0.1 7000\n\nrank 0 10.0.0.2 7000\n",
 	  -EINVAL, "4: duplicate rank 0 (first on line 2)" },
 	{ "missing rank",
@@ -349,6 +392,7 @@ int main(void)
 		return 2;
 	}
 	tap_add(test_good, NULL, "good peers file");
+	tap_add(test_key, NULL, "key line");
 	tap_add(test_host_names_apart, NULL, "host names and addresses apart");
 	tap_add(test_max_size, NULL, "65536 ranks");
 	for (i = 0; i < FTNL_ARRAY_SIZE(bad_cases); i++)

@@ -113,6 +113,13 @@ enum ftnl_group_module {
  * @module: the launcher's choice (FTNL_GROUP_MODULE): whether failures
  *	come from the kernel module; &ftnl_group_attr.module, when not
  *	FTNL_GROUP_MODULE_AUTO, overrides it
+ * @has_key: @key is set: the peers file had "key HEX". Then every
+ *	transport connection opens with a mutual challenge-response proving
+ *	both ends hold @key (keyed BLAKE2s), and a peer that cannot is
+ *	refused. Without a key, anyone who reaches a rank's port and knows
+ *	the job id can speak for any rank.
+ * @key: the shared job key (FTNL_KEY_LEN bytes), valid if @has_key;
+ *	keep it secret (the peers file should be mode 0600)
  *
  * Filled by ftnl_group_spec_parse_file() or ftnl_group_spec_from_env();
  * release with ftnl_group_spec_free().
@@ -124,6 +131,8 @@ struct ftnl_group_spec {
 	struct ftnl_group_peer *peers;
 	char *failure_dir;
 	enum ftnl_group_module module;
+	bool has_key;
+	uint8_t key[FTNL_KEY_LEN];
 };
 
 /**
@@ -137,6 +146,7 @@ struct ftnl_group_spec {
  * The format (Documentation/libftnl-group-internals.rst): '#' comments, then
  *
  *	job <u64>
+ *	[key <64 hex digits>]
  *	rank <r> <address> <port> [host <name>] [node <ftnl node id>]
  *	...
  *
