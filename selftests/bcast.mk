@@ -3,8 +3,9 @@
 # The broadcast of failures (kmod/bcast, Documentation/selftests.rst):
 #   bcast_forwarders  32 nodes: a failure and, during its broadcast, the loss
 #                     of k - 1 of its forwarders (hypercube, BMG, FCG)
-#   bcast_replay      replayed, duplicate, altered and foreign BCAST
-#                     datagrams from an outsider change nothing
+#   bcast_replay      replayed, duplicate, altered, absurd and foreign BCAST
+#                     and GOSSIP (FCG) datagrams from an outsider change
+#                     nothing
 # Virtual-cluster tests: EXTRA_VC_TESTS alone puts them in the run order
 # (with the ring tests); EXTRA_TESTS as well would run them twice.
 EXTRA_VC_TESTS += bcast_forwarders bcast_replay

@@ -8,8 +8,13 @@
 #   - then three more at once, two of them consecutive on the ring: every
 #     survivor converges to the same D (its dump's dead set) and the ring
 #     closes again (each survivor observed by exactly one survivor);
-#   - copies of a broadcast beyond the first are ignored (counted as
-#     duplicates, never a second event).
+#   - every broadcast is delivered exactly once at every survivor but its
+#     source: at each survivor, "delivered" + "originated" equals the
+#     broadcasts the survivors originated in all (each failure is broadcast
+#     by the one survivor that found it, possibly several deaths in one
+#     broadcast); copies beyond the first are counted as "duplicates" and
+#     never cause a second delivery or event. How many duplicates there are
+#     depends on the algorithm and timing: only reported.
 # Margins: h = 100 ms, d = 500 ms; we wait d + 4 s after silencing before
 # judging: the VM is emulated (TCG) and a 32-node broadcast crosses many
 # virtual links, which takes tens of ms here, far below the wait.
@@ -22,6 +27,12 @@ export FTNL_VC_HB=100ms FTNL_VC_TIMEOUT=500ms
 emitter_of() {
 	ftnl-vcluster exec "$1" ftnl-cli -j node list | tr '{' '\n' |
 		grep '"emitter":true' | sed 's/.*"id":\([0-9]*\).*/\1/'
+}
+
+# bcast_counter I NAME: the member NAME of node I's "bcast show".
+bcast_counter() {
+	ftnl-vcluster exec "$1" ftnl-cli -j bcast show |
+		sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"
 }
 
 # dead_set I: the ids node I's dump shows dead, space separated.
@@ -109,6 +120,7 @@ run_algo() {
 
 	bad=""
 	dups=0
+	total=0
 	i=1
 	while [ $i -le $N ]; do
 		if ! is_dead $i; then
@@ -116,12 +128,32 @@ run_algo() {
 				c=$(grep -c "failure node $d " /tmp/bcast-ev.$i)
 				[ "$c" -eq 1 ] || bad="$bad node$i/$d:$c"
 			done
-			n=$(ftnl-vcluster exec $i ftnl-cli -j bcast show | sed 's/.*"duplicates":\([0-9]*\).*/\1/')
+			o=$(bcast_counter $i originated)
+			dl=$(bcast_counter $i delivered)
+			n=$(bcast_counter $i duplicates)
+			eval "orig_$i=\${o:-x} deliv_$i=\${dl:-x}"
+			total=$((total + ${o:-0}))
 			dups=$((dups + ${n:-0}))
 		fi
 		i=$((i + 1))
 	done
 	expect_empty "$algo: exactly one event per failure at every survivor" "$bad"
+
+	# Every survivor delivered every broadcast but its own, once.
+	bad=""
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			eval "o=\$orig_$i dl=\$deliv_$i"
+			if [ "$o" = x ] || [ "$dl" = x ] ||
+			   [ $((o + dl)) -ne "$total" ]; then
+				bad="$bad node$i:$o+$dl"
+			fi
+		fi
+		i=$((i + 1))
+	done
+	[ "$total" -ge 4 ] || bad="$bad originated:$total<4"
+	expect_empty "$algo: each of the $total broadcasts delivered once at every survivor (delivered + originated)" "$bad"
 	diag "$algo: duplicate copies ignored across survivors: $dups"
 	# shellcheck disable=SC2086
 	kill $pids 2>/dev/null
