@@ -19,7 +19,7 @@ CHECK_KERNELS ?= 6.1 6.12
 # Module build for the host: the running kernel's build dir if present, else
 # the Debian 6.1 headers the setup step installs.
 HOST_KDIR := /lib/modules/$(shell uname -r)/build
-KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(shell $(ROOT)/tools/kernels.sh kdir 6.1 2>/dev/null))
+KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(shell $(ROOT)/tools/dev/kernels.sh kdir 6.1 2>/dev/null))
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -34,7 +34,7 @@ all: module lib cli sim guest-scripts unit-tests selftests bench-tools
 
 # Idempotent: installs only what is missing.
 setup:
-	@$(ROOT)/tools/setup.sh
+	@$(ROOT)/tools/dev/setup.sh
 
 # kbuild writes objects beside the sources; build each kernel's module in its
 # own tree of symlinks so that builds for several kernels never mix.
@@ -50,7 +50,7 @@ module:
 
 modules-vm:
 	@set -e; for k in $(VM_KERNELS); do \
-		kdir=$$($(ROOT)/tools/kernels.sh kdir $$k); \
+		kdir=$$($(ROOT)/tools/dev/kernels.sh kdir $$k); \
 		$(call kmod_tree,$(BUILD)/kmod/$$k); \
 		$(MAKE) -C $$kdir M=$(BUILD)/kmod/$$k modules; \
 	done
@@ -67,7 +67,7 @@ bench-tools: lib
 
 # Figures only, never pass/fail, not part of check (Documentation/bench.rst).
 bench: setup modules-vm bench-tools
-	@$(ROOT)/tools/bench.sh
+	@$(ROOT)/tools/dev/bench.sh
 	$(if $(wildcard tools/bench/era/Makefile),$(MAKE) -C tools/bench/era run)
 
 # The discrete-event simulator (Documentation/simulator.rst).
@@ -101,20 +101,20 @@ selftests: lib
 
 # Style and static checks on the kernel code (part of check).
 checkpatch:
-	@$(ROOT)/tools/checkpatch.sh
+	@$(ROOT)/tools/dev/checkpatch.sh
 
 sparse:
 	$(call kmod_tree,$(BUILD)/kmod/sparse)
-	$(MAKE) -C $$($(ROOT)/tools/kernels.sh kdir 6.1) M=$(BUILD)/kmod/sparse W=1 C=2 modules
+	$(MAKE) -C $$($(ROOT)/tools/dev/kernels.sh kdir 6.1) M=$(BUILD)/kmod/sparse W=1 C=2 modules
 
 check: setup
-	@$(ROOT)/tools/check.sh $(CHECK_KERNELS)
+	@$(ROOT)/tools/dev/check.sh $(CHECK_KERNELS)
 
 check-all: setup
-	@$(ROOT)/tools/check.sh 6.1 6.12
+	@$(ROOT)/tools/dev/check.sh 6.1 6.12
 
 demo: setup
-	@$(ROOT)/tools/demo.sh
+	@$(ROOT)/tools/dev/demo.sh
 
 # The module goes to the extra/ dir of the kernel KDIR belongs to.
 install: module lib cli

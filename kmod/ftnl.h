@@ -147,7 +147,7 @@ void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
 void ftnl_events_init(struct ftnl_net *fn);
 void ftnl_events_flush(struct ftnl_net *fn);
 
-/* proc.c */
+/* process_registry.c */
 void ftnl_procs_init(struct ftnl_net *fn);
 void ftnl_procs_flush(struct ftnl_net *fn);
 int ftnl_proc_register(struct ftnl_net *fn, u32 portid, u64 job, u32 rank);

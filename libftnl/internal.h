@@ -43,7 +43,7 @@ struct ftnl_rxbuf {
 	size_t cap;
 };
 
-/* transport.c */
+/* netlink_io.c */
 int ftnl_rxbuf_init(struct ftnl_rxbuf *rx);
 void ftnl_rxbuf_free(struct ftnl_rxbuf *rx);
 ssize_t ftnl_recv_datagram(int fd, struct ftnl_rxbuf *rx, int flags,
@@ -99,7 +99,7 @@ int ftnl_resolve_family(struct ftnl_handle *h, const char *name,
  */
 typedef int (*ftnl_reply_fn)(const struct nlmsghdr *nlh, void *arg);
 
-/* transport.c */
+/* netlink_io.c */
 int ftnl_request(struct ftnl_handle *h, struct nlmsghdr *req,
 		 ftnl_reply_fn reply_fn, void *arg);
 int ftnl_ensure_sndbuf(struct ftnl_handle *h, size_t len);

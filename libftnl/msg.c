@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Building requests and parsing replies of the ftnl family. Pure functions
- * over byte buffers; the socket side is in transport.c.
+ * over byte buffers; the socket side is in netlink_io.c.
  *
  * Parsing is strict about what it understands (an attribute of a known type
  * must have exactly the size the contract gives it, attributes must tile the

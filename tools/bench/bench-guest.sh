@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ftnl-bench-guest: the ring benchmark, inside the VM (tools/bench.sh boots
+# ftnl-bench-guest: the ring benchmark, inside the VM (tools/dev/bench.sh boots
 # it; Documentation/bench.rst explains every figure). Builds a virtual
 # cluster (netns ftnl-b-I, veth vbI on bridge ftnl-bbr, 10.78.0.I), runs
 #

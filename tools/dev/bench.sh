@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench.sh: the ring benchmark ("make bench"). Builds tools/bench,
+# tools/dev/bench.sh: the ring benchmark ("make bench"). Builds tools/bench,
 # boots each kernel of BENCH_KERNELS in QEMU with the module loaded, runs
 # ftnl-bench-guest there and prints its tables; the whole output is kept in
 # build/bench/results-<kernel>.txt. See Documentation/bench.rst.
@@ -16,7 +16,7 @@
 # to the guest unchanged.
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 OUT=$BUILD/bench
 KERNELS=${BENCH_KERNELS:-6.1}

@@ -5,7 +5,7 @@
 # checkpatch comes from Debian's linux-source-6.1 (extracted by setup.sh).
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CHECKPATCH=$ROOT/.cache/linux-src/scripts/checkpatch.pl
 [ -x "$CHECKPATCH" ] || { echo "checkpatch.pl missing: run 'make setup'" >&2; exit 1; }
 

@@ -8,7 +8,7 @@
 # preceded by "N skipped" when cases were skipped.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$ROOT/build
 LOGDIR=$BUILD/check
 KERNELS=("$@")
@@ -74,10 +74,10 @@ step modules-vm make -j"$JOBS" modules-vm VM_KERNELS="${KERNELS[*]}"
 vm_ok=$?
 
 echo "== static checks"
-step checkpatch "$ROOT/tools/checkpatch.sh"
-step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/kbuild-warnings.sh"
+step checkpatch "$ROOT/tools/dev/checkpatch.sh"
+step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/kbuild-warnings.sh"
 log=$LOGDIR/spec-check.tap
-/usr/bin/python3 "$ROOT/tools/spec-check.py" >"$log" 2>&1
+/usr/bin/python3 "$ROOT/tools/dev/spec-check.py" >"$log" 2>&1
 tally spec-check "$log" $?
 
 echo "== userspace unit tests (ASan/UBSan)"

@@ -5,7 +5,7 @@
 # an 8-node ftnl cluster (tools/demo/demo-guest.sh) running in it.
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 KERNEL=${KERNEL:-6.1}
 cd "$ROOT"
 

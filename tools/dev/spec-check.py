@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "Documentation/netlink/specs/ftnl.yaml"
 HEADER = ROOT / "uapi/linux/ftnl.h"
 

@@ -3,19 +3,19 @@
 #
 # Where are the kernels the project builds against and boots?
 #
-#   tools/kernels.sh QUERY TAG
+#   tools/dev/kernels.sh QUERY TAG
 #
 # TAG is a kernel series the project supports:
-#   6.1   Debian 12's own kernel, installed on the host by tools/setup.sh
+#   6.1   Debian 12's own kernel, installed on the host by tools/dev/setup.sh
 #         (packages linux-image-amd64 + linux-headers-amd64). Its release
 #         string is read from the installed linux-image-amd64's dependency.
 #   6.12  the LTS kernel from bookworm-backports, downloaded and unpacked by
-#         tools/setup.sh under .cache/kernels/6.12/root (never installed on
+#         tools/dev/setup.sh under .cache/kernels/6.12/root (never installed on
 #         the host). Its release string is in .cache/kernels/6.12/kver.
 #
 # QUERY is one of:
 #   kver     the full release string, e.g. 6.1.0-56-amd64
-#   kdir     the kbuild directory: make -C "$(tools/kernels.sh kdir 6.1)" M=...
+#   kdir     the kbuild directory: make -C "$(tools/dev/kernels.sh kdir 6.1)" M=...
 #   vmlinuz  the bootable kernel image
 #   moddir   the modules directory itself, i.e. <root>/lib/modules/<kver>
 #            (holding kernel/, modules.dep, modules.builtin ...)
@@ -31,7 +31,7 @@
 
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$ROOT/.cache
 TAGS=(6.1 6.12)
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/setup.sh [--refresh]: make this machine able to build, check and demo
+# tools/dev/setup.sh [--refresh]: make this machine able to build, check and demo
 # ftnl. Run by 'make setup' (and so by 'make check' and 'make demo') on every
 # invocation: idempotent, and a fraction of a second when everything is there.
 #
@@ -26,7 +26,7 @@
 
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$ROOT/.cache
 KERNELS=$CACHE/kernels
 LINUX_SRC=$CACHE/linux-src
@@ -116,7 +116,7 @@ flock 9 # setups started in parallel run one after the other
 
 apt_install "${PACKAGES[@]}"
 
-kver61=$("$ROOT/tools/kernels.sh" kver 6.1)
+kver61=$("$ROOT/tools/dev/kernels.sh" kver 6.1)
 # The metapackages may point at a newer ABI than what is unpacked (e.g. the
 # image was upgraded but not the headers): make both halves of that kernel
 # present.

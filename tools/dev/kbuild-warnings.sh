@@ -5,10 +5,10 @@
 # kernel that is set up, and fail on any compiler or sparse warning.
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 status=0
 for k in ${VM_KERNELS:-6.1 6.12}; do
-	kdir=$("$ROOT/tools/kernels.sh" kdir "$k") || { status=1; continue; }
+	kdir=$("$ROOT/tools/dev/kernels.sh" kdir "$k") || { status=1; continue; }
 	tree=$ROOT/build/kmod/warnings-$k
 	rm -rf "$tree" && mkdir -p "$tree"
 	cp -rs "$ROOT/Kbuild" "$ROOT/kmod" "$ROOT/uapi" "$tree/"
