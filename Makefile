@@ -68,7 +68,7 @@ bench-tools: lib
 # Figures only, never pass/fail, not part of check (Documentation/bench.rst).
 bench: setup modules-vm bench-tools
 	@$(ROOT)/tools/dev/bench.sh
-	$(if $(wildcard tools/bench/era/Makefile),$(MAKE) -C tools/bench/era run)
+	$(MAKE) -C tools/bench/era run
 
 # The discrete-event simulator (Documentation/simulator.rst).
 sim:
@@ -85,7 +85,7 @@ era-soak:
 guest-scripts:
 	install -d $(BUILD)/bin
 	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh \
-		$(wildcard tools/launch/ftnl-launch) $(BUILD)/bin/
+		tools/launch/ftnl-launch $(BUILD)/bin/
 
 unit-tests: lib cli
 	$(MAKE) -C kmod/tests
@@ -93,8 +93,8 @@ unit-tests: lib cli
 	$(MAKE) -C libftnl/era tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
-	$(if $(wildcard libftnl/group/tests/Makefile),$(MAKE) -C libftnl/group/tests)
-	$(if $(wildcard examples/Makefile),$(MAKE) -C examples)
+	$(MAKE) -C libftnl/group/tests
+	$(MAKE) -C examples
 
 selftests: lib
 	$(MAKE) -C selftests
@@ -135,6 +135,6 @@ clean:
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
-	$(if $(wildcard libftnl/group/tests/Makefile),$(MAKE) -C libftnl/group/tests clean)
-	$(if $(wildcard examples/Makefile),$(MAKE) -C examples clean)
-	$(if $(wildcard tools/bench/era/Makefile),$(MAKE) -C tools/bench/era clean)
+	$(MAKE) -C libftnl/group/tests clean
+	$(MAKE) -C examples clean
+	$(MAKE) -C tools/bench/era clean
