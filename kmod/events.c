@@ -6,6 +6,7 @@
  */
 
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "ftnl.h"
 
@@ -24,6 +25,42 @@ static void ftnl_events_work(struct work_struct *work)
 		list_del(&rec->list);
 		kfree(rec);
 	}
+}
+
+/**
+ * ftnl_event_new - the one constructor of a failure event, stamped now
+ * @cluster: the configuration it was learned in, or NULL when none is
+ *	configured (a process death published on this node only: cluster
+ *	id 0)
+ * @cause: enum ftnl_event_cause
+ * @node_id: the failed node, or the node of the exited process
+ * @observer_id: the node that detected it
+ *
+ * The caller fills in what only it knows (the incarnation of a node, or
+ * the job and rank of a process) and hands the record to
+ * ftnl_event_queue(). Any context: allocates with GFP_ATOMIC.
+ *
+ * Return: the record, or NULL without memory (the caller counts the lost
+ * event).
+ */
+struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
+				      u8 cause, u32 node_id, u32 observer_id)
+{
+	struct ftnl_event_rec *rec;
+
+	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	if (!rec)
+		return NULL;
+	if (cluster) {
+		rec->cluster_id = cluster->cluster_id;
+		rec->generation = cluster->generation;
+	}
+	rec->node_id = node_id;
+	rec->cause = cause;
+	rec->observer_id = observer_id;
+	rec->mono_ns = ktime_get_ns();
+	rec->real_ns = ktime_get_real_ns();
+	return rec;
 }
 
 /**

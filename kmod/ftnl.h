@@ -143,6 +143,8 @@ int ftnl_netns_register(void);
 void ftnl_netns_unregister(void);
 
 /* events.c */
+struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
+				      u8 cause, u32 node_id, u32 observer_id);
 void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
 void ftnl_events_init(struct ftnl_net *fn);
 void ftnl_events_flush(struct ftnl_net *fn);

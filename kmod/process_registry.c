@@ -11,7 +11,6 @@
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 
 #include "ftnl.h"
 #include "ring/ring.h"
@@ -158,23 +157,16 @@ static void ftnl_proc_died(struct ftnl_net *fn, const struct ftnl_proc *proc)
 {
 	struct ftnl_cluster *cluster;
 	struct ftnl_event_rec *rec;
+	u32 self_id;
 
 	rcu_read_lock();
 	cluster = rcu_dereference(fn->cluster);
-	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	self_id = cluster ? cluster->self_id : 0;
+	rec = ftnl_event_new(cluster, FTNL_CAUSE_OBSERVED, self_id, self_id);
 	if (rec) {
 		rec->proc = true;
 		rec->job = proc->job;
 		rec->rank = proc->rank;
-		rec->cause = FTNL_CAUSE_OBSERVED;
-		rec->mono_ns = ktime_get_ns();
-		rec->real_ns = ktime_get_real_ns();
-		if (cluster) {
-			rec->cluster_id = cluster->cluster_id;
-			rec->generation = cluster->generation;
-			rec->node_id = cluster->self_id;
-			rec->observer_id = cluster->self_id;
-		}
 		ftnl_event_queue(fn, rec);
 	}
 	if (cluster)

@@ -254,21 +254,15 @@ void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
 {
 	struct ftnl_event_rec *rec;
 
-	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	rec = ftnl_event_new(ring->cluster, FTNL_CAUSE_BROADCAST,
+			     death->node_id, death->node_id);
 	if (!rec) {
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 		return;
 	}
 	rec->proc = true;
-	rec->cluster_id = ring->cluster->cluster_id;
-	rec->generation = ring->cluster->generation;
-	rec->node_id = death->node_id;
-	rec->observer_id = death->node_id;
 	rec->job = death->job;
 	rec->rank = death->rank;
-	rec->cause = FTNL_CAUSE_BROADCAST;
-	rec->mono_ns = ktime_get_ns();
-	rec->real_ns = ktime_get_real_ns();
 	ftnl_event_queue(ring->fn, rec);
 }
 

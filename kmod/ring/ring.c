@@ -99,19 +99,13 @@ static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos, u8 cause,
 {
 	struct ftnl_event_rec *rec;
 
-	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	rec = ftnl_event_new(ring->cluster, cause, ftnl_ring_id(ring, pos),
+			     observer_id);
 	if (!rec) {
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 		return;
 	}
-	rec->cluster_id = ring->cluster->cluster_id;
-	rec->generation = ring->cluster->generation;
-	rec->node_id = ftnl_ring_id(ring, pos);
 	rec->incarnation = ring->peers[pos].incarnation;
-	rec->cause = cause;
-	rec->observer_id = observer_id;
-	rec->mono_ns = ktime_get_ns();
-	rec->real_ns = ktime_get_real_ns();
 	ftnl_event_queue(ring->fn, rec);
 }
 
