@@ -142,6 +142,10 @@ u64 ftnl_new_incarnation(u64 previous);
 int ftnl_netns_register(void);
 void ftnl_netns_unregister(void);
 
+/* udp_encap.c */
+void ftnl_udp_encap_hold(void);
+void ftnl_udp_encap_release(void);
+
 /* events.c */
 struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
 				      u8 cause, u32 node_id, u32 observer_id);

@@ -17,9 +17,11 @@ static int __init ftnl_init(void)
 {
 	int err;
 
+	/* Before any socket can exist: see udp_encap.c. */
+	ftnl_udp_encap_hold();
 	err = ftnl_netns_register();
 	if (err)
-		return err;
+		goto err_encap;
 	err = ftnl_genl_register();
 	if (err)
 		goto err_netns;
@@ -34,6 +36,8 @@ err_genl:
 	ftnl_genl_unregister();
 err_netns:
 	ftnl_netns_unregister();
+err_encap:
+	ftnl_udp_encap_release();
 	return err;
 }
 
@@ -42,6 +46,8 @@ static void __exit ftnl_exit(void)
 	ftnl_proc_notifier_unregister();
 	ftnl_genl_unregister();
 	ftnl_netns_unregister();
+	/* Every ftnl socket is closed: drop the module's own counts. */
+	ftnl_udp_encap_release();
 	/* Configurations retired by call_rcu() are freed by this module's code. */
 	rcu_barrier();
 }
