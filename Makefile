@@ -26,7 +26,7 @@ DESTDIR ?=
 
 export ROOT BUILD CACHE PREFIX DESTDIR
 
-.PHONY: all setup module modules-vm lib cli sim sim-compare era-soak bench bench-tools \
+.PHONY: all setup module modules-vm lib cli sim sim-compare era-soak vall-soak bench bench-tools \
 	guest-scripts unit-tests selftests \
 	check check-all demo install clean checkpatch sparse
 
@@ -81,6 +81,10 @@ sim-compare: sim
 era-soak:
 	$(MAKE) -C libftnl/era soak
 
+# Validate-all likewise (Documentation/validate-all.rst).
+vall-soak:
+	$(MAKE) -C libftnl/vall soak
+
 # Scripts the VM runner puts on the guest's PATH (build/bin).
 guest-scripts:
 	install -d $(BUILD)/bin
@@ -91,6 +95,7 @@ unit-tests: lib cli
 	$(MAKE) -C kmod/tests
 	$(MAKE) -C tools/sim tests
 	$(MAKE) -C libftnl/era tests
+	$(MAKE) -C libftnl/vall tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 	$(MAKE) -C libftnl/group/tests
@@ -131,6 +136,7 @@ clean:
 	$(MAKE) -C kmod/tests clean
 	$(MAKE) -C tools/sim clean
 	$(MAKE) -C libftnl/era clean
+	$(MAKE) -C libftnl/vall clean
 	$(MAKE) -C tools/bench clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
