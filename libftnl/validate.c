@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Checking a configuration the way the kernel does (kmod/netlink.c and
+ * Checking a configuration the way the kernel does (kmod/nl_parse.c and
  * kmod/cluster.c are authoritative; the messages here use their words), so
  * that tools catch mistakes before sending anything.
  */
@@ -49,7 +49,7 @@ bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr)
 	return false;
 }
 
-/* FCG's parameters, as kmod/netlink.c's policy bounds them. */
+/* FCG's parameters, as kmod/nl_parse.c's policy bounds them. */
 const char *ftnl_check_fcg_f(uint8_t fcg_f)
 {
 	if (fcg_f < 1 || fcg_f > 7)

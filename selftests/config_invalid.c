@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Invalid requests are rejected with the right errno and the exact extack
- * message (the module's own, from kmod/netlink.c, or the netlink core's for
+ * message (the module's own, from kmod/nl_parse.c, or the netlink core's for
  * policy failures), blame the right attribute, and change nothing: CLUSTER_GET
  * (values and generation) and the node dump are identical before and after,
  * whether a cluster was configured or not.

@@ -960,7 +960,7 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_INT(ftnl_msg_parse_stats(nlh, &st), -EBADMSG);
 }
 
-/* A STATS_GET reply laid out as kmod/netlink.c writes it. */
+/* A STATS_GET reply laid out as kmod/nl_query.c writes it. */
 static struct nlmsghdr *stats_reply_bcast(void *buf)
 {
 	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);

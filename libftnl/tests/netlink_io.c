@@ -671,7 +671,7 @@ static void test_leave_readmit(const void *arg)
 /*
  * CLUSTER_SET: record bcast-algo; reject an unknown one the way the
  * kernel's policy does (NLA_POLICY_MAX), pointing at it. CLUSTER_GET and
- * STATS_GET: replies laid out as kmod/netlink.c writes them.
+ * STATS_GET: replies laid out as kmod/nl_query.c writes them.
  */
 static void serve_bcast(struct fake *f, const struct nlmsghdr *req, int index)
 {

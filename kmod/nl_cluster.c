@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cluster's lifecycle over netlink: CLUSTER_SET installs a
+ * configuration (and its ring), CLUSTER_DEL and CLUSTER_LEAVE end it,
+ * NODE_READMIT lets a node declared dead back in. All under the netns
+ * lock, so that configuration changes and their notifications are ordered.
+ */
+
+#include <net/genetlink.h>
+
+#include "ftnl.h"
+#include "netlink.h"
+#include "ring/ring.h"
+
+int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ftnl_net *fn = ftnl_net(net);
+	struct ftnl_cluster *cluster;
+
+	struct ftnl_cluster *old;
+	int err;
+
+	cluster = ftnl_cluster_from_request(info);
+	if (IS_ERR(cluster))
+		return PTR_ERR(cluster);
+
+	mutex_lock(&fn->lock);
+	old = ftnl_cluster_current(fn);
+	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);
+	if (err) {
+		mutex_unlock(&fn->lock);
+		if (err == -EADDRINUSE)
+			GENL_SET_ERR_MSG(info, "this node's UDP port is already in use");
+		else
+			GENL_SET_ERR_MSG(info, "cannot open this node's UDP socket");
+		ftnl_cluster_free(cluster);
+		return err;
+	}
+	ftnl_cluster_replace(fn, cluster);
+	ftnl_notify_cluster_change(net);
+	mutex_unlock(&fn->lock);
+	return 0;
+}
+
+/*
+ * Forget this node's cluster (CLUSTER_DEL), after telling its observer and
+ * emitter when it leaves (CLUSTER_LEAVE).
+ */
+static int ftnl_cluster_end(struct genl_info *info, bool leave)
+{
+	struct net *net = genl_info_net(info);
+	struct ftnl_net *fn = ftnl_net(net);
+	struct ftnl_cluster *cluster;
+	int err = 0;
+
+	mutex_lock(&fn->lock);
+	cluster = ftnl_cluster_current(fn);
+	if (!cluster) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto out;
+	}
+	if (leave)
+		ftnl_ring_leave(cluster->ring);
+	ftnl_cluster_replace(fn, NULL);
+	/* Whatever this node does next, it is a new life for the others. */
+	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
+	ftnl_notify_cluster_change(net);
+out:
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+int ftnl_nl_cluster_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_cluster_end(info, false);
+}
+
+int ftnl_nl_cluster_leave(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_cluster_end(info, true);
+}
+
+int ftnl_nl_node_readmit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	const struct ftnl_node *node;
+	struct ftnl_cluster *cluster;
+	const char *why = NULL;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PEER_ID)) {
+		GENL_SET_ERR_MSG(info, "missing the id of the node to readmit");
+		return -EINVAL;
+	}
+
+	mutex_lock(&fn->lock);
+	cluster = ftnl_cluster_current(fn);
+	if (!cluster) {
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto out;
+	}
+	node = ftnl_cluster_find(cluster, nla_get_u32(info->attrs[FTNL_A_PEER_ID]));
+	if (!node) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FTNL_A_PEER_ID],
+				    "no node with this id in the cluster");
+		err = -ENOENT;
+		goto out;
+	}
+	err = ftnl_ring_readmit(cluster->ring, node - cluster->nodes, &why);
+	if (err)
+		ftnl_set_err(info->extack, info->attrs[FTNL_A_PEER_ID], why);
+out:
+	mutex_unlock(&fn->lock);
+	return err;
+}

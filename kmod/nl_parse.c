@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requests of the "ftnl" family, parsed and validated: the attribute
+ * policies of every operation, and CLUSTER_SET's attributes turned into a
+ * struct ftnl_cluster, with an extack message for whatever is refused.
+ * Nothing here changes any state.
+ */
+
+#include <linux/ipv6.h>
+#include <linux/stringify.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+
+#include "ftnl.h"
+#include "netlink.h"
+
+/* Not const: 6.1's nla_policy points to a mutable range (6.12's is const). */
+static struct netlink_range_validation ftnl_hb_period_range = {
+	.min = FTNL_HB_PERIOD_MIN_US,
+	.max = FTNL_HB_PERIOD_MAX_US,
+};
+
+/* d > h is checked against the request's h; this is the absolute range. */
+static struct netlink_range_validation ftnl_timeout_range = {
+	.min = FTNL_HB_PERIOD_MIN_US + 1,
+	.max = FTNL_TIMEOUT_MAX_US,
+};
+
+/* FCG's gossip time: 0 (the paper's choice) up to 10 s. */
+static struct netlink_range_validation ftnl_gossip_t_range = {
+	.min = 0,
+	.max = 10 * USEC_PER_SEC,
+};
+
+static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
+	[FTNL_A_NODE_ID] = { .type = NLA_U32 },
+	[FTNL_A_NODE_ADDR4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
+	[FTNL_A_NODE_ADDR6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[FTNL_A_NODE_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[FTNL_A_NODE_STATE] = {
+		.type = NLA_REJECT,
+		.reject_message = "node state is reported, it cannot be set",
+	},
+	[FTNL_A_NODE_SELF] = {
+		.type = NLA_REJECT,
+		.reject_message = "the local node is chosen with the self id",
+	},
+};
+
+const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_CLUSTER_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[FTNL_A_SELF_ID] = { .type = NLA_U32 },
+	[FTNL_A_HB_PERIOD_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &ftnl_hb_period_range),
+	[FTNL_A_TIMEOUT_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						    &ftnl_timeout_range),
+	[FTNL_A_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
+	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
+	[FTNL_A_BCAST_ALGO] = NLA_POLICY_MAX(NLA_U8, FTNL_BCAST_MAX),
+	[FTNL_A_BCAST_FCG_F] = NLA_POLICY_RANGE(NLA_U8, 1, 7),
+	[FTNL_A_BCAST_GOSSIP_T_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &ftnl_gossip_t_range),
+};
+
+const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_PEER_ID] = { .type = NLA_U32 },
+};
+
+const struct nla_policy ftnl_proc_register_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_PROC_JOB] = { .type = NLA_U64 },
+	[FTNL_A_PROC_RANK] = { .type = NLA_U32 },
+};
+
+/* Requests that take no attributes: strict validation rejects any. */
+const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
+
+/* Attributes the request must carry, each with the message naming it. */
+static const struct {
+	int type;
+	const char *missing;
+} ftnl_cluster_set_required[] = {
+	{ FTNL_A_CLUSTER_ID, "missing cluster id" },
+	{ FTNL_A_SELF_ID, "missing this node's id (self)" },
+	{ FTNL_A_HB_PERIOD_US, "missing heartbeat period" },
+	{ FTNL_A_TIMEOUT_US, "missing timeout" },
+	{ FTNL_A_KEY, "missing cluster key" },
+};
+
+/*
+ * NL_SET_ERR_MSG_ATTR() only takes literals; this takes any message with
+ * static storage (every caller passes a literal through a variable).
+ */
+void ftnl_set_err(struct netlink_ext_ack *extack,
+		  const struct nlattr *attr, const char *msg)
+{
+	if (extack) {
+		extack->_msg = msg;
+		extack->bad_attr = attr;
+	}
+}
+
+static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
+{
+	struct nlattr *attr;
+	int rem;
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		if (!index--)
+			return attr;
+	}
+	return NULL;
+}
+
+/* IPV6_ADDR_ANY is 0 in ipv6_addr_type()'s bits: test :: on its own. */
+static bool ftnl_addr6_is_unicast(const struct in6_addr *addr)
+{
+	return !ipv6_addr_any(addr) &&
+	       !(ipv6_addr_type(addr) & IPV6_ADDR_MULTICAST) &&
+	       !ipv6_addr_v4mapped(addr);
+}
+
+/* "This network" 0.0.0.0/8 (ipv4_is_zeronet() only tests 0.0.0.0 now). */
+static bool ftnl_addr4_is_unicast(__be32 addr)
+{
+	return (addr & htonl(0xff000000)) && !ipv4_is_multicast(addr) &&
+	       !ipv4_is_lbcast(addr);
+}
+
+static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FTNL_A_NODE_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, FTNL_A_NODE_MAX, attr, ftnl_node_policy,
+			       extack);
+	if (err)
+		return err;
+
+	if (!tb[FTNL_A_NODE_ID]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "node without an id");
+		NL_SET_ERR_ATTR_MISS(extack, attr, FTNL_A_NODE_ID);
+		return -EINVAL;
+	}
+	if (!tb[FTNL_A_NODE_PORT]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "node without a port");
+		NL_SET_ERR_ATTR_MISS(extack, attr, FTNL_A_NODE_PORT);
+		return -EINVAL;
+	}
+	if (!!tb[FTNL_A_NODE_ADDR4] == !!tb[FTNL_A_NODE_ADDR6]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "node needs exactly one address, IPv4 or IPv6");
+		return -EINVAL;
+	}
+
+	node->id = nla_get_u32(tb[FTNL_A_NODE_ID]);
+	node->port = nla_get_u16(tb[FTNL_A_NODE_PORT]);
+	if (tb[FTNL_A_NODE_ADDR4]) {
+		node->family = AF_INET;
+		node->addr4 = nla_get_in_addr(tb[FTNL_A_NODE_ADDR4]);
+		if (!ftnl_addr4_is_unicast(node->addr4)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR4],
+					    "node address must be unicast");
+			return -EINVAL;
+		}
+	} else {
+		if (!IS_ENABLED(CONFIG_IPV6)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
+					    "IPv6 is not enabled in this kernel");
+			return -EAFNOSUPPORT;
+		}
+		node->family = AF_INET6;
+		node->addr6 = nla_get_in6_addr(tb[FTNL_A_NODE_ADDR6]);
+		if (!ftnl_addr6_is_unicast(&node->addr6)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
+					    "node address must be unicast (and not v4-mapped)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Build a configuration from a validated request; nothing is installed. */
+struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct ftnl_cluster *cluster;
+	u32 count = 0, index = 0, bad;
+	struct nlattr *attr;
+	const char *why;
+	unsigned int i;
+	int rem, err;
+
+	for (i = 0; i < ARRAY_SIZE(ftnl_cluster_set_required); i++) {
+		if (GENL_REQ_ATTR_CHECK(info, ftnl_cluster_set_required[i].type)) {
+			ftnl_set_err(extack, NULL,
+				     ftnl_cluster_set_required[i].missing);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	if (nla_get_u32(attrs[FTNL_A_TIMEOUT_US]) <=
+	    nla_get_u32(attrs[FTNL_A_HB_PERIOD_US])) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[FTNL_A_TIMEOUT_US],
+				    "timeout must be greater than the heartbeat period");
+		return ERR_PTR(-EINVAL);
+	}
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		if (++count > FTNL_MAX_NODES) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "too many nodes (at most "
+					    __stringify(FTNL_MAX_NODES) ")");
+			return ERR_PTR(-E2BIG);
+		}
+	}
+	if (!count) {
+		NL_SET_ERR_MSG(extack, "the node table is empty");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, FTNL_A_NODE);
+		return ERR_PTR(-EINVAL);
+	}
+
+	cluster = ftnl_cluster_alloc(count);
+	if (!cluster) {
+		NL_SET_ERR_MSG(extack, "out of memory for the node table");
+		return ERR_PTR(-ENOMEM);
+	}
+	cluster->cluster_id = nla_get_u32(attrs[FTNL_A_CLUSTER_ID]);
+	cluster->self_id = nla_get_u32(attrs[FTNL_A_SELF_ID]);
+	cluster->hb_period_us = nla_get_u32(attrs[FTNL_A_HB_PERIOD_US]);
+	cluster->timeout_us = nla_get_u32(attrs[FTNL_A_TIMEOUT_US]);
+	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
+	cluster->bcast_algo = attrs[FTNL_A_BCAST_ALGO] ?
+			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
+			      FTNL_BCAST_HYPERCUBE;
+	cluster->fcg_f = attrs[FTNL_A_BCAST_FCG_F] ?
+			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) : 1;
+	cluster->gossip_end_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
+				 nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0;
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != FTNL_A_NODE)
+			continue;
+		err = ftnl_node_parse(attr, &cluster->nodes[index++], extack);
+		if (err)
+			goto err_free;
+	}
+
+	err = ftnl_cluster_finalize(cluster, &why, &bad);
+	if (err == -ENOMEM) {
+		NL_SET_ERR_MSG(extack, "out of memory validating the node table");
+		goto err_free;
+	}
+	if (err) {
+		if (bad == U32_MAX)
+			ftnl_set_err(extack, attrs[FTNL_A_SELF_ID], why);
+		else
+			ftnl_set_err(extack, ftnl_nth_node_attr(info, bad), why);
+		goto err_free;
+	}
+	return cluster;
+
+err_free:
+	ftnl_cluster_free(cluster);
+	return ERR_PTR(err);
+}

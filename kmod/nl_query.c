@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read-only requests of the "ftnl" family: INFO_GET, CLUSTER_GET,
+ * STATS_GET and the NODE_GET dump. They read the configuration under RCU
+ * and the ring's live state through its accessors.
+ */
+
+#include <linux/math64.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "ftnl.h"
+#include "netlink.h"
+#include "ring/ring.h"
+#include "version.h"
+
+int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
+		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC;
+	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	struct sk_buff *msg;
+	bool configured;
+	void *hdr;
+
+	if (IS_ENABLED(CONFIG_IPV6))
+		features |= FTNL_FEATURE_IPV6;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = ftnl_reply_put(msg, info);
+	if (!hdr)
+		goto nospace;
+
+	rcu_read_lock();
+	configured = !!ftnl_cluster_get_rcu(genl_info_net(info));
+	rcu_read_unlock();
+
+	if (nla_put_u64_64bit(msg, FTNL_A_INCARNATION, READ_ONCE(fn->incarnation),
+			      FTNL_A_PAD) ||
+	    nla_put_string(msg, FTNL_A_MODULE_VERSION, FTNL_MODULE_VERSION) ||
+	    nla_put_u32(msg, FTNL_A_PROTO_VERSION, FTNL_PROTO_VERSION) ||
+	    nla_put_u64_64bit(msg, FTNL_A_FEATURES, features, FTNL_A_PAD) ||
+	    nla_put_u32(msg, FTNL_A_MAX_NODES, FTNL_MAX_NODES) ||
+	    (configured && nla_put_flag(msg, FTNL_A_CONFIGURED)))
+		goto nospace;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	nlmsg_free(msg);
+	GENL_SET_ERR_MSG(info, "reply does not fit in a message");
+	return -EMSGSIZE;
+}
+
+int ftnl_put_cluster_summary(struct sk_buff *msg,
+			     const struct ftnl_cluster *cluster)
+{
+	if (nla_put_flag(msg, FTNL_A_CONFIGURED) ||
+	    nla_put_u32(msg, FTNL_A_CLUSTER_ID, cluster->cluster_id) ||
+	    nla_put_u32(msg, FTNL_A_SELF_ID, cluster->self_id) ||
+	    nla_put_u32(msg, FTNL_A_NODE_COUNT, cluster->node_count))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * Reply to a request about the configured cluster: @fill puts its
+ * attributes, under RCU. -ENOENT when no cluster is configured.
+ */
+static int ftnl_reply_about_cluster(struct genl_info *info,
+				    int (*fill)(struct sk_buff *msg,
+						const struct ftnl_cluster *cluster))
+{
+	const struct ftnl_cluster *cluster;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = ftnl_reply_put(msg, info);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+
+	rcu_read_lock();
+	cluster = ftnl_cluster_get_rcu(genl_info_net(info));
+	if (!cluster) {
+		rcu_read_unlock();
+		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
+		err = -ENOENT;
+		goto err_free;
+	}
+	err = fill(msg, cluster);
+	rcu_read_unlock();
+	if (err) {
+		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
+		goto err_free;
+	}
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
+static int ftnl_put_cluster_config(struct sk_buff *msg,
+				   const struct ftnl_cluster *cluster)
+{
+	if (ftnl_put_cluster_summary(msg, cluster) ||
+	    nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
+	    nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
+	    nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
+	    nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
+			      FTNL_A_PAD) ||
+	    nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
+	    nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
+	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_reply_about_cluster(info, ftnl_put_cluster_config);
+}
+
+static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster,
+			 u32 pos)
+{
+	const struct ftnl_node *node = &cluster->nodes[pos];
+	struct ftnl_node_view view;
+	struct nlattr *nest;
+
+	ftnl_ring_view(cluster->ring, pos, &view);
+	nest = nla_nest_start(msg, FTNL_A_NODE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FTNL_A_NODE_ID, node->id) ||
+	    nla_put_u16(msg, FTNL_A_NODE_PORT, node->port) ||
+	    nla_put_u8(msg, FTNL_A_NODE_STATE, view.state) ||
+	    nla_put_u64_64bit(msg, FTNL_A_NODE_INCARNATION, view.incarnation,
+			      FTNL_A_NODE_PAD) ||
+	    (view.emitter && nla_put_flag(msg, FTNL_A_NODE_EMITTER)) ||
+	    (view.observer && nla_put_flag(msg, FTNL_A_NODE_OBSERVER)) ||
+	    (view.has_hb_age &&
+	     nla_put_u64_64bit(msg, FTNL_A_NODE_HB_AGE_US,
+			       div_u64(view.hb_age_ns, NSEC_PER_USEC),
+			       FTNL_A_NODE_PAD)))
+		goto cancel;
+	if (node->family == AF_INET) {
+		if (nla_put_in_addr(msg, FTNL_A_NODE_ADDR4, node->addr4))
+			goto cancel;
+	} else if (nla_put_in6_addr(msg, FTNL_A_NODE_ADDR6, &node->addr6)) {
+		goto cancel;
+	}
+	if (node->id == cluster->self_id &&
+	    nla_put_flag(msg, FTNL_A_NODE_SELF))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0]: index of the next node to emit. */
+int ftnl_nl_node_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ftnl_net *fn = ftnl_net(sock_net(skb->sk));
+	const struct ftnl_cluster *cluster;
+	u32 index = cb->args[0];
+	void *hdr;
+
+	rcu_read_lock();
+	cluster = ftnl_cluster_get_rcu(sock_net(skb->sk));
+	/*
+	 * A configuration change between two parts marks the dump interrupted,
+	 * including a delete that leaves nothing to dump.
+	 */
+	cb->seq = cluster ? cluster->generation : READ_ONCE(fn->generation);
+	if (!cluster)
+		goto out;
+
+	for (; index < cluster->node_count; index++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ftnl_genl_family,
+				  NLM_F_MULTI, FTNL_CMD_NODE_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (nla_put_u32(skb, FTNL_A_CLUSTER_ID, cluster->cluster_id) ||
+		    nla_put_u32(skb, FTNL_A_GENERATION, cluster->generation) ||
+		    ftnl_put_node(skb, cluster, index)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+out:
+	rcu_read_unlock();
+	cb->args[0] = index;
+	return skb->len;
+}
+
+static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
+				 atomic64_t *counters, int count, int pad)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < count; i++)
+		if (nla_put_u64_64bit(msg, i + 1, atomic64_read(&counters[i]), pad))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* The broadcast latencies change under the ring lock. */
+static int ftnl_put_bcast_latency(struct sk_buff *msg, struct ftnl_ring *ring)
+{
+	u64 last, max, sum;
+
+	spin_lock_bh(&ring->lock);
+	last = ring->bcast.latency_last_ns;
+	max = ring->bcast.latency_max_ns;
+	sum = ring->bcast.latency_sum_ns;
+	spin_unlock_bh(&ring->lock);
+	if (nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_LAST_NS, last,
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_MAX_NS, max,
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_SUM_NS, sum,
+			      FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, FTNL_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++)
+		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
+				      FTNL_A_STATS_PAD))
+			return -EMSGSIZE;
+	for (i = FTNL_A_STATS_BCAST_ORIGINATED; i <= FTNL_A_STATS_BCAST_DUPLICATES; i++)
+		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
+				      FTNL_A_STATS_PAD))
+			return -EMSGSIZE;
+	if (ftnl_put_bcast_latency(msg, ring) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_SKIPPED,
+			      atomic64_read(&ring->counters[FTNL_A_STATS_HB_SKIPPED]),
+			      FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	/* Reasons and buckets are numbered from 0, attribute types from 1. */
+	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->drops,
+				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||
+	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, ring->lateness,
+				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_LATENESS_MAX_NS,
+			      READ_ONCE(ring->lateness_max_ns), FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ftnl_put_cluster_stats(struct sk_buff *msg,
+				  const struct ftnl_cluster *cluster)
+{
+	return ftnl_put_stats(msg, cluster->ring);
+}
+
+int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftnl_reply_about_cluster(info, ftnl_put_cluster_stats);
+}
