@@ -25,6 +25,7 @@
 
 #include "era/engine.h"
 #include "era/ulfm.h"
+#include "vall/engine.h"
 
 struct grp_transport;
 struct grp_detector;
@@ -34,7 +35,7 @@ struct grp_detector;
 #define GRP_DEFAULT_WINDOW	16
 
 /**
- * struct grp_view - one membership view and its ERA engine
+ * struct grp_view - one membership view and its consensus engine
  * @group: the owner
  * @older: the previous view still kept (serving slow peers), or NULL
  * @id: 0, then +1 per shrink
@@ -43,8 +44,11 @@ struct grp_detector;
  * @self: this process's index in @members
  * @members: world ranks, increasing
  * @ulfm: the value op over view ranks (its priv points here: no moving)
- * @era: the engine
+ * @era: the ERA engine (FTNL_GROUP_ENGINE_ERA), else NULL
  * @sink: where @era's actions go (ctx: this view)
+ * @vall: the validate-all engine (the other engines), else NULL
+ * @vsink: where @vall's actions go (ctx: this view)
+ * @rx_desc: a decoded validate-all message's descendant set
  * @started: the last agreement id started here
  * @rx_value: a decoded message's value
  * @contribution: the value being contributed
@@ -60,6 +64,9 @@ struct grp_view {
 	struct era_ulfm ulfm;
 	struct era_group *era;
 	struct era_sink sink;
+	struct vall_group *vall;
+	struct vall_sink vsink;
+	uint64_t *rx_desc;
 	uint64_t started;
 	void *rx_value;
 	void *contribution;
@@ -178,6 +185,10 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 		    const uint32_t *members, uint32_t size,
 		    struct grp_view **out);
 void grp_view_destroy(struct grp_view *v);
+/* The view's engine, whichever it is: start, failure, returned. */
+int grp_view_start(struct grp_view *v, uint64_t id, const void *value);
+void grp_view_failure(struct grp_view *v, uint32_t rank);
+uint64_t grp_view_returned(const struct grp_view *v);
 /* @v's index of world rank @rank, or UINT32_MAX if not a member. */
 uint32_t grp_view_rank(const struct grp_view *v, uint32_t rank);
 void grp_on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len);

@@ -56,7 +56,7 @@ void grp_settle_engines(struct ftnl_group *g)
 			uint32_t r = grp_view_rank(v, rank);
 
 			if (r != UINT32_MAX && r != v->self)
-				era_on_failure(v->era, r, &v->sink);
+				grp_view_failure(v, r);
 		}
 	}
 }
@@ -218,6 +218,8 @@ static bool attr_valid(const struct ftnl_group_attr *a)
 	if (a->topology == FTNL_GROUP_TOPO_HIER &&
 	    (!topology_valid(a->inter, false) ||
 	     !topology_valid(a->intra, false)))
+		return false;
+	if ((unsigned int)a->engine > FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE)
 		return false;
 	switch (a->module) {
 	case FTNL_GROUP_MODULE_AUTO:

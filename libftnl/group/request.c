@@ -85,7 +85,7 @@ void grp_cancel_requests(struct ftnl_group *g)
 /* Agreements of the current view started and not decided yet. */
 static bool view_busy(const struct grp_view *v)
 {
-	return era_returned_upto(v->era) < v->started;
+	return grp_view_returned(v) < v->started;
 }
 
 /*
@@ -128,7 +128,7 @@ static int start_agreement(struct ftnl_group *g, uint64_t flag,
 	/* Linked first: the decision may come within era_start(). */
 	req->next = g->pending;
 	g->pending = req;
-	err = era_start(v->era, req->id, v->contribution, &v->sink);
+	err = grp_view_start(v, req->id, v->contribution);
 	if (err) {
 		unlink_pending(g, req);
 		req_release(req);

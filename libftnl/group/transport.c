@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "era/msg.h"
+#include "vall/msg.h"
 #include "group/auth.h"
 #include "group/loop.h"
 #include "group/transport.h"
@@ -196,6 +197,19 @@ struct grp_transport {
 	uint64_t timer_at_ns;		/* armed deadline, 0: disarmed */
 	struct grp_transport_stats stats;
 };
+
+/*
+ * One message of either engine (ERA's or validate-all's): both begin
+ * with a magic, a version, a type and the length.
+ */
+int grp_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
+{
+	int err = era_msg_frame(buf, avail, len);
+
+	if (err == -EBADMSG || err == -EPROTONOSUPPORT)
+		err = vall_msg_frame(buf, avail, len);
+	return err;
+}
 
 static uint64_t grp_now_ns(void)
 {
@@ -861,7 +875,7 @@ static bool grp_conn_deliver(struct grp_conn *c)
 	for (;;) {
 		uint64_t seq;
 
-		err = era_msg_frame(c->buf + off, c->len - off, &flen);
+		err = grp_msg_frame(c->buf + off, c->len - off, &flen);
 		if (err == -EAGAIN)
 			break;
 		if (err)
@@ -1194,7 +1208,7 @@ int grp_transport_send(struct grp_transport *t, uint32_t to,
 	if (to >= t->spec->size || to == t->spec->rank)
 		return -EINVAL;
 	/* Only whole, well-framed messages: the receiver would drop others. */
-	if (era_msg_frame(buf, len, &flen) || flen != len)
+	if (grp_msg_frame(buf, len, &flen) || flen != len)
 		return -EINVAL;
 	if (grp_is_dead(t, to))
 		return 0;

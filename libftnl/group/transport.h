@@ -9,7 +9,7 @@
  * starts with a hello frame (magic, version, job, sender rank) that the
  * accepting side checks, then, with a job key, a mutual challenge-response
  * (auth.h); after it, the stream carries ERA messages framed by
- * era_msg_frame(), and the acceptor writes cumulative ack records back.
+ * grp_msg_frame(), and the acceptor writes cumulative ack records back.
  * A message stays queued until acknowledged, and is resent on a new
  * connection if the old one broke first (hello.h). Anything malformed
  * closes that connection and is counted; nothing from the network can do
@@ -31,7 +31,14 @@
 struct grp_transport;
 
 /*
- * A whole ERA message of @len bytes from world rank @from (era_msg_frame()
+ * Stream framing of either engine's messages (era_msg_frame(),
+ * vall_msg_frame()): from the first @avail bytes, the message's length.
+ * Return: 0, -EAGAIN (need 8 bytes), -EBADMSG or -EPROTONOSUPPORT.
+ */
+int grp_msg_frame(const uint8_t *buf, size_t avail, size_t *len);
+
+/*
+ * A whole engine message of @len bytes from world rank @from (grp_msg_frame()
  * accepted its length; decoding is the caller's). Valid during the call.
  * It may call grp_transport_send() and grp_transport_peer_dead() (even for
  * @from), never grp_transport_close().
@@ -67,7 +74,7 @@ void grp_transport_close(struct grp_transport *t);
  * Queue @len bytes (one whole ERA message, copied) for world rank @to and
  * write as much as the socket takes now. Messages to one peer arrive in
  * order. A message to a rank known dead is dropped. Return: 0, -EINVAL
- * (bad rank, or self, or @buf not exactly one era_msg_frame() frame),
+ * (bad rank, or self, or @buf not exactly one grp_msg_frame() frame),
  * -ENOMEM.
  */
 int grp_transport_send(struct grp_transport *t, uint32_t to,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Membership views: one ERA engine per view, and the demultiplexing of
- * incoming messages to them by ERA group id (a mix of job and view id).
+ * Membership views: one consensus engine per view (ERA or validate-all,
+ * as &ftnl_group_attr.engine says), and the demultiplexing of incoming
+ * messages to them by engine group id (a mix of job and view id; both
+ * engines' messages carry it at offset 8).
  *
  * A peer that finished a shrink before this process may already send
  * messages of the next view: they wait in g->early until the local shrink
@@ -15,6 +17,7 @@
 
 #include "era/bitmap.h"
 #include "era/msg.h"
+#include "vall/msg.h"
 #include "group/core.h"
 #include "group/transport.h"
 
@@ -72,6 +75,31 @@ static void view_send(void *ctx, uint32_t to, const struct era_msg *msg)
 		g->txcap = size;
 	}
 	len = era_msg_encode(&v->ulfm.op, msg, g->txbuf, g->txcap);
+	err = grp_transport_send(g->transport, v->members[to], g->txbuf, len);
+	if (err == -ENOMEM)
+		g->fatal = err;
+	else if (!err)
+		g->msgs_sent++;
+}
+
+static void view_vall_send(void *ctx, uint32_t to, const struct vall_msg *msg)
+{
+	struct grp_view *v = ctx;
+	struct ftnl_group *g = v->group;
+	size_t size = vall_msg_size(&v->ulfm.op, v->size, msg), len;
+	int err;
+
+	if (size > g->txcap) {
+		uint8_t *buf = realloc(g->txbuf, size);
+
+		if (!buf) {
+			g->fatal = -ENOMEM;
+			return;
+		}
+		g->txbuf = buf;
+		g->txcap = size;
+	}
+	len = vall_msg_encode(&v->ulfm.op, v->size, msg, g->txbuf, g->txcap);
 	err = grp_transport_send(g->transport, v->members[to], g->txbuf, len);
 	if (err == -ENOMEM)
 		g->fatal = err;
@@ -185,36 +213,63 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 	v->contribution = malloc(v->ulfm.op.value_size);
 	if (!v->rx_value || !v->contribution)
 		goto fail;
-	if (g->attr.topology == FTNL_GROUP_TOPO_HIER) {
+	if (g->attr.engine == FTNL_GROUP_ENGINE_ERA &&
+	    g->attr.topology == FTNL_GROUP_TOPO_HIER) {
 		host_of = view_host_map(g, members, size);
 		if (!host_of)
 			goto fail;
 	}
-	cfg = (struct era_config){
-		.group = v->era_id,
-		.nranks = size,
-		.self = v->self,
-		.op = &v->ulfm.op,
-		.topo = era_topo(g->attr.topology),
-		.inter = era_topo(g->attr.inter),
-		.intra = era_topo(g->attr.intra),
-		.host_of = host_of,
-		.window = g->attr.window,
-		.rebalance = !g->attr.no_rebalance,
-	};
-	err = era_group_create(&cfg, &v->era);
-	free(host_of);		/* the engine copied it */
-	if (err)
-		goto fail;
-	v->sink = (struct era_sink){ .send = view_send,
-				     .decided = view_decided, .ctx = v };
+	if (g->attr.engine != FTNL_GROUP_ENGINE_ERA) {
+		struct vall_config vc = {
+			.group = v->era_id,
+			.nranks = size,
+			.self = v->self,
+			.op = &v->ulfm.op,
+			.semantics = g->attr.engine ==
+				     FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE ?
+				     VALL_LOOSE : VALL_STRICT,
+			.window = g->attr.window,
+		};
+
+		v->rx_desc = malloc(era_bitmap_words(size) * sizeof(uint64_t));
+		if (!v->rx_desc)
+			goto fail;
+		err = vall_group_create(&vc, &v->vall);
+		if (err)
+			goto fail;
+		v->vsink = (struct vall_sink){ .send = view_vall_send,
+					       .decided = view_decided,
+					       .ctx = v };
+	} else {
+		cfg = (struct era_config){
+			.group = v->era_id,
+			.nranks = size,
+			.self = v->self,
+			.op = &v->ulfm.op,
+			.topo = era_topo(g->attr.topology),
+			.inter = era_topo(g->attr.inter),
+			.intra = era_topo(g->attr.intra),
+			.host_of = host_of,
+			.window = g->attr.window,
+			.rebalance = !g->attr.no_rebalance,
+		};
+		err = era_group_create(&cfg, &v->era);
+		free(host_of);		/* the engine copied it */
+		host_of = NULL;
+		if (err)
+			goto fail;
+		v->sink = (struct era_sink){ .send = view_send,
+					     .decided = view_decided,
+					     .ctx = v };
+	}
 	/* Deaths known before the view existed. */
 	for (uint32_t r = 0; r < size; r++)
 		if (r != v->self && era_bit_test(g->dead, members[r]))
-			era_on_failure(v->era, r, &v->sink);
+			grp_view_failure(v, r);
 	*out = v;
 	return 0;
 fail:
+	free(host_of);
 	grp_view_destroy(v);
 	return err;
 }
@@ -224,10 +279,34 @@ void grp_view_destroy(struct grp_view *v)
 	if (!v)
 		return;
 	era_group_destroy(v->era);
+	vall_group_destroy(v->vall);
+	free(v->rx_desc);
 	free(v->rx_value);
 	free(v->contribution);
 	free(v->members);
 	free(v);
+}
+
+int grp_view_start(struct grp_view *v, uint64_t id, const void *value)
+{
+	if (v->vall)
+		return vall_start(v->vall, id, value, &v->vsink);
+	return era_start(v->era, id, value, &v->sink);
+}
+
+void grp_view_failure(struct grp_view *v, uint32_t rank)
+{
+	if (v->vall)
+		vall_on_failure(v->vall, rank, &v->vsink);
+	else
+		era_on_failure(v->era, rank, &v->sink);
+}
+
+uint64_t grp_view_returned(const struct grp_view *v)
+{
+	if (v->vall)
+		return vall_returned_upto(v->vall);
+	return era_returned_upto(v->era);
 }
 
 /* ---- incoming messages -------------------------------------------------- */
@@ -248,9 +327,21 @@ static void deliver(struct grp_view *v, uint32_t from, const uint8_t *buf,
 	uint32_t vfrom = grp_view_rank(v, from);
 	struct era_msg msg;
 
-	if (vfrom == UINT32_MAX || vfrom == v->self ||
-	    era_msg_decode(&v->ulfm.op, buf, len, &msg, v->rx_value) ||
-	    era_on_message(v->era, vfrom, &msg, &v->sink)) {
+	if (vfrom == UINT32_MAX || vfrom == v->self) {
+		g->dropped++;
+		return;
+	}
+	if (v->vall) {
+		struct vall_msg vmsg;
+
+		if (vall_msg_decode(&v->ulfm.op, v->size, buf, len, &vmsg,
+				    v->rx_desc, v->rx_value) ||
+		    vall_on_message(v->vall, vfrom, &vmsg, &v->vsink)) {
+			g->dropped++;
+			return;
+		}
+	} else if (era_msg_decode(&v->ulfm.op, buf, len, &msg, v->rx_value) ||
+		   era_on_message(v->era, vfrom, &msg, &v->sink)) {
 		g->dropped++;
 		return;
 	}

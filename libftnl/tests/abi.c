@@ -43,7 +43,8 @@ static const char *const internals[] = {
 	"ftnl_request", "ftnl_msg_cluster_set", "ftnl_attr_walk",
 	"ftnl_msg_parse_ack", "ftnl_locate_error", "ftnl_handle_wrap_fd",
 	"ftnl_check_node", "ftnl_find_duplicate", "ftnl_recv_datagram",
-	"ftnl_format_err", "era_group_create", "era_start", "grp_transport_open",
+	"ftnl_format_err", "era_group_create", "era_start", "vall_group_create",
+	"vall_start", "grp_msg_frame", "grp_transport_open",
 	"grp_detector_open", "grp_view_create", "ftnl_read_all",
 };
 

@@ -6,7 +6,9 @@
  * A "killed" rank is a closed group, reported dead to every survivor with
  * ftnl_group_report_failure() (the tests' perfect detector). Blocking
  * collectives (shrink) run in one thread per group. The last cases use the
- * progress thread and blocking ftnl_group_agree().
+ * progress thread and blocking ftnl_group_agree(). The cases on agree,
+ * iagree, acknowledgements, a dying root and shrink run again with each
+ * validate-all engine: same API, same results, same error codes.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -62,6 +64,9 @@ static int64_t now_ms(void)
  * Open @n ranks on fresh ports; @attr (NULL: defaults), @hosts (NULL: one
  * rank per host) and @failure_dir (the failure oracle) are optional.
  */
+/* The engine every world of the running case uses. */
+static enum ftnl_group_engine engine;
+
 static bool world_open_dir(struct world *w, uint32_t n,
 			   const struct ftnl_group_attr *attr,
 			   const uint32_t *hosts, const char *failure_dir)
@@ -69,6 +74,7 @@ static bool world_open_dir(struct world *w, uint32_t n,
 	struct ftnl_group_attr a = attr ? *attr : (struct ftnl_group_attr){ 0 };
 
 	a.module = FTNL_GROUP_MODULE_OFF;
+	a.engine = engine;
 	for (int attempt = 0; attempt < 8; attempt++) {
 		int err = 0;
 
@@ -660,6 +666,10 @@ static void test_bad_args(const void *arg)
 	attr.topology = FTNL_GROUP_TOPO_BINARY;
 	attr.module = 42;
 	TAP_CHECK_INT(ftnl_group_open(&spec, &attr, &g), -EINVAL);
+	attr.module = FTNL_GROUP_MODULE_OFF;
+	attr.engine = 3;
+	TAP_CHECK_INT(ftnl_group_open(&spec, &attr, &g), -EINVAL);
+	attr.engine = FTNL_GROUP_ENGINE_ERA;
 	TAP_CHECK(!g);
 
 	if (!world_open(&w, 3, NULL, NULL))
@@ -791,6 +801,40 @@ static void test_progress_thread(const void *arg)
 	world_close(&w);
 }
 
+/* A case run with a validate-all engine. */
+struct engine_case {
+	tap_case_fn fn;
+	const void *arg;
+	const char *what;
+	enum ftnl_group_engine engine;
+};
+
+static void run_engine_case(const void *arg)
+{
+	const struct engine_case *c = arg;
+
+	engine = c->engine;
+	c->fn(c->arg);
+	engine = FTNL_GROUP_ENGINE_ERA;
+}
+
+static const uint32_t engine_size = MAXN;
+
+#define ENGINE_CASE(f, a, w) { { f, a, w, 0 }, { f, a, w, 0 } }
+static struct engine_case engine_cases[][2] = {
+	ENGINE_CASE(test_agree, &engine_size,
+		    "8 ranks: agreements give the AND of the flags"),
+	ENGINE_CASE(test_in_flight, NULL,
+		    "iagree: several in flight, window, -EBUSY, freed early"),
+	ENGINE_CASE(test_failure_ack, NULL,
+		    "a failure: -EPROCFAILED until every survivor acknowledged"),
+	ENGINE_CASE(test_root_dies, NULL,
+		    "the root dies during an agreement: the same flag everywhere"),
+	ENGINE_CASE(test_shrink, NULL,
+		    "shrink: identical views, callback, agreements continue"),
+	ENGINE_CASE(test_alone, NULL, "a world of one"),
+};
+
 int main(void)
 {
 	static const uint32_t sizes[] = { 2, 5, 8 };
@@ -826,5 +870,18 @@ int main(void)
 		tap_add(test_progress_thread, &thread_sizes[i],
 			"%u ranks, progress thread: blocking agree and shrink",
 			thread_sizes[i]);
+	for (int e = 0; e < 2; e++) {
+		const char *name = e ? "loose" : "strict";
+
+		for (size_t i = 0; i < sizeof(engine_cases) /
+		     sizeof(*engine_cases); i++) {
+			struct engine_case *c = &engine_cases[i][e];
+
+			c->engine = e ? FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE :
+				    FTNL_GROUP_ENGINE_VALIDATE_ALL;
+			tap_add(run_engine_case, c, "validate-all %s: %s",
+				name, c->what);
+		}
+	}
 	return tap_run();
 }

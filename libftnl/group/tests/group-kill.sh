@@ -9,7 +9,8 @@
 # (the oracle) is the only failure detector. Every survivor must complete
 # every agreement with the same rc and flag as every other survivor, and
 # every survivor's last view must be exactly the survivors
-# (group-check: Documentation/ftnl-launch.rst).
+# (group-check: Documentation/ftnl-launch.rst). Every seed with each
+# engine: ERA, validate-all strict and loose (the tree shapes are ERA's).
 #
 # Each victim stalls (worker --stall, 5 s) before joining its trigger
 # agreement; the test kills it as soon as its log says so, within tens of
@@ -31,11 +32,12 @@ topos=(binary star string)
 # is only reached if the group hangs, and the run then fails anyway.
 TRIGGER_WAIT=30
 
+for engine in $ENGINES; do
 for seed in $SEEDS; do
 	RANDOM=$seed
 	n=${sizes[seed % 5]}
 	k=$((1 + seed % 3))
-	wopts=(-a $A --topo "${topos[seed % 3]}")
+	wopts=(-a $A --engine "$engine" --topo "${topos[seed % 3]}")
 	inflight=1
 	case $((seed % 4)) in
 	1) wopts+=(--thread) ;;
@@ -62,10 +64,10 @@ for seed in $SEEDS; do
 	done
 	# kill order: by trigger
 	order=$(for v in "${victims[@]}"; do echo "${trig[$v]} $v"; done | sort -n | awk '{ print $2 }')
-	desc="seed $seed: $n ranks, kill -9 of rank@agreement $(for v in $order; do printf '%s@%s ' "$v" "${trig[$v]}"; done)(${wopts[*]})"
+	desc="$engine seed $seed: $n ranks, kill -9 of rank@agreement $(for v in $order; do printf '%s@%s ' "$v" "${trig[$v]}"; done)(${wopts[*]})"
 
 	t0=$SECONDS
-	launch "seed$seed" "$n" -- "${wopts[@]}"
+	launch "$engine-seed$seed" "$n" -- "${wopts[@]}"
 	if ! wait_file "$RUN_DIR/pids" 10; then
 		diag "seed $seed: no pids file after 10 s"
 	fi
@@ -76,7 +78,8 @@ for seed in $SEEDS; do
 		[ -n "$p" ] && kill -9 "$p"
 	done
 	finish "$desc" "$n" $A "${victims[*]}"
-	diag "seed $seed: $((SECONDS - t0)) s"
+	diag "$engine seed $seed: $((SECONDS - t0)) s"
 	unset trig
+done
 done
 tap_end

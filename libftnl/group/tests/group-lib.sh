@@ -13,6 +13,10 @@ CHECK=$GT_DIR/group-check
 gt_n=0
 gt_failed=0
 
+# The consensus engines every test runs with (worker --engine):
+# ERA, validate-all strict, validate-all loose.
+ENGINES=${FTNL_GROUP_ENGINES:-era strict loose}
+
 diag() { printf '# %s\n' "$*"; }
 ok() { gt_n=$((gt_n + 1)); printf 'ok %d - %s\n' "$gt_n" "$*"; }
 not_ok() {

@@ -7,38 +7,49 @@
 # agree, iagree with several agreements in flight, the progress thread and
 # each tree shape. Every rank must report, for every agreement, rc 0 and
 # exactly the AND of every rank's contribution, and the same final view
-# (group-check: Documentation/ftnl-launch.rst).
+# (group-check: Documentation/ftnl-launch.rst). Every run with ERA; with
+# validate-all (strict, loose) the runs marked "all" (its tree is its
+# own: the shapes are ERA's).
 . "$(dirname "$0")/../group-tests/group-lib.sh"
 gt_require
 
 A=20
-# NAME N WORKER-OPTIONS
+# NAME ENGINES N WORKER-OPTIONS
 runs=(
-	"n2 2 "
-	"n5-star 5 --topo star"
-	"n5-string-iagree 5 --topo string --iagree 4"
-	"n16 16 "
-	"n16-thread-iagree 16 --thread --iagree 8"
-	"n16-hier 16 --topo hier --inter binary --intra star"
-	"n64 64 "
-	"n64-iagree 64 --iagree 4 --no-rebalance"
+	"n2 all 2 "
+	"n5-star era 5 --topo star"
+	"n5-string-iagree all 5 --topo string --iagree 4"
+	"n16 era 16 "
+	"n16-thread-iagree all 16 --thread --iagree 8"
+	"n16-hier era 16 --topo hier --inter binary --intra star"
+	"n64 all 64 "
+	"n64-iagree era 64 --iagree 4 --no-rebalance"
 )
-for spec in "${runs[@]}"; do
-	read -r name n wopts <<<"$spec"
-	t0=$SECONDS
-	# shellcheck disable=SC2086
-	launch "$name" "$n" --hosts $(( n >= 4 ? 4 : 1 )) -- -a $A $wopts
-	finish "$name: $n ranks, $A + 1 agreements, every rank the same flags, the exact AND ($wopts)" "$n" $A
-	diag "$name: $((SECONDS - t0)) s; $(cat "$RUN_DIR/cpu" 2>/dev/null)"
+for engine in $ENGINES; do
+	for spec in "${runs[@]}"; do
+		read -r name which n wopts <<<"$spec"
+		[ "$engine" = era ] || [ "$which" = all ] || continue
+		name=$engine-$name
+		wopts="--engine $engine $wopts"
+		t0=$SECONDS
+		# shellcheck disable=SC2086
+		launch "$name" "$n" --hosts $(( n >= 4 ? 4 : 1 )) -- -a $A $wopts
+		finish "$name: $n ranks, $A + 1 agreements, every rank the same flags, the exact AND ($wopts)" "$n" $A
+		diag "$name: $((SECONDS - t0)) s; $(cat "$RUN_DIR/cpu" 2>/dev/null)"
+	done
 done
 
 # No busy-polling: 64 ranks wait inside agreement 10 for rank 37, which
 # sleeps 3 s first; their CPU use is sampled over 2 s of that wait. With
 # the library's own epoll loop, then with its progress thread (the ranks
-# wait in ftnl_group_req_wait while the thread runs).
+# wait in ftnl_group_req_wait while the thread runs); validate-all strict
+# with the library's loop.
 STALL_WAIT=30	# reaching agreement 10 takes about a second; only a hang reaches 30 s
-for mode in "agree" "thread-iagree --thread --iagree 2"; do
+for mode in "agree" "thread-iagree --thread --iagree 2" "strict-agree --engine strict"; do
 	read -r name wopts <<<"$mode"
+	engine=era
+	[[ $wopts =~ --engine\ ([a-z]+) ]] && engine=${BASH_REMATCH[1]}
+	case " $ENGINES " in *" $engine "*) ;; *) continue ;; esac
 	# shellcheck disable=SC2086
 	launch "idle-$name" 64 -- -a $A --stall 37:10:3000 $wopts
 	if wait_line "$RUN_DIR/rank-37.log" "^stall " $STALL_WAIT && wait_file "$RUN_DIR/pids" 5; then

@@ -8,7 +8,9 @@
 # group agrees: host h1, and host h0 (with rank 0, the first root), with
 # the flat binary tree and the hierarchical one (one representative per
 # host). The survivors must agree on every flag and shrink to exactly the
-# 12 survivors (group-check: Documentation/ftnl-launch.rst).
+# 12 survivors (group-check: Documentation/ftnl-launch.rst). Each run with
+# every engine (ERA, validate-all strict and loose; the tree shapes are
+# ERA's).
 . "$(dirname "$0")/../group-tests/group-lib.sh"
 gt_require
 
@@ -30,8 +32,11 @@ runs=(
 	"kill-h0-hier 0 7 --topo hier --inter binary --intra binary --pause 10000"
 	"kill-h2-iagree 2 9 --iagree 4 --thread --pause 5000 -s 8"
 )
+for engine in $ENGINES; do
 for spec in "${runs[@]}"; do
 	read -r name host trig wopts <<<"$spec"
+	name=$engine-$name
+	wopts="--engine $engine $wopts"
 	t0=$SECONDS
 	# The host's ranks (ftnl-launch: rank r on host r * HOSTS / N) all
 	# stall before agreement $trig (see group-kill), and die together.
@@ -63,5 +68,6 @@ for spec in "${runs[@]}"; do
 	fi
 	finish "$desc" $N $A "${dead% }"
 	diag "$name: $((SECONDS - t0)) s"
+done
 done
 tap_end

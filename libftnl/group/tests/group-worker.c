@@ -75,6 +75,7 @@ static void usage(FILE *f)
 		"  -t, --thread          start the library's progress thread\n"
 		"      --topo T          binary|star|string|hier (and --inter T, --intra T)\n"
 		"      --no-rebalance    keep the first tree\n"
+		"      --engine E        era (default), strict or loose (validate-all)\n"
 		"      --window W        iagree window of the group\n"
 		"      --module M        on|off|auto (default: $FTNL_GROUP_MODULE, else auto)\n"
 		"      --linger MS       progress for MS ms before closing (default 500)\n"
@@ -127,10 +128,23 @@ static int parse_module(const char *s, enum ftnl_group_module *m)
 	return 0;
 }
 
+static int parse_engine(const char *s, enum ftnl_group_engine *e)
+{
+	if (!strcmp(s, "era"))
+		*e = FTNL_GROUP_ENGINE_ERA;
+	else if (!strcmp(s, "strict"))
+		*e = FTNL_GROUP_ENGINE_VALIDATE_ALL;
+	else if (!strcmp(s, "loose"))
+		*e = FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE;
+	else
+		return -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_NOSHRINK = 256, O_TOPO, O_INTER, O_INTRA, O_NOREBAL, O_WINDOW,
-	       O_MODULE, O_LINGER, O_STALL };
+	       O_MODULE, O_LINGER, O_STALL, O_ENGINE };
 	static const struct option longopts[] = {
 		{ "agreements", required_argument, NULL, 'a' },
 		{ "shrink-every", required_argument, NULL, 's' },
@@ -146,6 +160,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "module", required_argument, NULL, O_MODULE },
 		{ "linger", required_argument, NULL, O_LINGER },
 		{ "stall", required_argument, NULL, O_STALL },
+		{ "engine", required_argument, NULL, O_ENGINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -208,6 +223,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_MODULE:
 			if (parse_module(optarg, &o->attr.module))
+				goto bad;
+			break;
+		case O_ENGINE:
+			if (parse_engine(optarg, &o->attr.engine))
 				goto bad;
 			break;
 		case O_LINGER:

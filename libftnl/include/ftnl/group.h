@@ -201,6 +201,32 @@ enum ftnl_group_topology {
 };
 
 /**
+ * enum ftnl_group_engine - the consensus algorithm behind agree and shrink
+ * @FTNL_GROUP_ENGINE_ERA: Early Returning Agreement (the default): a
+ *	process returns as soon as it knows the decision; not uniform (a
+ *	process that returned and then died may have returned a value the
+ *	survivors do not); 2(n - 1) messages per agreement
+ * @FTNL_GROUP_ENGINE_VALIDATE_ALL: validate-all with strict semantics
+ *	(Buntinas; a three-phase commit over a reliable binomial-tree
+ *	broadcast): uniform - no process, even one that dies after
+ *	returning, returns a different value; 6(n - 1) messages
+ * @FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE: validate-all, loose semantics (a
+ *	two-phase commit): the survivors agree, a process that returned and
+ *	died may differ (as with ERA); 4(n - 1) messages
+ *
+ * Every member of a group must use the same engine. The ULFM semantics
+ * (flags, FTNL_EPROCFAILED, acknowledgements, views) and the error codes
+ * are the same with each; Documentation/validate-all.rst compares them.
+ * Validate-all builds its own tree (binomial, over the live ranks): the
+ * topology and rebalancing attributes apply to ERA only.
+ */
+enum ftnl_group_engine {
+	FTNL_GROUP_ENGINE_ERA,
+	FTNL_GROUP_ENGINE_VALIDATE_ALL,
+	FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE,
+};
+
+/**
  * struct ftnl_group_attr - how the group works (zero: the defaults)
  * @topology: tree shape
  * @inter: FTNL_GROUP_TOPO_HIER: shape between hosts
@@ -212,6 +238,7 @@ enum ftnl_group_topology {
  * @progress_thread: start an internal thread that makes progress while
  *	the application computes
  * @module: enum ftnl_group_module
+ * @engine: enum ftnl_group_engine (ERA by default)
  */
 struct ftnl_group_attr {
 	enum ftnl_group_topology topology;
@@ -221,6 +248,7 @@ struct ftnl_group_attr {
 	bool no_rebalance;
 	bool progress_thread;
 	enum ftnl_group_module module;
+	enum ftnl_group_engine engine;
 };
 
 struct ftnl_group;
