@@ -26,10 +26,10 @@ static struct netlink_range_validation ftnl_timeout_range = {
 	.max = FTNL_TIMEOUT_MAX_US,
 };
 
-/* FCG's gossip time: 0 (the paper's choice) up to 10 s. */
+/* FCG's gossip time: 0 (the paper's choice) up to FTNL_GOSSIP_T_MAX_US. */
 static struct netlink_range_validation ftnl_gossip_t_range = {
 	.min = 0,
-	.max = 10 * USEC_PER_SEC,
+	.max = FTNL_GOSSIP_T_MAX_US,
 };
 
 static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
@@ -57,7 +57,8 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
 	[FTNL_A_NODE] = NLA_POLICY_NESTED(ftnl_node_policy),
 	[FTNL_A_BCAST_ALGO] = NLA_POLICY_MAX(NLA_U8, FTNL_BCAST_MAX),
-	[FTNL_A_BCAST_FCG_F] = NLA_POLICY_RANGE(NLA_U8, 1, 7),
+	[FTNL_A_BCAST_FCG_F] = NLA_POLICY_RANGE(NLA_U8, FTNL_FCG_F_MIN,
+						 FTNL_FCG_F_MAX),
 	[FTNL_A_BCAST_GOSSIP_T_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &ftnl_gossip_t_range),
 };
@@ -239,7 +240,8 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
 			      FTNL_BCAST_HYPERCUBE;
 	cluster->fcg_f = attrs[FTNL_A_BCAST_FCG_F] ?
-			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) : 1;
+			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) :
+			 FTNL_FCG_F_DEFAULT;
 	cluster->gossip_end_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
 				 nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0;
 

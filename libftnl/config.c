@@ -225,7 +225,7 @@ static int ftnl_kw_bcast(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
-/* FCG's f: a u8 on the wire, 1..7 unless raw. */
+/* FCG's f: a u8 on the wire, FTNL_FCG_F_MIN..FTNL_FCG_F_MAX unless raw. */
 static int ftnl_kw_gossip_faults(struct ftnl_config_parser *p, char **words)
 {
 	const char *why;
@@ -235,8 +235,7 @@ static int ftnl_kw_gossip_faults(struct ftnl_config_parser *p, char **words)
 	err = ftnl_word_u32(p, "gossip-faults", words[1], &f);
 	if (err)
 		return err;
-	why = f > UINT8_MAX ? "FCG's f must be between 1 and 7" :
-	      ftnl_raw(p) ? NULL : ftnl_check_fcg_f((uint8_t)f);
+	why = f > UINT8_MAX || !ftnl_raw(p) ? ftnl_check_fcg_f(f) : NULL;
 	if (why)
 		return ftnl_parse_error(p, p->line, "gossip-faults %s: %s",
 					words[1], why);

@@ -19,6 +19,9 @@
 #define FTNL_EXPORT __attribute__((visibility("default")))
 
 #define FTNL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A constant's value as a string literal, for messages naming a limit. */
+#define FTNL_STR_(x) #x
+#define FTNL_STR(x) FTNL_STR_(x)
 
 /* Space a generic netlink message spends before its first attribute. */
 #define FTNL_GENL_HDRLEN (MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))
@@ -174,7 +177,7 @@ const char *ftnl_check_cluster_id(uint32_t cluster_id);
 const char *ftnl_check_hb_period(uint32_t hb_period_us);
 const char *ftnl_check_timeout(uint32_t timeout_us);
 const char *ftnl_check_node(const struct ftnl_node *node);
-const char *ftnl_check_fcg_f(uint8_t fcg_f);
+const char *ftnl_check_fcg_f(uint32_t fcg_f);
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us);
 bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr);
 

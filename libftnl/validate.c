@@ -50,23 +50,25 @@ bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr)
 }
 
 /* FCG's parameters, as kmod/nl_parse.c's policy bounds them. */
-const char *ftnl_check_fcg_f(uint8_t fcg_f)
+const char *ftnl_check_fcg_f(uint32_t fcg_f)
 {
-	if (fcg_f < 1 || fcg_f > 7)
-		return "FCG's f must be between 1 and 7";
+	if (fcg_f < FTNL_FCG_F_MIN || fcg_f > FTNL_FCG_F_MAX)
+		return "FCG's f must be between " FTNL_STR(FTNL_FCG_F_MIN)
+		       " and " FTNL_STR(FTNL_FCG_F_MAX);
 	return NULL;
 }
 
 /*
- * Stricter than the kernel below 20us: the module counts T in slots of
- * 20us (kmod/bcast/fcg.c) and takes a T of no whole slot for 0, its own
- * choice, which is not what anyone asking for 10us meant.
+ * Stricter than the kernel below one slot: the module counts T in slots of
+ * FTNL_GOSSIP_SLOT_US and takes a T of no whole slot for 0, its own
+ * choice, which is not what anyone asking for 10us meant. The messages name
+ * the limits in words; tests/validate.c holds them to the constants.
  */
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
 {
-	if (gossip_t_us > 10000000)
+	if (gossip_t_us > FTNL_GOSSIP_T_MAX_US)
 		return "FCG's gossip time must be at most 10s";
-	if (gossip_t_us && gossip_t_us < 20)
+	if (gossip_t_us && gossip_t_us < FTNL_GOSSIP_SLOT_US)
 		return "FCG's gossip time must be 0 (the module's choice) or at least 20us";
 	return NULL;
 }

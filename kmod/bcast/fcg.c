@@ -26,16 +26,16 @@
  * clocks of receivers from running ahead of messages still in flight, and
  * only latency (never correctness) depends on it.
  */
-#define FTNL_FCG_SLOT_NS	20000
+#define FTNL_FCG_SLOT_NS	(FTNL_GOSSIP_SLOT_US * NSEC_PER_USEC)
 #define FTNL_FCG_LAT		5
 
 /*
  * What a GOSSIP datagram may claim: T at most what a cluster can be
- * configured with (10 s), a clock below half the u32 range (no real
+ * configured with (FTNL_GOSSIP_T_MAX_US), a clock below half the u32 range (no real
  * broadcast, which takes milliseconds, comes near it; a clock near the top
  * would wrap, or sit at FTNL_GOSSIP_NO_WAKE and never wake).
  */
-#define FTNL_FCG_MAX_T		(10 * NSEC_PER_SEC / FTNL_FCG_SLOT_NS)
+#define FTNL_FCG_MAX_T		(FTNL_GOSSIP_T_MAX_US / FTNL_GOSSIP_SLOT_US)
 #define FTNL_FCG_MAX_TIME	(FTNL_GOSSIP_NO_WAKE / 2)
 
 static u32 ftnl_fcg_slots_since(const struct ftnl_fcg_bcast *b, ktime_t now)
@@ -187,7 +187,7 @@ out:
 void ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us)
 {
 	fcg->f = f;
-	fcg->gossip_end = gossip_end_us / (FTNL_FCG_SLOT_NS / NSEC_PER_USEC);
+	fcg->gossip_end = gossip_end_us / FTNL_GOSSIP_SLOT_US;
 	hrtimer_init(&fcg->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	fcg->timer.function = ftnl_fcg_fire;
 }

@@ -42,10 +42,12 @@
 #ifndef _FTNL_BCAST_GOSSIP_H
 #define _FTNL_BCAST_GOSSIP_H
 
+#include <linux/ftnl.h>
+
 #include "../compat.h"
 
-/* The largest f of FCG; its messages carry up to f + 1 ranks. */
-#define FTNL_GOSSIP_MAX_F	7
+/* The largest f of FCG (the uapi's); its messages carry up to f + 1 ranks. */
+#define FTNL_GOSSIP_MAX_F	FTNL_FCG_F_MAX
 #define FTNL_GOSSIP_MAX_KNOWN	(FTNL_GOSSIP_MAX_F + 1)
 
 /* out.wake when only a message can make the node act again. */

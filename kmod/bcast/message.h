@@ -30,12 +30,14 @@
 #ifndef _FTNL_BCAST_MESSAGE_H
 #define _FTNL_BCAST_MESSAGE_H
 
+#include <linux/ftnl.h>
+
 #include "../compat.h"
 
 #define FTNL_BCAST_MAX_DEATHS	32
 #define FTNL_BCAST_HDR_LEN	40
 #define FTNL_BCAST_DEATH_LEN	20
-#define FTNL_BCAST_MAX_POSITIONS 65536
+#define FTNL_BCAST_MAX_POSITIONS FTNL_MAX_NODES
 
 /* Entry states beyond enum ftnl_node_state's dead (1) and left (2). */
 #define FTNL_BCAST_PROC_EXIT	3

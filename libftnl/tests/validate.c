@@ -255,6 +255,49 @@ static void test_null_err(const void *arg)
 	TAP_CHECK_INT(ftnl_config_validate(&f.config, NULL, 0), -EINVAL);
 }
 
+/*
+ * The messages name the limits in words ("between 1ms and 60s"): the
+ * words must be the uapi constants', so that changing a limit without its
+ * message fails here.
+ */
+static void test_messages_name_the_limits(const void *arg)
+{
+	char a[16], b[16];
+	char want[96];
+
+	(void)arg;
+	snprintf(want, sizeof(want), "between %s and %s",
+		 ftnl_format_duration(FTNL_HB_PERIOD_MIN_US, a, sizeof(a)),
+		 ftnl_format_duration(FTNL_HB_PERIOD_MAX_US, b, sizeof(b)));
+	TAP_CHECK_CONTAINS(ftnl_check_hb_period(FTNL_HB_PERIOD_MIN_US - 1), want);
+	TAP_CHECK(!ftnl_check_hb_period(FTNL_HB_PERIOD_MIN_US));
+	TAP_CHECK(!ftnl_check_hb_period(FTNL_HB_PERIOD_MAX_US));
+
+	snprintf(want, sizeof(want), "above %s and at most %s",
+		 ftnl_format_duration(FTNL_HB_PERIOD_MIN_US, a, sizeof(a)),
+		 ftnl_format_duration(FTNL_TIMEOUT_MAX_US, b, sizeof(b)));
+	TAP_CHECK_CONTAINS(ftnl_check_timeout(FTNL_TIMEOUT_MAX_US + 1), want);
+	TAP_CHECK(!ftnl_check_timeout(FTNL_HB_PERIOD_MIN_US + 1));
+	TAP_CHECK(!ftnl_check_timeout(FTNL_TIMEOUT_MAX_US));
+
+	snprintf(want, sizeof(want), "between %d and %d", FTNL_FCG_F_MIN,
+		 FTNL_FCG_F_MAX);
+	TAP_CHECK_CONTAINS(ftnl_check_fcg_f(FTNL_FCG_F_MAX + 1), want);
+	TAP_CHECK_CONTAINS(ftnl_check_fcg_f(FTNL_FCG_F_MIN - 1), want);
+	TAP_CHECK(!ftnl_check_fcg_f(FTNL_FCG_F_MIN));
+	TAP_CHECK(!ftnl_check_fcg_f(FTNL_FCG_F_MAX));
+	TAP_CHECK(!ftnl_check_fcg_f(FTNL_FCG_F_DEFAULT));
+
+	snprintf(want, sizeof(want), "at most %s",
+		 ftnl_format_duration(FTNL_GOSSIP_T_MAX_US, a, sizeof(a)));
+	TAP_CHECK_CONTAINS(ftnl_check_gossip_t(FTNL_GOSSIP_T_MAX_US + 1), want);
+	snprintf(want, sizeof(want), "at least %s",
+		 ftnl_format_duration(FTNL_GOSSIP_SLOT_US, a, sizeof(a)));
+	TAP_CHECK_CONTAINS(ftnl_check_gossip_t(FTNL_GOSSIP_SLOT_US - 1), want);
+	TAP_CHECK(!ftnl_check_gossip_t(FTNL_GOSSIP_SLOT_US));
+	TAP_CHECK(!ftnl_check_gossip_t(FTNL_GOSSIP_T_MAX_US));
+}
+
 int main(void)
 {
 	size_t i;
@@ -264,5 +307,7 @@ int main(void)
 	tap_add(test_table_size, NULL, "65536 nodes valid, 65537 too many, far duplicate found");
 	tap_add(test_find_duplicate, NULL, "the earliest repetition is reported");
 	tap_add(test_null_err, NULL, "a NULL error buffer is allowed");
+	tap_add(test_messages_name_the_limits, NULL,
+		"messages name the limits of the uapi constants");
 	return tap_run();
 }

@@ -546,11 +546,11 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 		set->keyfile = value;
 		return 0;
 	case KW_GOSSIP_FAULTS:
-		/* The attribute is a u8; 1..7 is the validation's business. */
+		/* The attribute is a u8; its range is the validation's business. */
 		if (ftnl_parse_u32(value, &u32) || u32 > UINT8_MAX)
 			return fail(err, errlen,
-				    "invalid gossip-faults \"%s\" (expected 1..7)",
-				    value);
+				    "invalid gossip-faults \"%s\" (expected %d..%d)",
+				    value, FTNL_FCG_F_MIN, FTNL_FCG_F_MAX);
 		set->fcg_f = (uint8_t)u32;
 		return 0;
 	case KW_GOSSIP_TIME:

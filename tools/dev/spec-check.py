@@ -93,11 +93,26 @@ def main():
         "timeout-max-us": "FTNL_TIMEOUT_MAX_US",
         "lateness-buckets": "FTNL_LATENESS_BUCKETS",
         "max-procs": "FTNL_MAX_PROCS",
+        "fcg-f-min": "FTNL_FCG_F_MIN",
+        "fcg-f-max": "FTNL_FCG_F_MAX",
+        "fcg-f-default": "FTNL_FCG_F_DEFAULT",
+        "gossip-slot-us": "FTNL_GOSSIP_SLOT_US",
+        "gossip-t-max-us": "FTNL_GOSSIP_T_MAX_US",
     }
     for yname, cname in const_map.items():
         header_value = defines.get(cname, "").rstrip("Uu")
         checks.append(("constant " + cname, str(defs[yname]["value"]),
                        header_value))
+
+    # A limit named in an attribute's checks is one of the constants above:
+    # the header's, so that the module, libftnl and the CLI share it.
+    for set_name, aset in sets.items():
+        for attr in aset["attributes"]:
+            for key, value in attr.get("checks", {}).items():
+                if isinstance(value, str) and key in ("min", "max"):
+                    checks.append(("%s.%s %s is a header constant" %
+                                   (set_name, attr["name"], key), value,
+                                   value if value in const_map else None))
 
     groups = [g["name"] for g in spec["mcast-groups"]["list"]]
     checks.append(("multicast groups", groups,

@@ -45,6 +45,18 @@
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
 #define FTNL_MAX_PROCS		4096	/* registered processes per node */
 
+/*
+ * FTNL_BCAST_FCG's parameters: f, the failures during one broadcast it
+ * withstands, and its gossip time T. The module counts T in slots of
+ * FTNL_GOSSIP_SLOT_US; T = 0, or a T shorter than one slot, asks for the
+ * paper's choice from the cluster size.
+ */
+#define FTNL_FCG_F_MIN		1
+#define FTNL_FCG_F_MAX		7
+#define FTNL_FCG_F_DEFAULT	1
+#define FTNL_GOSSIP_SLOT_US	20U
+#define FTNL_GOSSIP_T_MAX_US	10000000U	/* 10 s */
+
 /**
  * enum ftnl_feature - bits of FTNL_A_FEATURES, what this module implements
  * @FTNL_FEATURE_CLUSTER: cluster set/get/del and node dump
@@ -287,10 +299,11 @@ enum ftnl_cmd {
  * @FTNL_A_PROC_JOB: u64, job or process group id of a registered process
  * @FTNL_A_PROC_RANK: u32, its rank in the job
  * @FTNL_A_PROC_PORTID: u32, netlink port id of its registering socket
- * @FTNL_A_BCAST_FCG_F: u8, FCG's f, 1..7 (cluster set, optional, default
- *	1; cluster get)
- * @FTNL_A_BCAST_GOSSIP_T_US: u32, FCG's gossip time T in microseconds, 0
- *	for the paper's choice from n (cluster set, optional; cluster get)
+ * @FTNL_A_BCAST_FCG_F: u8, FCG's f, FTNL_FCG_F_MIN..FTNL_FCG_F_MAX
+ *	(cluster set, optional, default FTNL_FCG_F_DEFAULT; cluster get)
+ * @FTNL_A_BCAST_GOSSIP_T_US: u32, FCG's gossip time T in microseconds, at
+ *	most FTNL_GOSSIP_T_MAX_US, 0 for the paper's choice from n (cluster
+ *	set, optional; cluster get)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
