@@ -32,8 +32,8 @@
 /* Larger than any real configuration (65,536 nodes take about 2 MiB). */
 #define FTNL_CONFIG_MAX_SIZE	(64u << 20)
 
-/* Most words a line may have: "node ID ADDRESS PORT", plus one to detect more. */
-#define FTNL_CONFIG_MAX_WORDS	5
+/* Most words a line may have: "node ID ADDRESS PORT". */
+#define FTNL_CONFIG_MAX_WORDS	4
 
 enum ftnl_keyword {
 	FTNL_KW_CLUSTER,
@@ -343,35 +343,6 @@ static const struct ftnl_keyword_def {
 	  ftnl_kw_gossip_time },
 };
 
-static bool ftnl_is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Split @line (modified in place) into words; a '#' ends the line. */
-static int ftnl_split(char *line, char **words)
-{
-	int n = 0;
-
-	for (;;) {
-		while (ftnl_is_blank(*line))
-			line++;
-		if (!*line || *line == '#')
-			return n;
-		if (n == FTNL_CONFIG_MAX_WORDS)
-			return n + 1;	/* too many: the caller complains */
-		words[n++] = line;
-		while (*line && !ftnl_is_blank(*line) && *line != '#')
-			line++;
-		if (*line == '#') {
-			*line = '\0';
-			return n;
-		}
-		if (*line)
-			*line++ = '\0';
-	}
-}
-
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 {
 	char *words[FTNL_CONFIG_MAX_WORDS];
@@ -379,7 +350,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 	unsigned int i;
 	int n, err;
 
-	n = ftnl_split(line, words);
+	n = ftnl_split_words(line, words, FTNL_CONFIG_MAX_WORDS);
 	if (!n)
 		return 0;
 	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_keywords); i++)

@@ -200,6 +200,14 @@ void ftnl_format_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ftnl_vformat_err(char *err, size_t errlen, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/*
+ * The tokenizer of the line-oriented files (the cluster configuration,
+ * a group's peers file): split @line, modified in place, into words
+ * separated by blanks; a '#' ends the line. At most @max words are stored
+ * in @words. Return: the number of words, or @max + 1 when the line has
+ * more than @max (the caller says "too many values").
+ */
+int ftnl_split_words(char *line, char **words, int max);
 
 /* events.c */
 struct ftnl_events;

@@ -141,6 +141,34 @@ FTNL_EXPORT char *ftnl_format_duration(uint32_t us, char *buf, size_t len)
 	return buf;
 }
 
+static bool ftnl_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int ftnl_split_words(char *line, char **words, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (ftnl_is_blank(*line))
+			line++;
+		if (!*line || *line == '#')
+			return n;
+		if (n == max)
+			return max + 1;
+		words[n++] = line;
+		while (*line && !ftnl_is_blank(*line) && *line != '#')
+			line++;
+		if (*line == '#') {
+			*line = '\0';
+			return n;
+		}
+		if (*line)
+			*line++ = '\0';
+	}
+}
+
 static int ftnl_hex_value(char c)
 {
 	if (c >= '0' && c <= '9')

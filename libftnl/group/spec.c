@@ -29,8 +29,8 @@
 /* Far larger than any real peers file (65,536 ranks take about 4 MiB). */
 #define GRP_SPEC_MAX_FILE	(64u << 20)
 
-/* "rank R ADDR PORT host NAME node ID", plus one to detect more. */
-#define GRP_SPEC_MAX_WORDS	9
+/* Most words a line may have: "rank R ADDR PORT host NAME node ID". */
+#define GRP_SPEC_MAX_WORDS	8
 
 #define GRP_SPEC_MAX_HOST_NAME	255
 
@@ -207,7 +207,7 @@ static int spec_kw_rank(struct spec_parser *p, char **words, int n)
 	if (n < 4)
 		return spec_error(p, p->line,
 				  "missing value: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"");
-	if (n > GRP_SPEC_MAX_WORDS - 1)
+	if (n > GRP_SPEC_MAX_WORDS)
 		return spec_error(p, p->line,
 				  "too many values: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"");
 	err = ftnl_parse_u32(words[1], &rank);
@@ -257,39 +257,10 @@ static int spec_kw_rank(struct spec_parser *p, char **words, int n)
 	return 0;
 }
 
-static bool spec_is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Split @line (modified in place) into words; a '#' ends the line. */
-static int spec_split(char *line, char **words)
-{
-	int n = 0;
-
-	for (;;) {
-		while (spec_is_blank(*line))
-			line++;
-		if (!*line || *line == '#')
-			return n;
-		if (n == GRP_SPEC_MAX_WORDS)
-			return n;	/* the keyword complains: too many */
-		words[n++] = line;
-		while (*line && !spec_is_blank(*line) && *line != '#')
-			line++;
-		if (*line == '#') {
-			*line = '\0';
-			return n;
-		}
-		if (*line)
-			*line++ = '\0';
-	}
-}
-
 static int spec_parse_line(struct spec_parser *p, char *line)
 {
 	char *words[GRP_SPEC_MAX_WORDS];
-	int n = spec_split(line, words);
+	int n = ftnl_split_words(line, words, GRP_SPEC_MAX_WORDS);
 
 	if (!n)
 		return 0;

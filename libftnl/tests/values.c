@@ -374,6 +374,46 @@ static void test_feature_names(const void *arg)
 	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_MAX + 1), "unknown");
 }
 
+/* The one tokenizer of the config and peers files. */
+struct split_case {
+	const char *line;
+	int max;
+	int n;			/* expected return */
+	const char *words;	/* the stored words joined by '|' */
+};
+
+static const struct split_case split_cases[] = {
+	{ "", 4, 0, "" },
+	{ " \t\r\v\f", 4, 0, "" },
+	{ "# only a comment", 4, 0, "" },
+	{ "node 1 10.0.0.1 7400", 4, 4, "node|1|10.0.0.1|7400" },
+	{ "\tnode  1\t10.0.0.1 7400  ", 4, 4, "node|1|10.0.0.1|7400" },
+	{ "node 1 10.0.0.1 7400 extra", 4, 5, "node|1|10.0.0.1|7400" },
+	{ "node 1 10.0.0.1 7400 a b c d", 4, 5, "node|1|10.0.0.1|7400" },
+	{ "node 1 10.0.0.1 7400 #extra", 4, 4, "node|1|10.0.0.1|7400" },
+	{ "cluster 42#comment", 4, 2, "cluster|42" },
+	{ "cluster #42", 4, 1, "cluster" },
+	{ "a b", 1, 2, "a" },
+	{ "a", 0, 1, "" },
+};
+
+static void test_split(const void *arg)
+{
+	const struct split_case *c = arg;
+	char line[128], joined[128] = "", *words[8];
+	int n, i;
+
+	snprintf(line, sizeof(line), "%s", c->line);
+	n = ftnl_split_words(line, words, c->max);
+	TAP_CHECK_INT(n, c->n);
+	for (i = 0; i < n && i < c->max; i++) {
+		if (i)
+			strcat(joined, "|");
+		strcat(joined, words[i]);
+	}
+	TAP_CHECK_STR(joined, c->words);
+}
+
 int main(void)
 {
 	size_t i;
@@ -402,5 +442,9 @@ int main(void)
 	tap_add(test_bcast_names, NULL, "bcast_algo_name: every algorithm, parses back");
 	tap_add(test_feature_names, NULL, "feature bcast and attribute bcast-algo are named");
 	tap_add(test_attr_names_complete, NULL, "every top-level attribute of the uapi is named");
+	for (i = 0; i < FTNL_ARRAY_SIZE(split_cases); i++)
+		tap_add(test_split, &split_cases[i],
+			"split_words, case %zu: %d words at most", i + 1,
+			split_cases[i].max);
 	return tap_run();
 }
