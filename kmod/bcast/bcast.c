@@ -216,37 +216,32 @@ void ftnl_bcast_originate_proc(struct ftnl_ring *ring, u64 job, u32 rank)
 	ftnl_bcast_start(ring, &death);
 }
 
-/* Check a decoded message against this node's table before acting on it. */
+static bool ftnl_bcast_is_member(const void *cluster, u32 id)
+{
+	return ftnl_cluster_find(cluster, id);
+}
+
+/* The table received payloads are decoded against (message.h). */
+struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster)
+{
+	return (struct ftnl_bcast_members){
+		.is_member = ftnl_bcast_is_member,
+		.ctx = cluster,
+	};
+}
+
+/*
+ * The decoder checked the ids and deaths; an origin that D itself counts
+ * dead takes no part in a broadcast.
+ */
 static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
 				 const struct ftnl_bcast_msg *msg,
 				 u32 *origin_pos)
 {
 	const struct ftnl_cluster *cluster = ring->cluster;
-	const struct ftnl_node *origin;
-	u32 i;
 
-	if (msg->overlay != FTNL_BCAST_HYPERCUBE && msg->overlay != FTNL_BCAST_BMG)
-		return false;
-	origin = ftnl_cluster_find(cluster, msg->origin_id);
-	if (!origin)
-		return false;
-	*origin_pos = origin - cluster->nodes;
-	if (ftnl_bit_test(ring->bcast.scratch, *origin_pos))
-		return false;
-	for (i = 0; i < msg->ndeaths; i++) {
-		const struct ftnl_bcast_death *death = &msg->deaths[i];
-
-		if (!ftnl_cluster_find(cluster, death->node_id) ||
-		    death->cause > FTNL_CAUSE_MAX)
-			return false;
-		if (death->state == FTNL_BCAST_PROC_EXIT)
-			continue;
-		if (!ftnl_cluster_find(cluster, death->observer_id) ||
-		    (death->state != FTNL_NODE_STATE_DEAD &&
-		     death->state != FTNL_NODE_STATE_LEFT))
-			return false;
-	}
-	return true;
+	*origin_pos = ftnl_cluster_find(cluster, msg->origin_id) - cluster->nodes;
+	return !ftnl_bit_test(ring->bcast.scratch, *origin_pos);
 }
 
 void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
@@ -324,10 +319,11 @@ int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
 	struct ftnl_bcast_seen *seen;
 	struct ftnl_bcast_msg msg;
 	u32 origin_pos, label, from_label;
+	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
 	ktime_t now = ktime_get();
 
 	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
-				  payload, len) ||
+				  &members, payload, len) ||
 	    !ftnl_bcast_msg_valid(ring, &msg, &origin_pos))
 		return -EINVAL;
 

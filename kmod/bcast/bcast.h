@@ -14,6 +14,7 @@
 #include "gossip.h"
 #include "message.h"
 
+struct ftnl_cluster;
 struct ftnl_ring;
 
 /* Broadcasts remembered for deduplication, most recent first out. */
@@ -104,6 +105,7 @@ bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg)
 void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
 			 const struct ftnl_bcast_msg *msg);
 void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns);
+struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster);
 void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
 			     const struct ftnl_bcast_death *death);
 void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos);

@@ -29,15 +29,6 @@
 #define FTNL_FCG_SLOT_NS	(FTNL_GOSSIP_SLOT_US * NSEC_PER_USEC)
 #define FTNL_FCG_LAT		5
 
-/*
- * What a GOSSIP datagram may claim: T at most what a cluster can be
- * configured with (FTNL_GOSSIP_T_MAX_US), a clock below half the u32 range (no real
- * broadcast, which takes milliseconds, comes near it; a clock near the top
- * would wrap, or sit at FTNL_GOSSIP_NO_WAKE and never wake).
- */
-#define FTNL_FCG_MAX_T		(FTNL_GOSSIP_T_MAX_US / FTNL_GOSSIP_SLOT_US)
-#define FTNL_FCG_MAX_TIME	(FTNL_GOSSIP_NO_WAKE / 2)
-
 static u32 ftnl_fcg_slots_since(const struct ftnl_fcg_bcast *b, ktime_t now)
 {
 	s64 ns = ktime_to_ns(ktime_sub(now, b->epoch));
@@ -242,24 +233,13 @@ void ftnl_fcg_originate(struct ftnl_ring *ring,
 	ftnl_fcg_arm(ring);
 }
 
-/* Whether a decoded GOSSIP payload is one this cluster's nodes could send. */
-static bool ftnl_fcg_wire_ok(const struct ftnl_cluster *cluster,
-			     const struct ftnl_gossip_wire *wire,
-			     const struct ftnl_gossip_msg *msg)
+/*
+ * The decoder checked ids, deaths and clocks; this node's FCG runs only
+ * FCG with messages in flight for at least one slot.
+ */
+static bool ftnl_fcg_wire_ok(const struct ftnl_gossip_wire *wire)
 {
-	const struct ftnl_bcast_death *death = &wire->death;
-
-	if (wire->algo != FTNL_GOSSIP_FCG || wire->lat < 1 ||
-	    wire->gossip_end > FTNL_FCG_MAX_T || msg->time > FTNL_FCG_MAX_TIME ||
-	    !ftnl_cluster_find(cluster, wire->origin_id) ||
-	    !ftnl_cluster_find(cluster, death->node_id) ||
-	    death->cause > FTNL_CAUSE_MAX)
-		return false;
-	if (death->state == FTNL_BCAST_PROC_EXIT)
-		return true;
-	return ftnl_cluster_find(cluster, death->observer_id) &&
-	       (death->state == FTNL_NODE_STATE_DEAD ||
-		death->state == FTNL_NODE_STATE_LEFT);
+	return wire->algo == FTNL_GOSSIP_FCG && wire->lat >= 1;
 }
 
 /**
@@ -279,14 +259,15 @@ int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
 	struct ftnl_gossip_wire wire;
 	struct ftnl_gossip_msg msg;
 	struct ftnl_gossip_out out;
+	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
 	struct ftnl_fcg_bcast *b;
 	ktime_t now = ktime_get();
 	struct ftnl_bcast_msg id;
 	bool fresh = false;
 
 	if (ftnl_gossip_payload_decode(&wire, &msg, cluster->node_count,
-				       payload, len) ||
-	    !ftnl_fcg_wire_ok(cluster, &wire, &msg))
+				       &members, payload, len) ||
+	    !ftnl_fcg_wire_ok(&wire))
 		return -EINVAL;
 	origin = ftnl_cluster_find(cluster, wire.origin_id);
 

@@ -22,7 +22,19 @@ static void ftnl_death_encode(u8 *p, const struct ftnl_bcast_death *death)
 	p[19] = 0;
 }
 
-static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p)
+static bool ftnl_is_member(const struct ftnl_bcast_members *members, u32 id)
+{
+	return members->is_member(members->ctx, id);
+}
+
+/*
+ * Decode and check one death: a member, a known cause, and for a node
+ * death an observer that is a member and a state of dead or left. A
+ * receiver acts on these fields (it looks the ids up in its table), so no
+ * payload naming anything else may get past the decoder.
+ */
+static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p,
+			     const struct ftnl_bcast_members *members)
 {
 	death->node_id = ftnl_get_be32(p);
 	death->cause = p[16];
@@ -39,7 +51,15 @@ static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p)
 		death->incarnation = ftnl_get_be64(p + 8);
 		death->rank = 0;
 		death->job = 0;
+		if (death->state != FTNL_NODE_STATE_DEAD &&
+		    death->state != FTNL_NODE_STATE_LEFT)
+			return -1;
+		if (!ftnl_is_member(members, death->observer_id))
+			return -1;
 	}
+	if (death->cause > FTNL_CAUSE_MAX ||
+	    !ftnl_is_member(members, death->node_id))
+		return -1;
 	return 0;
 }
 
@@ -146,13 +166,18 @@ u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
  * @msg: filled in
  * @dead: filled with D; a zeroed-or-not bitmap of @npos positions
  * @npos: this node's cluster size, which the message must match
+ * @members: this node's table: the origin and every death must name
+ *	members
  * @buf: the payload
  * @len: its length
  *
- * Return: 0, or -1 if the payload is not exactly a valid encoding.
+ * Return: 0, or -1 if the payload is not exactly a valid encoding of a
+ * broadcast among @members (a BCAST overlay, deaths as
+ * ftnl_death_decode() checks them).
  */
 int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
-			  u32 npos, const u8 *buf, u32 len)
+			  u32 npos, const struct ftnl_bcast_members *members,
+			  const u8 *buf, u32 len)
 {
 	u32 dlen, off, i, prev_end = 0;
 	u8 encoding;
@@ -172,13 +197,16 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 
 	if (msg->npos != npos || !msg->ndeaths ||
 	    msg->ndeaths > FTNL_BCAST_MAX_DEATHS || msg->cube > 1 ||
+	    (msg->overlay != FTNL_BCAST_HYPERCUBE &&
+	     msg->overlay != FTNL_BCAST_BMG) ||
 	    dlen > len ||
-	    len != FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen)
+	    len != FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen ||
+	    !ftnl_is_member(members, msg->origin_id))
 		return -1;
 
 	off = FTNL_BCAST_HDR_LEN;
 	for (i = 0; i < msg->ndeaths; i++) {
-		if (ftnl_death_decode(&msg->deaths[i], buf + off))
+		if (ftnl_death_decode(&msg->deaths[i], buf + off, members))
 			return -1;
 		off += FTNL_BCAST_DEATH_LEN;
 	}
@@ -262,13 +290,17 @@ u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
  * @wire: filled in
  * @msg: filled in
  * @npos: this node's cluster size, which the payload must match
+ * @members: this node's table: the origin and the death must name members
  * @buf: the payload
  * @len: its length
  *
- * Return: 0, or -1 if it is not exactly a valid encoding.
+ * Return: 0, or -1 if it is not exactly a valid encoding of a broadcast
+ * among @members (T and the clock within FTNL_GOSSIP_MAX_T and
+ * FTNL_GOSSIP_MAX_TIME, the death as ftnl_death_decode() checks it).
  */
 int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 			       struct ftnl_gossip_msg *msg, u32 npos,
+			       const struct ftnl_bcast_members *members,
 			       const u8 *buf, u32 len)
 {
 	u32 i;
@@ -289,11 +321,15 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 	    wire->f > FTNL_GOSSIP_MAX_F || msg->nknown > FTNL_GOSSIP_MAX_KNOWN ||
 	    len != FTNL_GOSSIP_PAYLOAD_HDR + 4 * (u32)msg->nknown ||
 	    buf[61] || buf[62] || buf[63] ||
-	    ftnl_death_decode(&wire->death, buf + 40))
+	    wire->gossip_end > FTNL_GOSSIP_MAX_T ||
+	    !ftnl_is_member(members, wire->origin_id) ||
+	    ftnl_death_decode(&wire->death, buf + 40, members))
 		return -1;
 	msg->type = buf[60];
 	msg->pad = 0;
 	msg->time = ftnl_get_be32(buf + 64);
+	if (msg->time > FTNL_GOSSIP_MAX_TIME)
+		return -1;
 	for (i = 0; i < msg->nknown; i++)
 		msg->known[i] = ftnl_get_be32(buf + FTNL_GOSSIP_PAYLOAD_HDR + 4 * i);
 	return 0;

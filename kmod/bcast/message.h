@@ -33,6 +33,7 @@
 #include <linux/ftnl.h>
 
 #include "../compat.h"
+#include "gossip.h"
 
 #define FTNL_BCAST_MAX_DEATHS	32
 #define FTNL_BCAST_HDR_LEN	40
@@ -47,9 +48,22 @@ enum ftnl_bcast_dead_encoding {
 	FTNL_BCAST_D_BITMAP,
 };
 
+/**
+ * struct ftnl_bcast_members - the node table a received payload is checked
+ *	against: every node id it names must be a member
+ * @is_member: whether @id is a node of this node's cluster
+ * @ctx: passed to @is_member
+ */
+struct ftnl_bcast_members {
+	bool (*is_member)(const void *ctx, u32 id);
+	const void *ctx;
+};
+
 /*
  * A node death (state dead or left: node_id, observer_id, incarnation) or
  * a process exit (state FTNL_BCAST_PROC_EXIT: node_id, rank, job).
+ * The decoders accept only deaths whose node (and, for a node death, its
+ * observer) are members, with a known cause and state.
  */
 struct ftnl_bcast_death {
 	u32 node_id;
@@ -98,7 +112,14 @@ struct ftnl_bcast_msg {
  */
 #define FTNL_GOSSIP_PAYLOAD_HDR	68
 
-struct ftnl_gossip_msg;
+/*
+ * What a GOSSIP payload may claim: T at most what a cluster can be
+ * configured with, a clock below half the u32 range (no real broadcast,
+ * which takes milliseconds, comes near it; a clock near the top would
+ * wrap, or sit at FTNL_GOSSIP_NO_WAKE and never wake).
+ */
+#define FTNL_GOSSIP_MAX_T	(FTNL_GOSSIP_T_MAX_US / FTNL_GOSSIP_SLOT_US)
+#define FTNL_GOSSIP_MAX_TIME	(FTNL_GOSSIP_NO_WAKE / 2)
 
 /**
  * struct ftnl_gossip_wire - a GOSSIP payload, decoded
@@ -131,13 +152,15 @@ u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
 			       const struct ftnl_gossip_msg *msg);
 int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 			       struct ftnl_gossip_msg *msg, u32 npos,
+			       const struct ftnl_bcast_members *members,
 			       const u8 *buf, u32 len);
 
 u32 ftnl_bcast_msg_max_len(u32 npos);
 u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 			  const unsigned long *dead);
 int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
-			  u32 npos, const u8 *buf, u32 len);
+			  u32 npos, const struct ftnl_bcast_members *members,
+			  const u8 *buf, u32 len);
 void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube);
 
 #endif /* _FTNL_BCAST_MESSAGE_H */

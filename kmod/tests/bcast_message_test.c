@@ -3,7 +3,9 @@
  * The broadcast payload codec (kmod/bcast/message.c) in userspace: random
  * round trips with both D encodings, and strict rejection of everything
  * that is not exactly an encoding (every truncation, corrupted fields,
- * ranges out of order or out of range, stray bitmap bits).
+ * ranges out of order or out of range, stray bitmap bits, deaths naming
+ * no member or with an unknown cause or state), and the same for GOSSIP
+ * payloads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,18 @@
 #include "../wire.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Above RAND_MAX: never one of the random ids the tests use. */
+#define OUTSIDER	0xdeadbeefU
+
+/* Every id but OUTSIDER is a node of the receiver's cluster. */
+static bool is_member(const void *ctx, u32 id)
+{
+	(void)ctx;
+	return id != OUTSIDER;
+}
+
+static const struct ftnl_bcast_members members = { is_member, NULL };
 
 static unsigned long *bitmap_new(u32 n)
 {
@@ -81,7 +95,7 @@ static void test_round_trip(const void *arg)
 			ranges_seen++;
 		else
 			bitmaps_seen++;
-		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, back, npos, buf, len), 0);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, back, npos, &members, buf, len), 0);
 		TAP_CHECK_UINT(got.origin_id, msg.origin_id);
 		TAP_CHECK_UINT(got.origin_incarnation, msg.origin_incarnation);
 		TAP_CHECK_UINT(got.seq, msg.seq);
@@ -102,7 +116,7 @@ static void test_round_trip(const void *arg)
 			if (ftnl_bit_test(dead, p) != ftnl_bit_test(back, p))
 				TAP_CHECK_UINT(ftnl_bit_test(back, p), ftnl_bit_test(dead, p));
 		/* A cluster of another size never accepts it. */
-		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, back, npos + 1, buf, len), -1);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, back, npos + 1, &members, buf, len), -1);
 		free(dead);
 		free(back);
 	}
@@ -142,14 +156,14 @@ static void test_rejects(const void *arg)
 		len = encode_sample(buf, sizeof(buf), npos, dead, bitmap);
 		TAP_CHECK(len > 0);
 		TAP_CHECK_UINT(buf[3], bitmap ? FTNL_BCAST_D_BITMAP : FTNL_BCAST_D_RANGES);
-		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, buf, len), 0);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, len), 0);
 		/* Every truncation and every extension. */
 		for (u32 l = 0; l < len; l++)
-			if (ftnl_bcast_msg_decode(&got, dead, npos, buf, l) != -1)
-				TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, buf, l), -1);
+			if (ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, l) != -1)
+				TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, l), -1);
 		memcpy(bad, buf, len);
 		bad[len] = 0;
-		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, bad, len + 1), -1);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len + 1), -1);
 		/* Bad counts, cube, encoding, padding, D length. */
 		const struct { u32 off; u8 val; } corrupt[] = {
 			{ 1, 2 }, { 2, 0 }, { 2, FTNL_BCAST_MAX_DEATHS + 1 }, { 3, 7 },
@@ -159,7 +173,7 @@ static void test_rejects(const void *arg)
 		for (u32 i = 0; i < ARRAY_SIZE(corrupt); i++) {
 			memcpy(bad, buf, len);
 			bad[corrupt[i].off] = corrupt[i].val;
-			if (ftnl_bcast_msg_decode(&got, dead, npos, bad, len) != -1) {
+			if (ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len) != -1) {
 				tap_diag("accepted corruption at offset %u", corrupt[i].off);
 				TAP_CHECK(false);
 			}
@@ -171,19 +185,49 @@ static void test_rejects(const void *arg)
 	off = FTNL_BCAST_HDR_LEN + 2 * FTNL_BCAST_DEATH_LEN;
 	memcpy(bad, buf, len);
 	ftnl_put_be16(bad + off + 4, 4);	/* starts inside the first */
-	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, bad, len), -1);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
 	memcpy(bad, buf, len);
 	ftnl_put_be16(bad + off + 4, 5);	/* adjacent: not maximal */
-	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, bad, len), -1);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
 	memcpy(bad, buf, len);
 	ftnl_put_be16(bad + off + 6, npos);	/* runs past the last position */
-	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, bad, len), -1);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
+
+	/* Deaths and origin the receiver cannot act on. */
+	len = encode_sample(buf, sizeof(buf), npos, dead, false);
+	const struct { u32 off; u32 width; u32 val; const char *what; } deaths[] = {
+		{ 0, 1, 2, "overlay FCG (GOSSIP only)" },
+		{ 4, 4, OUTSIDER, "origin not a member" },
+		{ FTNL_BCAST_HDR_LEN, 4, OUTSIDER, "dead node not a member" },
+		{ FTNL_BCAST_HDR_LEN + 16, 1, FTNL_CAUSE_MAX + 1, "unknown cause" },
+		{ FTNL_BCAST_HDR_LEN + 17, 1, 0, "state alive" },
+		{ FTNL_BCAST_HDR_LEN + 17, 1, FTNL_BCAST_PROC_EXIT + 1, "unknown state" },
+	};
+	for (u32 i = 0; i < ARRAY_SIZE(deaths); i++) {
+		memcpy(bad, buf, len);
+		if (deaths[i].width == 4)
+			ftnl_put_be32(bad + deaths[i].off, deaths[i].val);
+		else
+			bad[deaths[i].off] = deaths[i].val;
+		if (ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len) != -1) {
+			tap_diag("accepted: %s", deaths[i].what);
+			TAP_CHECK(false);
+		}
+	}
+	/* A node death's observer must be a member; a process's rank not. */
+	memcpy(bad, buf, len);
+	bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_NODE_STATE_DEAD;
+	ftnl_put_be32(bad + FTNL_BCAST_HDR_LEN + 4, OUTSIDER);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
+	bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_BCAST_PROC_EXIT;
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), 0);
+	TAP_CHECK_UINT(got.deaths[0].rank, OUTSIDER);
 
 	/* Bitmap: a bit past the last position. */
 	len = encode_sample(buf, sizeof(buf), npos, dead, true);
 	memcpy(bad, buf, len);
 	bad[len - 1] |= 0x80;
-	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, bad, len), -1);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
 	free(dead);
 }
 
@@ -208,10 +252,138 @@ static void test_garbage(const void *arg)
 			ftnl_put_be32(buf + 32, 1000);
 			ftnl_put_be32(buf + 36, len - 40 - buf[2] * 20);
 		}
-		(void)ftnl_bcast_msg_decode(&got, dead, 1000, buf, len);
+		(void)ftnl_bcast_msg_decode(&got, dead, 1000, &members, buf, len);
 	}
 	TAP_CHECK(true);
 	free(dead);
+}
+
+static void fill_gossip(struct ftnl_gossip_wire *wire,
+			struct ftnl_gossip_msg *msg, u32 npos, unsigned int *seed)
+{
+	memset(wire, 0, sizeof(*wire));
+	memset(msg, 0, sizeof(*msg));
+	wire->algo = FTNL_GOSSIP_FCG;
+	wire->f = 1 + rand_r(seed) % FTNL_GOSSIP_MAX_F;
+	wire->lat = 1 + rand_r(seed) % 10;
+	wire->origin_id = rand_r(seed);
+	wire->origin_incarnation = (u64)rand_r(seed) << 32 | rand_r(seed);
+	wire->seq = rand_r(seed) + 1;
+	wire->origin_time_ns = (u64)rand_r(seed) << 20;
+	wire->gossip_end = rand_r(seed) % (FTNL_GOSSIP_MAX_T + 1);
+	wire->npos = npos;
+	wire->death.node_id = rand_r(seed);
+	wire->death.cause = rand_r(seed) % (FTNL_CAUSE_MAX + 1);
+	wire->death.state = 1 + rand_r(seed) % 3;
+	if (wire->death.state == FTNL_BCAST_PROC_EXIT) {
+		wire->death.rank = rand_r(seed);
+		wire->death.job = (u64)rand_r(seed) << 31 | rand_r(seed);
+	} else {
+		wire->death.observer_id = rand_r(seed);
+		wire->death.incarnation = rand_r(seed);
+	}
+	msg->type = rand_r(seed) % 4;
+	msg->time = rand_r(seed) % (FTNL_GOSSIP_MAX_TIME + 1);
+	msg->nknown = rand_r(seed) % (FTNL_GOSSIP_MAX_KNOWN + 1);
+	for (u32 i = 0; i < msg->nknown; i++)
+		msg->known[i] = rand_r(seed) % npos;
+}
+
+static void test_gossip_round_trip(const void *arg)
+{
+	u8 buf[FTNL_GOSSIP_PAYLOAD_HDR + 4 * FTNL_GOSSIP_MAX_KNOWN];
+	unsigned int seed = 17;
+
+	(void)arg;
+	for (int round = 0; round < 2000; round++) {
+		u32 npos = 1 + rand_r(&seed) % 3000, len;
+		struct ftnl_gossip_wire wire, gw;
+		struct ftnl_gossip_msg msg, gm;
+
+		fill_gossip(&wire, &msg, npos, &seed);
+		len = ftnl_gossip_payload_encode(buf, sizeof(buf), &wire, &msg);
+		TAP_CHECK_UINT(len, FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg.nknown);
+		if (!TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members,
+							      buf, len), 0))
+			return;
+		TAP_CHECK_UINT(gw.death.node_id, wire.death.node_id);
+		TAP_CHECK_UINT(gw.death.observer_id, wire.death.observer_id);
+		TAP_CHECK_UINT(gw.death.incarnation, wire.death.incarnation);
+		TAP_CHECK_UINT(gw.death.rank, wire.death.rank);
+		TAP_CHECK_UINT(gw.death.job, wire.death.job);
+		TAP_CHECK_UINT(gw.death.cause, wire.death.cause);
+		TAP_CHECK_UINT(gw.death.state, wire.death.state);
+		TAP_CHECK_UINT(gw.origin_incarnation, wire.origin_incarnation);
+		TAP_CHECK_UINT(gw.seq, wire.seq);
+		TAP_CHECK_UINT(gw.origin_time_ns, wire.origin_time_ns);
+		TAP_CHECK_UINT(gw.origin_id, wire.origin_id);
+		TAP_CHECK_UINT(gw.gossip_end, wire.gossip_end);
+		TAP_CHECK_UINT(gw.f, wire.f);
+		TAP_CHECK_UINT(gw.lat, wire.lat);
+		TAP_CHECK_UINT(gm.type, msg.type);
+		TAP_CHECK_UINT(gm.time, msg.time);
+		TAP_CHECK_UINT(gm.nknown, msg.nknown);
+		TAP_CHECK_MEM(gm.known, msg.known, 4 * msg.nknown);
+		TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos + 1, &members,
+							 buf, len), -1);
+		for (u32 l = 0; l < len; l++)
+			if (ftnl_gossip_payload_decode(&gw, &gm, npos, &members, buf, l) != -1)
+				TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos,
+									 &members, buf, l), -1);
+	}
+}
+
+static void test_gossip_rejects(const void *arg)
+{
+	u8 buf[FTNL_GOSSIP_PAYLOAD_HDR + 4 * FTNL_GOSSIP_MAX_KNOWN], bad[sizeof(buf)];
+	const u32 npos = 50;
+	struct ftnl_gossip_wire wire, gw;
+	struct ftnl_gossip_msg msg, gm;
+	unsigned int seed = 23;
+	u32 len;
+	const struct { u32 off; u32 width; u32 val; const char *what; } corrupt[] = {
+		{ 0, 1, __FTNL_GOSSIP_ALGO_MAX, "unknown algorithm" },
+		{ 1, 1, FTNL_GOSSIP_MAX_F + 1, "f above the uapi's" },
+		{ 3, 1, FTNL_GOSSIP_MAX_KNOWN + 1, "too many known ranks" },
+		{ 4, 4, OUTSIDER, "origin not a member" },
+		{ 32, 4, FTNL_GOSSIP_MAX_T + 1, "T above the uapi's" },
+		{ 40, 4, OUTSIDER, "dead node not a member" },
+		{ 56, 1, FTNL_CAUSE_MAX + 1, "unknown cause" },
+		{ 57, 1, 0, "state alive" },
+		{ 57, 1, FTNL_BCAST_PROC_EXIT + 1, "unknown state" },
+		{ 58, 1, 1, "death padding" },
+		{ 61, 1, 1, "message padding" },
+		{ 64, 4, FTNL_GOSSIP_MAX_TIME + 1, "clock past half the range" },
+		{ 64, 4, FTNL_GOSSIP_NO_WAKE, "clock at NO_WAKE" },
+	};
+
+	(void)arg;
+	fill_gossip(&wire, &msg, npos, &seed);
+	wire.death.state = FTNL_NODE_STATE_DEAD;
+	wire.death.observer_id = 3;
+	msg.nknown = 2;
+	len = ftnl_gossip_payload_encode(buf, sizeof(buf), &wire, &msg);
+	TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members, buf, len), 0);
+	for (u32 i = 0; i < ARRAY_SIZE(corrupt); i++) {
+		memcpy(bad, buf, len);
+		if (corrupt[i].width == 4)
+			ftnl_put_be32(bad + corrupt[i].off, corrupt[i].val);
+		else
+			bad[corrupt[i].off] = corrupt[i].val;
+		if (ftnl_gossip_payload_decode(&gw, &gm, npos, &members, bad, len) != -1) {
+			tap_diag("accepted: %s", corrupt[i].what);
+			TAP_CHECK(false);
+		}
+	}
+	/* The observer of a node death must be a member. */
+	memcpy(bad, buf, len);
+	ftnl_put_be32(bad + 44, OUTSIDER);
+	TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members, bad, len), -1);
+	/* At the limits: accepted. */
+	memcpy(bad, buf, len);
+	ftnl_put_be32(bad + 32, FTNL_GOSSIP_MAX_T);
+	ftnl_put_be32(bad + 64, FTNL_GOSSIP_MAX_TIME);
+	TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members, bad, len), 0);
 }
 
 int main(void)
@@ -219,5 +391,7 @@ int main(void)
 	tap_add(test_round_trip, NULL, "random messages (node and process deaths) and D round-trip, both encodings, up to 65,536 nodes");
 	tap_add(test_rejects, NULL, "truncated, extended or corrupted payloads are rejected");
 	tap_add(test_garbage, NULL, "200,000 random payloads decode without crashing");
+	tap_add(test_gossip_round_trip, NULL, "GOSSIP payloads round-trip; truncations and another cluster size rejected");
+	tap_add(test_gossip_rejects, NULL, "GOSSIP payloads with absurd T, clock, ids, deaths or padding are rejected");
 	return tap_run();
 }
