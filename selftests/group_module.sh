@@ -8,7 +8,8 @@
 # rank runs in its node's netns, "node <id>" in the peers file, registers
 # with its node's kernel, and subscribes to its node's events).
 #
-#   kill: rank 5 (node 3) is killed with SIGKILL while the others wait for
+#   kill (with each engine: ERA, validate-all strict and loose): rank 5
+#     (node 3) is killed with SIGKILL while the others wait for
 #     it in agreement 6. Its node's kernel sees its socket released and
 #     broadcasts its death (FTNL_EVENT_PROC_EXIT); every survivor completes
 #     agreement 6 with FTNL_EPROCFAILED, acknowledges, shrinks to the 7
@@ -98,51 +99,56 @@ sleep 0.5
 
 # ---- kill: a rank killed, learned from FTNL_EVENT_PROC_EXIT ---------------------
 
-D=$LIB_TMP/kill
-JOB=4101
-ftnl-launch -n $N --hosts $NODES --vcluster --module --job $JOB --port 9100 \
-	--dir "$D" --timeout 180 -- "$WORKER" -a $A --pause 20000 --stall 5:6:30000 \
-	>"$LIB_TMP/kill.out" 2>&1 &
-LAUNCH=$!
-if wait_grep "$D/rank-5.log" '^stall 6 ' $WAIT && [ -s "$D/pids" ]; then
-	ok "kill: 8 ranks on 4 nodes reached agreement 6 with --module"
-	bad=""
-	i=1
-	while [ $i -le $NODES ]; do
-		want="$(( (i - 1) * 2 )) $(( (i - 1) * 2 + 1 )) "
-		got=$(registered $i $JOB)
-		[ "$got" = "$want" ] || bad="$bad node$i:[$got]"
-		i=$((i + 1))
-	done
-	expect_empty "kill: each node lists its 2 ranks registered (ftnl-cli proc list)" "$bad"
-	p5=$(pid_of "$D" 5)
-	if tr '\0' '\n' <"/proc/$p5/environ" | grep -q '^FTNL_GROUP_FAILURE_DIR='; then
-		not_ok "kill: the ranks have no failure directory (module only)"
+# Once per consensus engine: ERA, validate-all strict, validate-all loose.
+k=0
+for ENGINE in era strict loose; do
+	D=$LIB_TMP/kill-$ENGINE
+	JOB=$((4101 + 10 * k))
+	ftnl-launch -n $N --hosts $NODES --vcluster --module --job $JOB --port $((9100 + 20 * k)) \
+		--dir "$D" --timeout 180 -- "$WORKER" --engine $ENGINE -a $A --pause 20000 --stall 5:6:30000 \
+		>"$LIB_TMP/kill-$ENGINE.out" 2>&1 &
+	LAUNCH=$!
+	if wait_grep "$D/rank-5.log" '^stall 6 ' $WAIT && [ -s "$D/pids" ]; then
+		ok "kill ($ENGINE): 8 ranks on 4 nodes reached agreement 6 with --module"
+		bad=""
+		i=1
+		while [ $i -le $NODES ]; do
+			want="$(( (i - 1) * 2 )) $(( (i - 1) * 2 + 1 )) "
+			got=$(registered $i $JOB)
+			[ "$got" = "$want" ] || bad="$bad node$i:[$got]"
+			i=$((i + 1))
+		done
+		expect_empty "kill ($ENGINE): each node lists its 2 ranks registered (ftnl-cli proc list)" "$bad"
+		p5=$(pid_of "$D" 5)
+		if tr '\0' '\n' <"/proc/$p5/environ" | grep -q '^FTNL_GROUP_FAILURE_DIR='; then
+			not_ok "kill ($ENGINE): the ranks have no failure directory (module only)"
+		else
+			ok "kill ($ENGINE): the ranks have no failure directory (module only)"
+		fi
+		kill -9 "$p5"
 	else
-		ok "kill: the ranks have no failure directory (module only)"
+		not_ok "kill ($ENGINE): 8 ranks on 4 nodes reached agreement 6 with --module"
 	fi
-	kill -9 "$p5"
-else
-	not_ok "kill: 8 ranks on 4 nodes reached agreement 6 with --module"
-fi
-wait $LAUNCH
-st=$?
-cp "$LIB_TMP/kill.out" "$D/launch.out" 2>/dev/null
-if [ $st -eq 0 ] && "$CHECK" -n $N -a $A -d 5 "$D" >"$D/check.out" 2>&1; then
-	ok "kill: every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
-	cat "$D/check.out"
-else
-	not_ok "kill: every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
-	diag "ftnl-launch exited $st"
-	"$CHECK" -n $N -a $A -d 5 "$D" 2>&1 | head -n 20
-	show_logs "$D"
-fi
-check "kill: agreement 6 failed with FTNL_EPROCFAILED (rank 5's death, unacknowledged)" \
-	grep -q '^agree 0 6 rc=-130 ' "$D/rank-0.log"
-c=$(grep -c "proc_exit job $JOB rank 5 " "$LIB_TMP/events")
-check "kill: node 1 published rank 5's death once (FTNL_EVENT_PROC_EXIT, got $c)" [ "$c" -eq 1 ]
-c=$(grep -c "proc_exit job $JOB " "$LIB_TMP/events")
-check "kill: and no other rank's (clean exits publish nothing; got $c in all)" [ "$c" -eq 1 ]
+	wait $LAUNCH
+	st=$?
+	cp "$LIB_TMP/kill-$ENGINE.out" "$D/launch.out" 2>/dev/null
+	if [ $st -eq 0 ] && "$CHECK" -n $N -a $A -d 5 "$D" >"$D/check.out" 2>&1; then
+		ok "kill ($ENGINE): every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
+		cat "$D/check.out"
+	else
+		not_ok "kill ($ENGINE): every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
+		diag "ftnl-launch exited $st"
+		"$CHECK" -n $N -a $A -d 5 "$D" 2>&1 | head -n 20
+		show_logs "$D"
+	fi
+	check "kill ($ENGINE): agreement 6 failed with FTNL_EPROCFAILED (rank 5's death, unacknowledged)" \
+		grep -q '^agree 0 6 rc=-130 ' "$D/rank-0.log"
+	c=$(grep -c "proc_exit job $JOB rank 5 " "$LIB_TMP/events")
+	check "kill ($ENGINE): node 1 published rank 5's death once (FTNL_EVENT_PROC_EXIT, got $c)" [ "$c" -eq 1 ]
+	c=$(grep -c "proc_exit job $JOB " "$LIB_TMP/events")
+	check "kill ($ENGINE): and no other rank's (clean exits publish nothing; got $c in all)" [ "$c" -eq 1 ]
+	k=$((k + 1))
+done
 
 # ---- silence: a node cut off, its ranks declared dead by the ring ---------------
 
