@@ -57,6 +57,9 @@ enum vall_root {
  * @all_accept: every child's vote so far was ACCEPT_ACK
  * @root: enum vall_root
  * @snapshot: failures known when our latest root broadcast began
+ * @gc: the lowest "returned up to" among the ACCEPT_ACKs received
+ * @committed_gc: the gc of the committed ballot (every live member had
+ *	returned every operation up to it when it voted)
  * @children: the children of broadcast @bnum
  * @awaited: those whose ACK has not come
  * @desc: the pending ballot's descendant set
@@ -78,6 +81,8 @@ struct vall_slot {
 	bool all_accept;
 	uint8_t root;
 	uint64_t snapshot;
+	uint64_t gc;
+	uint64_t committed_gc;
 	uint64_t *children;
 	uint64_t *awaited;
 	uint64_t *desc;
@@ -109,6 +114,7 @@ struct vall_group {
 	uint32_t nslots;
 	uint64_t last_started;
 	uint64_t returned;
+	uint64_t known_done;		/* every live member returned up to it */
 
 	uint32_t *children;		/* scratch */
 	uint64_t *desc_tmp;
@@ -320,6 +326,8 @@ static struct vall_slot *slot_get(struct vall_group *g, uint64_t id, int *err)
 	s->all_accept = true;
 	s->root = ROOT_NONE;
 	s->snapshot = 0;
+	s->gc = UINT64_MAX;
+	s->committed_gc = 0;
 	memset(s->children, 0, map);
 	memset(s->awaited, 0, map);
 	return s;
@@ -334,13 +342,15 @@ static struct vall_slot *slot_find(const struct vall_group *g, uint64_t id)
 
 static void send_msg(struct vall_group *g, const struct vall_sink *out,
 		     uint32_t to, uint8_t type, const struct vall_slot *s,
-		     uint64_t bnum, const uint64_t *desc, const void *value)
+		     uint64_t bnum, const uint64_t *desc, const void *value,
+		     uint64_t gc)
 {
 	struct vall_msg msg = {
 		.type = type,
 		.group = g->cfg.group,
 		.id = s->id,
 		.bnum = bnum,
+		.gc = gc,
 		.desc = desc,
 		.value = value,
 	};
@@ -390,8 +400,11 @@ static void do_return(struct vall_group *g, struct vall_slot *s,
 
 /* Enter (or stay in) the COMMIT phase with @value; loose: return. */
 static void commit(struct vall_group *g, struct vall_slot *s,
-		   const void *value, const struct vall_sink *out)
+		   const void *value, uint64_t gc, const struct vall_sink *out)
 {
+	s->committed_gc = gc;
+	if (gc > g->known_done)
+		g->known_done = gc;
 	if (s->phase >= PHASE_COMMIT) {
 		if (memcmp(s->committed, value, g->op->value_size)) {
 			g->stats.commit_changed++;
@@ -413,6 +426,16 @@ static void root_complete(struct vall_group *g, struct vall_slot *s,
 			  const struct vall_sink *out);
 static void root_wait(struct vall_group *g, struct vall_slot *s,
 		      const struct vall_sink *out);
+
+/*
+ * Garbage collection, as ERA's (paper section 4): a vote carries the
+ * lowest "returned up to" of the voters below and ours; the committed
+ * ballot's is then returned by every live member (they all voted).
+ */
+static uint64_t vote_gc(const struct vall_group *g, const struct vall_slot *s)
+{
+	return s->gc < g->returned ? s->gc : g->returned;
+}
 
 /* The ballot is acceptable: no known failure outside it, nor below. */
 static bool accepts(const struct vall_group *g, const struct vall_slot *s)
@@ -450,15 +473,15 @@ static void reply(struct vall_group *g, struct vall_slot *s,
 		return;
 	if (s->kind != VALL_MSG_BALLOT_BCAST) {
 		send_msg(g, out, s->parent, VALL_MSG_ACK, s, s->bnum, NULL,
-			 NULL);
+			 NULL, 0);
 	} else if (accepts(g, s)) {
 		memcpy(g->value_tmp, s->contribution, g->op->value_size);
 		g->op->combine(g->op, g->value_tmp, s->votes);
 		send_msg(g, out, s->parent, VALL_MSG_ACCEPT_ACK, s, s->bnum,
-			 NULL, g->value_tmp);
+			 NULL, g->value_tmp, vote_gc(g, s));
 	} else {
 		send_msg(g, out, s->parent, VALL_MSG_REJECT_ACK, s, s->bnum,
-			 NULL, NULL);
+			 NULL, NULL, 0);
 	}
 }
 
@@ -469,7 +492,7 @@ static void child_failed(struct vall_group *g, struct vall_slot *s,
 	s->down = false;
 	if (s->parent != VALL_NO_RANK)
 		send_msg(g, out, s->parent, VALL_MSG_NAK, s, s->bnum, NULL,
-			 NULL);
+			 NULL, 0);
 	else
 		root_wait(g, s, out);
 }
@@ -490,6 +513,7 @@ static void forward(struct vall_group *g, struct vall_slot *s,
 	era_bitmap_zero(s->children, g->nranks);
 	era_bitmap_zero(s->awaited, g->nranks);
 	s->all_accept = true;
+	s->gc = UINT64_MAX;
 	g->op->identity(g->op, s->votes);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t child = g->children[i];
@@ -502,7 +526,7 @@ static void forward(struct vall_group *g, struct vall_slot *s,
 		}
 		vall_child_desc(desc, g->nranks, g->children, i, g->child_tmp);
 		send_msg(g, out, child, s->kind, s, s->bnum, g->child_tmp,
-			 value);
+			 value, s->committed_gc);
 	}
 	if (commit_unacked(g, s)) {
 		s->down = false;
@@ -548,6 +572,12 @@ static void root_act(struct vall_group *g, struct vall_slot *s,
 {
 	if (!s->started)
 		return;
+	if (s->id <= g->known_done) {
+		/* Returned everywhere: nothing to redo. */
+		s->root = ROOT_DONE;
+		s->down = false;
+		return;
+	}
 	switch (s->phase) {
 	case PHASE_BALLOTING:
 		root_broadcast(g, s, VALL_MSG_BALLOT_BCAST, out);
@@ -591,7 +621,7 @@ static void root_complete(struct vall_group *g, struct vall_slot *s,
 		memcpy(g->value_tmp, s->ballot, g->op->value_size);
 		g->op->combine(g->op, g->value_tmp, s->contribution);
 		g->op->combine(g->op, g->value_tmp, s->votes);
-		commit(g, s, g->value_tmp, out);
+		commit(g, s, g->value_tmp, vote_gc(g, s), out);
 		root_broadcast(g, s, VALL_MSG_COMMIT_BCAST, out);
 		break;
 	case VALL_MSG_COMMIT_BCAST:
@@ -622,7 +652,8 @@ static int recv_bcast(struct vall_group *g, struct vall_slot *s, uint32_t from,
 	saw_bnum(g, msg->bnum);
 	if (msg->bnum <= s->bnum) {				/* (6) */
 		g->stats.nak_bcast++;
-		send_msg(g, out, from, VALL_MSG_NAK, s, msg->bnum, NULL, NULL);
+		send_msg(g, out, from, VALL_MSG_NAK, s, msg->bnum, NULL, NULL,
+			 0);
 		return 0;
 	}
 	if (msg->type != VALL_MSG_BALLOT_BCAST && !s->started) {
@@ -645,7 +676,7 @@ static int recv_bcast(struct vall_group *g, struct vall_slot *s, uint32_t from,
 		if (s->phase >= PHASE_COMMIT) {
 			/* A new root that did not commit: tell it we did. */
 			send_msg(g, out, from, VALL_MSG_FORCED_NAK, s, s->bnum,
-				 NULL, s->committed);
+				 NULL, s->committed, s->committed_gc);
 			return 0;
 		}
 		memcpy(s->ballot, msg->value, g->op->value_size);
@@ -658,7 +689,7 @@ static int recv_bcast(struct vall_group *g, struct vall_slot *s, uint32_t from,
 		}
 		break;
 	case VALL_MSG_COMMIT_BCAST:
-		commit(g, s, msg->value, out);
+		commit(g, s, msg->value, msg->gc, out);
 		break;
 	default:
 		s->phase = PHASE_ALL_COMMIT;
@@ -687,8 +718,11 @@ static void recv_ack(struct vall_group *g, struct vall_slot *s, uint32_t from,
 	era_bit_clear(s->awaited, from);
 	if (msg->type == VALL_MSG_REJECT_ACK)
 		s->all_accept = false;
-	else if (msg->type == VALL_MSG_ACCEPT_ACK)
+	else if (msg->type == VALL_MSG_ACCEPT_ACK) {
 		g->op->combine(g->op, s->votes, msg->value);
+		if (msg->gc < s->gc)
+			s->gc = msg->gc;
+	}
 	if (era_bitmap_next(s->awaited, g->nranks, 0) == g->nranks)
 		reply(g, s, out);
 }
@@ -710,13 +744,13 @@ static void recv_nak(struct vall_group *g, struct vall_slot *s, uint32_t from,
 	s->down = false;
 	if (s->parent != VALL_NO_RANK) {
 		send_msg(g, out, s->parent, msg->type, s, s->bnum, NULL,
-			 msg->value);
+			 msg->value, msg->gc);
 		return;
 	}
 	if (msg->type == VALL_MSG_FORCED_NAK) {
 		/* Someone committed a ballot of a previous root: adopt it. */
 		g->stats.forced++;
-		commit(g, s, msg->value, out);
+		commit(g, s, msg->value, msg->gc, out);
 		root_broadcast(g, s, VALL_MSG_COMMIT_BCAST, out);
 		return;
 	}
@@ -791,7 +825,7 @@ int vall_on_message(struct vall_group *g, uint32_t from,
 			struct vall_slot tmp = { .id = msg->id };
 
 			send_msg(g, out, from, VALL_MSG_ACK, &tmp, msg->bnum,
-				 NULL, NULL);
+				 NULL, NULL, 0);
 		}
 		return 0;
 	}

@@ -107,6 +107,12 @@ int vall_msg_has_value(unsigned int type)
 	       type == VALL_MSG_ACCEPT_ACK || type == VALL_MSG_FORCED_NAK;
 }
 
+int vall_msg_has_gc(unsigned int type)
+{
+	return type == VALL_MSG_COMMIT_BCAST || type == VALL_MSG_ACCEPT_ACK ||
+	       type == VALL_MSG_FORCED_NAK;
+}
+
 static size_t desc_size(const uint64_t *desc, uint32_t nranks)
 {
 	uint32_t r, count = 0, prev = 0;
@@ -127,6 +133,8 @@ size_t vall_msg_size(const struct era_op *op, uint32_t nranks,
 
 	if (vall_msg_is_bcast(msg->type))
 		len += desc_size(msg->desc, nranks);
+	if (vall_msg_has_gc(msg->type))
+		len += 8;
 	if (vall_msg_has_value(msg->type))
 		len += op->wire_size(op, msg->value);
 	return len;
@@ -160,6 +168,10 @@ size_t vall_msg_encode(const struct era_op *op, uint32_t nranks,
 			prev = r;
 			count++;
 		}
+	}
+	if (vall_msg_has_gc(msg->type)) {
+		put_le64(buf + off, msg->gc);
+		off += 8;
 	}
 	if (vall_msg_has_value(msg->type) &&
 	    op->encode(op, msg->value, buf + off) != len - off)
@@ -242,6 +254,12 @@ int vall_msg_decode(const struct era_op *op, uint32_t nranks,
 			return -EBADMSG;
 		off += used;
 		msg->desc = desc;
+	}
+	if (vall_msg_has_gc(msg->type)) {
+		if (len - off < 8)
+			return -EBADMSG;
+		msg->gc = get_le64(buf + off);
+		off += 8;
 	}
 	if (vall_msg_has_value(msg->type)) {
 		if (off == len || op->decode(op, buf + off, len - off, value))

@@ -20,7 +20,10 @@
  *	 32     D  *_BCAST: the receiver's descendant set: a LEB128 varint
  *		   count, then the ranks in increasing order as varints of
  *		   their gaps (the first as is, each next as rank - prev - 1)
- *	 32+D   L  BALLOT_BCAST, COMMIT_BCAST, ACCEPT_ACK, FORCED_NAK: the
+ *	  +     8  COMMIT_BCAST, ACCEPT_ACK, FORCED_NAK: gc, every live
+ *		   member has returned every operation <= gc (the lowest
+ *		   "returned up to" among the voters of the ballot)
+ *	  +     L  BALLOT_BCAST, COMMIT_BCAST, ACCEPT_ACK, FORCED_NAK: the
  *		   value as the group's era_op encodes it, to the end
  *
  * The decoder accepts exactly what the encoder can produce: a bad magic,
@@ -60,6 +63,7 @@ enum vall_msg_type {
  * @group: group id; the engine drops messages of another group
  * @id: operation id
  * @bnum: broadcast number (Figure 1's bcast_num)
+ * @gc: COMMIT_BCAST, ACCEPT_ACK, FORCED_NAK: see the format above
  * @desc: *_BCAST: the descendant set, a bitmap of the group's ranks
  * @value: BALLOT_BCAST, COMMIT_BCAST, ACCEPT_ACK, FORCED_NAK:
  *	op->value_size bytes in memory form. For a message the engine
@@ -70,6 +74,7 @@ struct vall_msg {
 	uint64_t group;
 	uint64_t id;
 	uint64_t bnum;
+	uint64_t gc;
 	const uint64_t *desc;
 	const void *value;
 };
@@ -77,6 +82,7 @@ struct vall_msg {
 const char *vall_msg_type_name(unsigned int type);
 int vall_msg_is_bcast(unsigned int type);
 int vall_msg_has_value(unsigned int type);
+int vall_msg_has_gc(unsigned int type);
 
 /* Bytes vall_msg_encode() writes for @msg in a group of @nranks. */
 size_t vall_msg_size(const struct era_op *op, uint32_t nranks,

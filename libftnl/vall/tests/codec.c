@@ -35,6 +35,9 @@ static struct vall_msg random_msg(uint8_t type, uint64_t *desc, uint64_t *value)
 		.bnum = rnd64() | 1,
 	};
 
+	if (vall_msg_has_gc(type))
+		m.gc = rnd64();
+
 	era_bitmap_zero(desc, N);
 	for (uint32_t r = 0; r < N; r++)
 		if (rnd64() % 4 == 0)
@@ -74,6 +77,7 @@ static void test_round_trip(const void *arg)
 		TAP_CHECK_UINT(d.group, m.group);
 		TAP_CHECK_UINT(d.id, m.id);
 		TAP_CHECK_UINT(d.bnum, m.bnum);
+		TAP_CHECK_UINT(d.gc, m.gc);
 		TAP_CHECK(!vall_msg_is_bcast(type) ||
 			  !memcmp(desc, desc2, sizeof(desc)));
 		TAP_CHECK(!vall_msg_has_value(type) ||
@@ -94,15 +98,19 @@ static void test_round_trip(const void *arg)
 	}
 }
 
-/* A COMMIT_BCAST of group 1, op 2, bnum 3, descendants {5, 7}, flag 9. */
+/*
+ * A COMMIT_BCAST of group 1, op 2, bnum 3, descendants {5, 7}, gc 4,
+ * flag 9.
+ */
 static void test_golden(const void *arg)
 {
 	static const uint8_t want[] = {
-		0x56, 0x41, 1, 2, 45, 0, 0, 0,
+		0x56, 0x41, 1, 2, 53, 0, 0, 0,
 		1, 0, 0, 0, 0, 0, 0, 0,
 		2, 0, 0, 0, 0, 0, 0, 0,
 		3, 0, 0, 0, 0, 0, 0, 0,
 		2, 5, 1,			/* count, 5, gap 1 -> 7 */
+		4, 0, 0, 0, 0, 0, 0, 0,		/* gc */
 		9, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* flag; no failed; acked: all */
 	};
 	static const uint8_t nak[] = {
@@ -115,7 +123,7 @@ static void test_golden(const void *arg)
 	uint8_t buf[MAXBUF];
 	struct vall_msg m = {
 		.type = VALL_MSG_COMMIT_BCAST, .group = 1, .id = 2, .bnum = 3,
-		.desc = desc, .value = value,
+		.gc = 4, .desc = desc, .value = value,
 	};
 
 	(void)arg;
@@ -184,6 +192,10 @@ static void test_malformed(const void *arg)
 	b[4] = 36;
 	b[35] = 0;
 	TAP_CHECK_INT(decode(b, 36), -EBADMSG);
+	/* a COMMIT_BCAST cut inside its gc */
+	memcpy(b, base, sizeof(base));
+	b[3] = VALL_MSG_COMMIT_BCAST;
+	TAP_CHECK_INT(decode(b, sizeof(base)), -EBADMSG);
 	/* a ballot without its value */
 	memcpy(b, base, sizeof(base));
 	b[3] = VALL_MSG_BALLOT_BCAST;
