@@ -6,7 +6,11 @@
  * FTNL_GROUP_RANK and FTNL_GROUP_FAILURE_DIR.
  *
  *   era-bench --dir D --out FILE [--warmup W] [--iters N] [--no-rebalance]
- *             [--topo binary|star|string] [--fail RANK --post P --tag T]
+ *             [--topo binary|star|string] [--engine era|strict|loose]
+ *             [--fail RANK --post P --tag T]
+ *
+ * --engine: the group's consensus engine (ERA, the default, or
+ * validate-all with strict or loose semantics).
  *
  * Failure-free (no --fail): W agreements to warm up (connections), then N
  * timed ftnl_group_agree() calls. Each rank writes its figures to
@@ -85,6 +89,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: era-bench --dir D --out FILE [--warmup W] [--iters N]\n"
 		"                 [--no-rebalance] [--topo binary|star|string]\n"
+		"                 [--engine era|strict|loose]\n"
 		"                 [--fail RANK --post P --tag T]\n");
 	exit(2);
 }
@@ -113,6 +118,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "tag", required_argument, NULL, 't' },
 		{ "topo", required_argument, NULL, 'T' },
 		{ "no-rebalance", no_argument, NULL, 'R' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -135,6 +141,17 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'p': o->post = num_arg(optarg); break;
 		case 't': o->tag = optarg; break;
 		case 'R': o->attr.no_rebalance = true; break;
+		case 'E':
+			if (!strcmp(optarg, "era"))
+				o->attr.engine = FTNL_GROUP_ENGINE_ERA;
+			else if (!strcmp(optarg, "strict"))
+				o->attr.engine = FTNL_GROUP_ENGINE_VALIDATE_ALL;
+			else if (!strcmp(optarg, "loose"))
+				o->attr.engine =
+					FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE;
+			else
+				usage();
+			break;
 		case 'T':
 			if (!strcmp(optarg, "binary"))
 				o->attr.topology = FTNL_GROUP_TOPO_BINARY;
