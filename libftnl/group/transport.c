@@ -204,11 +204,9 @@ struct grp_transport {
  */
 int grp_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
 {
-	int err = era_msg_frame(buf, avail, len);
-
-	if (err == -EBADMSG || err == -EPROTONOSUPPORT)
-		err = vall_msg_frame(buf, avail, len);
-	return err;
+	if (avail && buf[0] == 'V')		/* vall/msg.h: "VA" */
+		return vall_msg_frame(buf, avail, len);
+	return era_msg_frame(buf, avail, len);
 }
 
 static uint64_t grp_now_ns(void)
