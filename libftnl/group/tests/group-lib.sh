@@ -126,21 +126,21 @@ launch() {
 	GT_BG+=("$RUN_PID")
 }
 
-# finish DESC N A [DEAD]: wait for the run launch started; one result: the
-# launcher exited 0 (every rank not killed exited 0) and group-check holds
-# for ranks DEAD killed.
+# finish DESC N A [DEAD [CHECK-OPTIONS]]: wait for the run launch started;
+# one result: the launcher exited 0 (every rank not killed exited 0) and
+# group-check holds for ranks DEAD killed.
 finish() {
-	local desc=$1 n=$2 a=$3 dead=${4:-} st t0=$SECONDS
+	local desc=$1 n=$2 a=$3 dead=${4:-} copts=${5:-} st t0=$SECONDS
 	wait "$RUN_PID"
 	st=$?
 	if [ $st -eq 0 ] &&
-		"$CHECK" -n "$n" -a "$a" -d "$dead" "$RUN_DIR" >"$RUN_DIR/check.out" 2>&1; then
+		"$CHECK" -n "$n" -a "$a" -d "$dead" $copts "$RUN_DIR" >"$RUN_DIR/check.out" 2>&1; then
 		ok "$desc"
 		cat "$RUN_DIR/check.out"
 	else
 		not_ok "$desc"
 		[ $st -eq 0 ] || diag "ftnl-launch exited $st (124: timeout after $RUN_TIMEOUT s)"
-		"$CHECK" -n "$n" -a "$a" -d "$dead" "$RUN_DIR" 2>&1 | head -n 25
+		"$CHECK" -n "$n" -a "$a" -d "$dead" $copts "$RUN_DIR" 2>&1 | head -n 25
 		show_failure "$RUN_DIR"
 	fi
 }

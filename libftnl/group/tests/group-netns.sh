@@ -66,7 +66,7 @@ for spec in "${runs[@]}"; do
 	else
 		desc="$name: $N ranks on $HOSTS netns hosts, no failure ($wopts)"
 	fi
-	finish "$desc" $N $A "${dead% }"
+	finish "$desc" $N $A "${dead% }" "$([ "$engine" = strict ] && echo -U)"
 	diag "$name: $((SECONDS - t0)) s"
 done
 done
