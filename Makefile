@@ -3,7 +3,7 @@
 # ftnl top-level build. Out-of-tree module through kbuild, userspace library,
 # CLI and tests through the per-directory makefiles below. See README.md.
 #
-# Targets: all check check-all demo bench install clean setup
+# Targets: all check check-all demo bench install clean setup deb check-deb
 #          module modules-vm lib cli sim sim-compare guest-scripts unit-tests
 #          selftests
 #          checkpatch sparse
@@ -28,7 +28,7 @@ export ROOT BUILD CACHE PREFIX DESTDIR
 
 .PHONY: all setup module modules-vm lib cli sim sim-compare era-soak vall-soak bench bench-tools \
 	guest-scripts unit-tests selftests \
-	check check-all demo install clean checkpatch sparse
+	check check-all demo install clean checkpatch sparse deb check-deb
 
 all: module lib cli sim guest-scripts unit-tests selftests bench-tools
 
@@ -120,6 +120,15 @@ check-all: setup
 
 demo: setup
 	@$(ROOT)/tools/dev/demo.sh
+
+# Debian packages from debian/ into build/deb (Documentation/admin-guide.rst).
+deb:
+	@$(ROOT)/tools/dev/deb.sh
+
+# Installs them on this machine (root), has DKMS build the module for both
+# kernels and runs selftests in the VM with it. Not part of check.
+check-deb: setup
+	@$(ROOT)/tools/dev/check-deb.sh
 
 # The module goes to the extra/ dir of the kernel KDIR belongs to.
 install: module lib cli

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The shared library exports the API and nothing else: opens
- * build/lib/libftnl.so.1 (next to this test's directory) with dlopen.
+ * The shared library exports the API and nothing else, every symbol under
+ * the version node of libftnl.map: opens build/lib/libftnl.so.1 (next to
+ * this test's directory) with dlopen.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -74,6 +75,8 @@ static void test_exported(const void *arg)
 		return;
 	}
 	TAP_CHECK(dlsym(lib, name));
+	/* Programs linked against it record this version (libftnl.map). */
+	TAP_CHECK(dlvsym(lib, name, "LIBFTNL_1.0"));
 }
 
 static void test_hidden(const void *arg)
