@@ -5,7 +5,7 @@
  *
  *	# ftnl cluster configuration
  *	cluster 42
- *	self 3
+ *	self 3			(or: self auto; one file for every node)
  *	heartbeat 100ms
  *	timeout 300ms
  *	key 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
@@ -140,7 +140,14 @@ static int ftnl_kw_cluster(struct ftnl_config_parser *p, char **words)
 
 static int ftnl_kw_self(struct ftnl_config_parser *p, char **words)
 {
-	int err = ftnl_word_u32(p, "self id", words[1], &p->config->self_id);
+	int err;
+
+	/* Resolved against this host's addresses once the table is known. */
+	if (!strcmp(words[1], "auto")) {
+		p->config->self_auto = true;
+		return 0;
+	}
+	err = ftnl_word_u32(p, "self id", words[1], &p->config->self_id);
 
 	if (!err)
 		p->config->unset &= ~FTNL_CONFIG_SELF_ID;
@@ -329,7 +336,7 @@ static const struct ftnl_keyword_def {
 	int (*handle)(struct ftnl_config_parser *p, char **words);
 } ftnl_keywords[] = {
 	{ "cluster", FTNL_KW_CLUSTER, 1, "cluster ID", ftnl_kw_cluster },
-	{ "self", FTNL_KW_SELF, 1, "self ID", ftnl_kw_self },
+	{ "self", FTNL_KW_SELF, 1, "self ID|auto", ftnl_kw_self },
 	{ "heartbeat", FTNL_KW_HEARTBEAT, 1, "heartbeat DURATION",
 	  ftnl_kw_heartbeat },
 	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout },

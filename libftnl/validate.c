@@ -205,6 +205,11 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 	bool self_found = false;
 	int dup;
 
+	if ((config->unset & FTNL_CONFIG_SELF_ID) && config->self_auto) {
+		ftnl_format_err(err, errlen,
+				"self auto is not resolved yet (ftnl_config_resolve_self())");
+		return -EINVAL;
+	}
 	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_required_fields); i++) {
 		if (config->unset & ftnl_required_fields[i].field) {
 			ftnl_format_err(err, errlen, "%s",

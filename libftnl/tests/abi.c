@@ -37,7 +37,8 @@ static const char *const api[] = {
 	"ftnl_group_agree", "ftnl_group_iagree", "ftnl_group_req_test",
 	"ftnl_group_req_wait", "ftnl_group_req_free", "ftnl_group_view",
 	"ftnl_group_shrink", "ftnl_group_on_view_change",
-	"ftnl_group_get_stats",
+	"ftnl_group_get_stats", "ftnl_config_match_self",
+	"ftnl_config_resolve_self",
 };
 
 static const char *const internals[] = {

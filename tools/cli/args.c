@@ -528,6 +528,10 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 		return parse_id("cluster id", value, &set->cluster_id, err,
 				errlen);
 	case KW_SELF:
+		/* Found in the node table by this host's addresses (build.c). */
+		set->self_auto = !strcmp(value, "auto");
+		if (set->self_auto)
+			return 0;
 		return parse_id("self id", value, &set->self_id, err, errlen);
 	case KW_HEARTBEAT:
 		return parse_duration("heartbeat", value, &set->hb_period_us,

@@ -3,6 +3,10 @@
  * Turning "cluster set" arguments into a configuration: read the file if
  * one was named, let the arguments override it, check the result.
  *
+ * "self auto" (in the file or as an argument) is resolved last, against
+ * the final node table and the addresses of the network namespace the
+ * command runs in (--netns is entered first).
+ *
  * Overriding: a scalar argument (id, self, heartbeat, timeout, key,
  * keyfile, bcast, gossip-faults, gossip-time) replaces the file's value; a
  * node argument replaces the file's node of the same id, or is added to the
@@ -123,8 +127,12 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->unset &= ~FTNL_CONFIG_CLUSTER_ID;
 	}
 	if (args->given & CLI_SET_SELF) {
-		config->self_id = args->self_id;
-		config->unset &= ~FTNL_CONFIG_SELF_ID;
+		config->self_auto = args->self_auto;
+		config->self_id = args->self_auto ? 0 : args->self_id;
+		if (args->self_auto)
+			config->unset |= FTNL_CONFIG_SELF_ID;
+		else
+			config->unset &= ~FTNL_CONFIG_SELF_ID;
 	}
 	if (args->given & CLI_SET_HEARTBEAT) {
 		config->hb_period_us = args->hb_period_us;
@@ -161,6 +169,10 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	/* Once the table is complete: this host's addresses pick the node. */
+	ret = ftnl_config_resolve_self(config, err, errlen);
+	if (ret)
+		goto fail;
 
 	if (!force) {
 		ret = ftnl_config_validate(config, why, sizeof(why));

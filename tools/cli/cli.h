@@ -84,6 +84,7 @@ enum cli_set_arg {
  * @given: bitmask of enum cli_set_arg
  * @cluster_id: "id N" (or "cluster N")
  * @self_id: "self N"
+ * @self_auto: "self auto" (then @self_id is unused)
  * @hb_period_us: "heartbeat DURATION"
  * @timeout_us: "timeout DURATION"
  * @key: "key HEX"
@@ -100,6 +101,7 @@ struct cli_cluster_args {
 	unsigned int given;
 	uint32_t cluster_id;
 	uint32_t self_id;
+	bool self_auto;
 	uint32_t hb_period_us;
 	uint32_t timeout_us;
 	uint8_t key[FTNL_KEY_LEN];

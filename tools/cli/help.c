@@ -45,7 +45,7 @@ static const char usage_cluster[] =
 "       " CLI_NAME " cluster delete\n"
 "       " CLI_NAME " cluster leave\n"
 "\n"
-"ARGS := [ id ID ] [ self ID ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
+"ARGS := [ id ID ] [ self { ID | auto } ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
 "        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT ]...\n"
 "        [ bcast { hypercube | bmg | fcg } ]\n"
 "        [ gossip-faults N ] [ gossip-time { DURATION | auto } ]\n"

@@ -304,6 +304,9 @@ enum ftnl_config_field {
  *	paper does; sent as is, used by FCG broadcasts only. The module
  *	counts it in slots of 20 us (rounding down); ftnl_config_validate()
  *	refuses 1..19 us
+ * @self_auto: "self auto": @self_id is still to be found by
+ *	ftnl_config_resolve_self() (FTNL_CONFIG_SELF_ID stays in @unset
+ *	until then)
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -323,6 +326,7 @@ struct ftnl_cluster_config {
 	uint8_t fcg_f;
 	bool has_gossip_t;
 	uint32_t gossip_t_us;
+	bool self_auto;
 };
 
 /**
@@ -920,7 +924,10 @@ enum ftnl_config_parse_flags {
  * ignored; keywords are:
  *
  *	cluster ID                 cluster id (u32, nonzero)
- *	self ID                    optional: this node's id
+ *	self ID|auto               optional: this node's id, or auto: the
+ *	                           node whose address this host has (sets
+ *	                           &ftnl_cluster_config.self_auto; see
+ *	                           ftnl_config_resolve_self())
  *	heartbeat DURATION         h, e.g. 100ms (units us, ms, s)
  *	timeout DURATION           d, e.g. 300ms
  *	key HEX                    64 hex digits, or:
@@ -998,6 +1005,53 @@ void ftnl_config_free(struct ftnl_cluster_config *config);
  */
 int ftnl_config_validate(const struct ftnl_cluster_config *config,
 			 char *err, size_t errlen);
+
+/**
+ * struct ftnl_local_addr - an address of this host
+ * @family: AF_INET or AF_INET6
+ * @addr: the address, network byte order
+ */
+struct ftnl_local_addr {
+	int family;
+	union ftnl_addr addr;
+};
+
+/**
+ * ftnl_config_match_self() - which node of the table is this host
+ * @config: the configuration; only its node table is read
+ * @local: this host's addresses
+ * @n_local: entries in @local
+ * @self_id: receives the id of the one node whose address is in @local
+ * @err: receives the reason of a refusal (may be NULL)
+ * @errlen: size of @err
+ *
+ * The rule of "self auto", pure: exactly one node of the table must have
+ * one of @local's addresses (ports do not matter).
+ *
+ * Return: 0; -ENOENT when no node matches (@err lists @local's first
+ * addresses); -EEXIST when several do (@err names two of them).
+ */
+int ftnl_config_match_self(const struct ftnl_cluster_config *config,
+			   const struct ftnl_local_addr *local, size_t n_local,
+			   uint32_t *self_id, char *err, size_t errlen);
+
+/**
+ * ftnl_config_resolve_self() - carry out "self auto"
+ * @config: the configuration; nothing happens unless
+ *	&ftnl_cluster_config.self_auto is set
+ * @err: receives the reason of a refusal (may be NULL)
+ * @errlen: size of @err
+ *
+ * Matches the addresses of the interfaces of the calling thread's network
+ * namespace against the node table (ftnl_config_match_self()). On success
+ * sets @self_id, clears @self_auto and FTNL_CONFIG_SELF_ID in @unset; on
+ * failure changes nothing.
+ *
+ * Return: 0; -ENOENT, -EEXIST as ftnl_config_match_self(); -ENOMEM or
+ * getifaddrs()'s error.
+ */
+int ftnl_config_resolve_self(struct ftnl_cluster_config *config,
+			     char *err, size_t errlen);
 
 /* ------------------------------------------------------------------------
  * Value helpers (shared with ftnl-cli, usable by any tool)

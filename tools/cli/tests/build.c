@@ -415,6 +415,47 @@ static void test_file_self_from_args(const void *arg)
 	free(path);
 }
 
+/*
+ * "self auto" in the file or as an argument: the node with this machine's
+ * address (loopback, which every test machine has), after the arguments
+ * completed the table; refused with the reason when no node matches; a
+ * numeric self argument overrides the file's auto.
+ */
+static void test_self_auto(const void *arg)
+{
+	static const char conf[] =
+		"cluster 7\nself auto\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		"node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\n";
+	char *path = scratch_file("auto.conf", conf);
+	char line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+
+	(void)arg;
+	if (!TAP_CHECK(path))
+		return;
+	snprintf(line, sizeof(line), "file %s", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -ENOENT);
+	TAP_CHECK_CONTAINS(err, "self auto: no node of the table has an address of this host (");
+	TAP_CHECK_CONTAINS(err, "127.0.0.1");
+
+	snprintf(line, sizeof(line), "file %s node 3 127.0.0.1 7400", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0);
+	TAP_CHECK_UINT(c.self_id, 3);
+	ftnl_config_free(&c);
+
+	snprintf(line, sizeof(line), "file %s node 3 127.0.0.1 7400 self 2", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0);
+	TAP_CHECK_UINT(c.self_id, 2);
+	ftnl_config_free(&c);
+
+	TAP_CHECK_INT(build("id 7 self auto heartbeat 100ms timeout 300ms key " KEY
+			    " node 1 127.0.0.1 7400 node 2 127.0.0.1 7401",
+			    false, &c, err, sizeof(err)), -EEXIST);
+	TAP_CHECK_STR(err, "self auto: nodes 1 (127.0.0.1) and 2 (127.0.0.1) both have an address of this host; give this node's id with \"self ID\"");
+	unlink(path);
+	free(path);
+}
+
 static void test_file_errors(const void *arg)
 {
 	char *path = scratch_file("bad.conf", "cluster 1\nheartbeat 10xs\n");
@@ -471,6 +512,7 @@ int main(void)
 		return 1;
 	}
 	tap_add(test_args_only, NULL, "arguments alone make a configuration");
+	tap_add(test_self_auto, NULL, "self auto: from this machine's addresses, or refused");
 	tap_add(test_args_bcast, NULL, "bcast argument: sent, also with --force");
 	tap_add(test_file_bcast, NULL, "bcast from the file, overridden, or absent");
 	tap_add(test_file_bcast_bad, NULL, "bad bcast in a file: path and line");
