@@ -3,7 +3,7 @@
 #
 # Process groups on the kernel module: agreement and shrink among real
 # processes whose only failure detector is ftnl (no failure directory).
-# A 4-node virtual cluster (ftnl-vcluster, h = 100 ms, d = 500 ms); 8 ranks
+# A 4-node virtual cluster (ftnl-vcluster, h = 100 ms, d = 2 s); 8 ranks
 # of ftnl-group-worker, 2 per node (ftnl-launch --vcluster --module: each
 # rank runs in its node's netns, "node <id>" in the peers file, registers
 # with its node's kernel, and subscribes to its node's events).
@@ -37,7 +37,11 @@ N=8
 NODES=4
 A=16
 WAIT=60
-export FTNL_VC_HB=100ms FTNL_VC_TIMEOUT=500ms
+# d = 2 s, not 0.5 s: with a kill scenario per engine the cluster lives
+# about three times longer, and a guest that the loaded host stalls past d
+# sees every node declared dead (seen twice at host load 13 and 25, once in
+# ERA's silence scenario). Detection of the silenced node takes d longer.
+export FTNL_VC_HB=100ms FTNL_VC_TIMEOUT=2s
 
 # wait_grep FILE ERE SECONDS: a line of FILE matches ERE
 wait_grep() {
@@ -132,13 +136,18 @@ for ENGINE in era strict loose; do
 	wait $LAUNCH
 	st=$?
 	cp "$LIB_TMP/kill-$ENGINE.out" "$D/launch.out" 2>/dev/null
-	if [ $st -eq 0 ] && "$CHECK" -n $N -a $A -d 5 "$D" >"$D/check.out" 2>&1; then
+	# Strict validate-all is uniform: rank 5's own results must match too.
+	U=
+	[ "$ENGINE" != strict ] || U=-U
+	# shellcheck disable=SC2086
+	if [ $st -eq 0 ] && "$CHECK" -n $N -a $A -d 5 $U "$D" >"$D/check.out" 2>&1; then
 		ok "kill ($ENGINE): every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
 		cat "$D/check.out"
 	else
 		not_ok "kill ($ENGINE): every survivor completed every agreement with the same flags, and shrank to the 7 survivors"
 		diag "ftnl-launch exited $st"
-		"$CHECK" -n $N -a $A -d 5 "$D" 2>&1 | head -n 20
+		# shellcheck disable=SC2086
+		"$CHECK" -n $N -a $A -d 5 $U "$D" 2>&1 | head -n 20
 		show_logs "$D"
 	fi
 	check "kill ($ENGINE): agreement 6 failed with FTNL_EPROCFAILED (rank 5's death, unacknowledged)" \
