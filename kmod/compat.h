@@ -9,8 +9,10 @@
 
 #ifdef __KERNEL__
 #include <linux/bitops.h>
+#include <linux/errno.h>
 #include <linux/types.h>
 #else
+#include <errno.h>
 #include <limits.h>
 #include <linux/types.h>
 #include <stdbool.h>

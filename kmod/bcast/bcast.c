@@ -120,7 +120,7 @@ static void ftnl_bcast_send_neighbors(struct ftnl_ring *ring,
 	for (i = 0; i < count; i++) {
 		u32 pos = ftnl_bcast_pos(view, to[i]);
 
-		if (pos == ring->self || to[i] == from_label)
+		if (pos == ring->core.det.self || to[i] == from_label)
 			continue;
 		if (ftnl_dgram_send(ring, pos, FTNL_MSG_BCAST, payload, len)) {
 			ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
@@ -158,14 +158,14 @@ static void ftnl_bcast_start(struct ftnl_ring *ring,
 		return;
 	}
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
-				    ring->dead);
+				    ring->core.dead);
 	if (WARN_ON_ONCE(!len))
 		return;
 	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_ORIGINATED);
 	seen = ftnl_bcast_remember(bcast, &msg);
 	seen->forwarded = 3;
 
-	ftnl_bcast_view_init(&view, ring->dead, cluster->node_count, ring->self);
+	ftnl_bcast_view_init(&view, ring->core.dead, cluster->node_count, ring->core.det.self);
 	if (view.n < 2)
 		return;
 	ftnl_bcast_send_neighbors(ring, &view, bcast->algo, 0, 0, 0,
@@ -184,10 +184,10 @@ static void ftnl_bcast_start(struct ftnl_ring *ring,
  */
 void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
 {
-	const struct ftnl_peer *peer = &ring->peers[pos];
+	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
 	const struct ftnl_bcast_death death = {
 		.node_id = ring->cluster->nodes[pos].id,
-		.observer_id = peer->observer_id,
+		.observer_id = ring->cluster->nodes[peer->observer].id,
 		.incarnation = peer->dead_incarnation,
 		.cause = peer->cause,
 		.state = peer->state,
@@ -274,30 +274,20 @@ static void ftnl_bcast_deliver(struct ftnl_ring *ring,
 
 	for (i = 0; i < msg->ndeaths; i++) {
 		const struct ftnl_bcast_death *death = &msg->deaths[i];
-		struct ftnl_peer *peer;
 
 		if (death->state == FTNL_BCAST_PROC_EXIT) {
 			ftnl_bcast_publish_proc(ring, death);
 			continue;
 		}
 		pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
-		peer = &ring->peers[pos];
-		/* News about an incarnation older than the one this node knows. */
-		if (peer->incarnation && death->incarnation &&
-		    peer->incarnation > death->incarnation)
-			continue;
-		/* Its observer heard it: that incarnation is the one that died. */
-		if (peer->state == FTNL_NODE_STATE_ALIVE && !peer->incarnation)
-			peer->incarnation = death->incarnation;
-		ftnl_ring_failure_learned(ring, pos, death->state,
-					  FTNL_CAUSE_BROADCAST,
-					  death->observer_id, now);
+		ftnl_ring_death_heard(ring, pos, death->state,
+				      death->incarnation, death->observer_id,
+				      now);
 	}
 	for (pos = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
-			ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_DEAD,
-						  FTNL_CAUSE_BROADCAST,
-						  msg->origin_id, now);
+			ftnl_ring_death_heard(ring, pos, FTNL_NODE_STATE_DEAD, 0,
+					      msg->origin_id, now);
 }
 
 /**
@@ -339,11 +329,11 @@ int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
 	if (seen->forwarded & (1U << msg.cube))
 		return 0;
 	seen->forwarded |= 1U << msg.cube;
-	if (ftnl_bit_test(bcast->scratch, ring->self))
+	if (ftnl_bit_test(bcast->scratch, ring->core.det.self))
 		return 0;
 	ftnl_bcast_view_init(&view, bcast->scratch, cluster->node_count,
 			     origin_pos);
-	label = ftnl_bcast_label(&view, ring->self);
+	label = ftnl_bcast_label(&view, ring->core.det.self);
 	from_label = ftnl_bit_test(bcast->scratch, from) ? label :
 			ftnl_bcast_label(&view, from);
 	ftnl_bcast_send_neighbors(ring, &view, msg.overlay, msg.cube, label,

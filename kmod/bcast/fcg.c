@@ -92,7 +92,7 @@ static void ftnl_fcg_act(struct ftnl_ring *ring, struct ftnl_fcg_bcast *b,
 	u32 len;
 
 	if (out->flags & FTNL_GOSSIP_OUT_SEND && out->to < cluster->node_count &&
-	    out->to != ring->self) {
+	    out->to != ring->core.det.self) {
 		len = ftnl_gossip_payload_encode(bcast->txbuf, bcast->txbuf_len,
 						 &b->wire, &out->msg);
 		if (len && !ftnl_dgram_send(ring, out->to, FTNL_MSG_GOSSIP,
@@ -152,7 +152,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 
 	spin_lock(&ring->lock);
 	/* Restarted under the lock while this callback waited for it. */
-	if (hrtimer_is_queued(timer) || !ring->running)
+	if (hrtimer_is_queued(timer) || !ring->core.running)
 		goto out;
 	for (i = 0; i < FTNL_FCG_ACTIVE; i++) {
 		struct ftnl_fcg_bcast *b = &fcg->active[i];
@@ -223,11 +223,11 @@ void ftnl_fcg_originate(struct ftnl_ring *ring,
 		},
 	};
 	ftnl_gossip_params_init(&b->par, FTNL_GOSSIP_FCG, cluster->node_count,
-				ring->self, FTNL_FCG_LAT, bcast->fcg.f);
+				ring->core.det.self, FTNL_FCG_LAT, bcast->fcg.f);
 	if (bcast->fcg.gossip_end)
 		b->par.gossip_end = bcast->fcg.gossip_end;
 	b->wire.gossip_end = b->par.gossip_end;
-	ftnl_gossip_init(&b->node, &b->par, ring->self, get_random_u64());
+	ftnl_gossip_init(&b->node, &b->par, ring->core.det.self, get_random_u64());
 	ftnl_gossip_start(&b->node, &out);
 	ftnl_fcg_act(ring, b, &out, now);
 	ftnl_fcg_arm(ring);
@@ -292,7 +292,7 @@ int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
 					cluster->node_count, origin - cluster->nodes,
 					wire.lat, wire.f);
 		b->par.gossip_end = wire.gossip_end;
-		ftnl_gossip_init(&b->node, &b->par, ring->self, get_random_u64());
+		ftnl_gossip_init(&b->node, &b->par, ring->core.det.self, get_random_u64());
 		fresh = true;
 	}
 	if (!ftnl_gossip_msg_valid(&b->par, &msg)) {

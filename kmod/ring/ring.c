@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The observation ring of "A failure detector for HPC platforms"
- * (Bosilca et al.), Algorithm 1, in the kernel:
+ * The observation ring in the kernel: the pure state machine of core.c
+ * (Algorithm 1 and the node's membership state) driven by two soft
+ * hrtimers and the receive path, under @lock:
  *
- *   T1  HB-TIMEOUT expires: heartbeat to the observer     ftnl_ring_hb_fire()
- *   T2  heartbeat from the emitter: SUSP-TIMEOUT <- d     ftnl_ring_rx_heartbeat()
- *   T3  SUSP-TIMEOUT expires: D += emitter, FindEmitter,  ftnl_ring_susp_fire()
- *       NEW_OBSERVER to it, SUSP-TIMEOUT <- 2d            ftnl_ring_reconnect()
- *   T4  NEW_OBSERVER(j): observer <- j, heartbeat now     ftnl_ring_rx()
+ *   HB-TIMEOUT   ftnl_ring_hb_fire()    task T1, every h
+ *   SUSP-TIMEOUT ftnl_ring_susp_fire()  task T3 when due, set where the
+ *                                        core asks (ftnl_ring_sync_timer())
+ *   datagrams    ftnl_ring_rx()         T2, T4, leave, broadcasts (T5)
  *
- * Both timers are soft hrtimers and datagrams arrive in softirq, so neither
- * emission nor observation ever waits for a task to be scheduled.
- *
- * SUSP-TIMEOUT is kept as a deadline: a heartbeat only moves the deadline,
- * and the timer, when it fires early, re-arms itself for the deadline. The
- * timer is (re)started only under @lock, which is also what the callback
- * holds, so it can tell a concurrent restart from its own expiry.
+ * Neither emission nor observation ever waits for a task to be scheduled.
+ * The core's outputs come back through ftnl_ring_sink: datagrams go to the
+ * transport, failures become events and broadcasts.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,86 +23,91 @@
 #include <linux/timekeeping.h>
 
 #include "ring.h"
-#include "topology.h"
 #include "../bcast/bcast.h"
 #include "../transport.h"
-
-/*
- * Before the first heartbeat of its first emitter, a node waits this long
- * on top of d: cluster members are configured one after another, seconds
- * apart (tens of seconds for a large emulated cluster), and a node that is
- * not up yet has not failed. Once the cluster is up, Algorithm 1's
- * timeouts apply unchanged.
- */
-#define FTNL_BOOT_GRACE_NS	(30 * NSEC_PER_SEC)
-
-static u32 ftnl_ring_size(const struct ftnl_ring *ring)
-{
-	return ring->cluster->node_count;
-}
 
 static u32 ftnl_ring_id(const struct ftnl_ring *ring, u32 pos)
 {
 	return ring->cluster->nodes[pos].id;
 }
 
-static void ftnl_ring_send(struct ftnl_ring *ring, u32 pos, u8 type, int counter)
+static u32 ftnl_ring_pos_of(const struct ftnl_ring *ring, u32 id)
 {
-	if (pos == ring->self)
-		return;
+	const struct ftnl_node *node = ftnl_cluster_find(ring->cluster, id);
+
+	/* Callers pass ids their decoders checked against the table. */
+	return node ? node - ring->cluster->nodes : ring->core.det.self;
+}
+
+static int ftnl_ring_tx_counter(u8 type)
+{
+	switch (type) {
+	case FTNL_MSG_NEW_OBSERVER:
+		return FTNL_A_STATS_NEW_OBSERVER_SENT;
+	case FTNL_MSG_LEAVE:
+		return FTNL_A_STATS_LEAVE_SENT;
+	default:
+		return FTNL_A_STATS_HB_SENT;
+	}
+}
+
+/* The core's datagrams. */
+static void ftnl_ring_sink_send(void *ctx, u32 pos, u8 type)
+{
+	struct ftnl_ring *ring = ctx;
+
 	if (ftnl_dgram_send(ring, pos, type, NULL, 0))
 		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
 	else
-		ftnl_ring_count(ring, counter);
+		ftnl_ring_count(ring, ftnl_ring_tx_counter(type));
 }
 
-/* SUSP-TIMEOUT for a new emitter: 2d (line 19). */
-static ktime_t ftnl_ring_first_deadline(const struct ftnl_ring *ring,
-					ktime_t now)
+static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos)
 {
-	return ktime_add(now, ktime_add(ring->timeout, ring->timeout));
-}
-
-/* Start or move SUSP-TIMEOUT; outside the timer's own callback only. */
-static void ftnl_ring_arm_susp(struct ftnl_ring *ring)
-{
-	lockdep_assert_held(&ring->lock);
-	hrtimer_start(&ring->susp_timer, ring->susp_deadline,
-		      HRTIMER_MODE_ABS_SOFT);
-}
-
-/*
- * Lines 20-23 of Algorithm 1 once the emitter is in D: FindEmitter from the
- * old emitter, tell the new one it is observed, give it 2d.
- */
-static void ftnl_ring_reconnect(struct ftnl_ring *ring, u32 from, ktime_t now)
-{
-	u32 n = ftnl_ring_size(ring);
-
-	ring->emitter = ftnl_ring_find_emitter(ring->dead, n, ring->self, from);
-	ring->heard_emitter = false;
-	ring->stall_grace = false;
-	ring->observing = ring->emitter != ring->self;
-	if (!ring->observing)
-		return;
-	ring->susp_deadline = ftnl_ring_first_deadline(ring, now);
-	ftnl_ring_send(ring, ring->emitter, FTNL_MSG_NEW_OBSERVER,
-		       FTNL_A_STATS_NEW_OBSERVER_SENT);
-}
-
-static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos, u8 cause,
-			      u32 observer_id)
-{
+	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
 	struct ftnl_event_rec *rec;
 
-	rec = ftnl_event_new(ring->cluster, cause, ftnl_ring_id(ring, pos),
-			     observer_id);
+	rec = ftnl_event_new(ring->cluster, peer->cause, ftnl_ring_id(ring, pos),
+			     ftnl_ring_id(ring, peer->observer));
 	if (!rec) {
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 		return;
 	}
-	rec->incarnation = ring->peers[pos].incarnation;
+	rec->incarnation = peer->incarnation;
 	ftnl_event_queue(ring->fn, rec);
+}
+
+/*
+ * A failure entered D: publish it, and hand it to the broadcast layer
+ * (task T3, line 24) when this node found it.
+ */
+static void ftnl_ring_sink_failed(void *ctx, u32 pos, bool originate)
+{
+	struct ftnl_ring *ring = ctx;
+
+	ftnl_ring_publish(ring, pos);
+	if (originate)
+		ftnl_bcast_originate(ring, pos);
+}
+
+static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
+{
+	*out = (struct ftnl_ring_sink){
+		.send = ftnl_ring_sink_send,
+		.failed = ftnl_ring_sink_failed,
+		.ctx = ring,
+	};
+}
+
+/* Start or move SUSP-TIMEOUT when the core asks; not from its callback. */
+static void ftnl_ring_sync_timer(struct ftnl_ring *ring)
+{
+	u64 at;
+
+	lockdep_assert_held(&ring->lock);
+	if (ftnl_ring_core_take_timer(&ring->core, &at))
+		hrtimer_start(&ring->susp_timer, ns_to_ktime(at),
+			      HRTIMER_MODE_ABS_SOFT);
 }
 
 /**
@@ -116,52 +117,48 @@ static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos, u8 cause,
  * @pos: the failed node
  * @state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT
  * @cause: enum ftnl_event_cause
- * @observer_id: the node that detected it
+ * @observer_id: the node that detected it, in the node table
  * @now: current time
  *
- * The one place where a failure enters D: the event is published (once per
- * failure and incarnation, as D never loses a member but by readmission),
- * the broadcast layer is handed the failure, and the ring is repaired when
- * the failed node was this node's emitter or, for a leave, its observer.
- * Also called by the broadcast layer (task T5), which is how a broadcast
- * can reveal that the emitter is dead before its timeout.
+ * See ftnl_ring_core_failure_learned(). Called by the broadcast layer
+ * (task T5), which is how a broadcast can reveal that the emitter is dead
+ * before its timeout.
  */
 void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
 			       u8 cause, u32 observer_id, ktime_t now)
 {
-	struct ftnl_peer *peer = &ring->peers[pos];
-	bool was_emitter = ring->observing && pos == ring->emitter;
+	struct ftnl_ring_sink out;
 
 	lockdep_assert_held(&ring->lock);
-	if (peer->state != FTNL_NODE_STATE_ALIVE || pos == ring->self)
-		return;
-	peer->state = state;
-	peer->cause = cause;
-	peer->observer_id = observer_id;
-	peer->dead_incarnation = peer->incarnation;
-	ftnl_bit_set(ring->dead, pos);
-	ftnl_ring_publish(ring, pos, cause, observer_id);
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_failure_learned(&ring->core, pos, state, cause,
+				       ftnl_ring_pos_of(ring, observer_id),
+				       ktime_to_ns(now), &out);
+	ftnl_ring_sync_timer(ring);
+}
 
-	/*
-	 * Hand the failure to the broadcast layer (task T3, line 24) when this
-	 * node found it: it observed it, heard a new incarnation, or was told
-	 * by its emitter that it leaves. Failures learned by broadcast are
-	 * forwarded by the broadcast itself.
-	 */
-	if (cause == FTNL_CAUSE_OBSERVED || cause == FTNL_CAUSE_RESTARTED ||
-	    (cause == FTNL_CAUSE_LEAVE && was_emitter))
-		ftnl_bcast_originate(ring, pos);
+/**
+ * ftnl_ring_death_heard - a broadcast says the node at @pos failed
+ * @ring: the ring, locked
+ * @pos: the failed node
+ * @state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT
+ * @incarnation: the incarnation that failed, 0 if unknown
+ * @observer_id: the node that detected it, in the node table
+ * @now: current time
+ *
+ * See ftnl_ring_core_death_heard() (task T5).
+ */
+void ftnl_ring_death_heard(struct ftnl_ring *ring, u32 pos, u8 state,
+			   u64 incarnation, u32 observer_id, ktime_t now)
+{
+	struct ftnl_ring_sink out;
 
-	if (was_emitter)
-		ftnl_ring_reconnect(ring, pos, now);
-	if (pos == ring->observer && state == FTNL_NODE_STATE_LEFT) {
-		/* It said goodbye: no NEW_OBSERVER will come from it. */
-		ring->observer = ftnl_ring_find_observer(ring->dead,
-							 ftnl_ring_size(ring),
-							 ring->self);
-		ftnl_ring_send(ring, ring->observer, FTNL_MSG_HEARTBEAT,
-			       FTNL_A_STATS_HB_SENT);
-	}
+	lockdep_assert_held(&ring->lock);
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_death_heard(&ring->core, pos, state, incarnation,
+				   ftnl_ring_pos_of(ring, observer_id),
+				   ktime_to_ns(now), &out);
+	ftnl_ring_sync_timer(ring);
 }
 
 static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
@@ -184,70 +181,47 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
 	ktime_t now = ktime_get();
 	ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
+	struct ftnl_ring_sink out;
 	u64 periods;
 
 	ftnl_ring_record_lateness(ring, ktime_to_ns(late));
 
 	spin_lock(&ring->lock);
-	if (!ring->running) {
+	if (!ring->core.running) {
 		spin_unlock(&ring->lock);
 		return HRTIMER_NORESTART;
 	}
-	ftnl_ring_send(ring, ring->observer, FTNL_MSG_HEARTBEAT,
-		       FTNL_A_STATS_HB_SENT);
-	/*
-	 * Until the emitter's first heartbeat, repeat NEW_OBSERVER every h: a
-	 * single one can wait a second behind ARP, or be lost, and the new
-	 * emitter would then be suspected after 2d for nothing.
-	 */
-	if (ring->observing && !ring->heard_emitter)
-		ftnl_ring_send(ring, ring->emitter, FTNL_MSG_NEW_OBSERVER,
-			       FTNL_A_STATS_NEW_OBSERVER_SENT);
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_tick(&ring->core, &out);
 	spin_unlock(&ring->lock);
 
-	periods = hrtimer_forward(timer, now, ring->period);
+	periods = hrtimer_forward(timer, now,
+				  ns_to_ktime(ring->core.det.period_ns));
 	/* More than one period passed: the heartbeats in between never left. */
 	if (periods > 1)
 		atomic64_add(periods - 1, &ring->counters[FTNL_A_STATS_HB_SKIPPED]);
 	return HRTIMER_RESTART;
 }
 
-/* Task T3, and the re-check of a deadline moved by T2. */
+/* Task T3, the re-check of a deadline moved by T2, the stall guard. */
 static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 {
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, susp_timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	ktime_t now = ktime_get();
+	struct ftnl_ring_sink out;
+	u64 at;
 
 	spin_lock(&ring->lock);
 	/* Restarted under the lock while this callback waited for it. */
-	if (hrtimer_is_queued(timer) || !ring->running || !ring->observing)
+	if (hrtimer_is_queued(timer))
 		goto out;
-
-	if (ktime_before(now, ring->susp_deadline)) {
-		hrtimer_set_expires(timer, ring->susp_deadline);
-		ret = HRTIMER_RESTART;
-		goto out;
-	}
-	/*
-	 * Running more than h past the deadline means this CPU was stalled:
-	 * heartbeats that arrived meanwhile may still wait in the receive
-	 * softirq. Judge once they had a chance to be read.
-	 */
-	if (!ring->stall_grace &&
-	    ktime_after(now, ktime_add(ring->susp_deadline, ring->period))) {
-		ring->stall_grace = true;
-		hrtimer_set_expires(timer, ktime_add(now, ring->period));
-		ret = HRTIMER_RESTART;
-		goto out;
-	}
-
-	ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);
-	ftnl_ring_failure_learned(ring, ring->emitter, FTNL_NODE_STATE_DEAD,
-				  FTNL_CAUSE_OBSERVED,
-				  ftnl_ring_id(ring, ring->self), now);
-	if (ring->observing) {
-		hrtimer_set_expires(timer, ring->susp_deadline);
+	ftnl_ring_sink(ring, &out);
+	if (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out) ==
+	    FTNL_RING_SUSPECT)
+		ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);
+	if (ftnl_ring_core_take_timer(&ring->core, &at)) {
+		hrtimer_set_expires(timer, ns_to_ktime(at));
 		ret = HRTIMER_RESTART;
 	}
 out:
@@ -255,55 +229,28 @@ out:
 	return ret;
 }
 
-/* Task T2. */
-static void ftnl_ring_rx_heartbeat(struct ftnl_ring *ring, u32 pos, ktime_t now)
-{
-	ftnl_ring_count(ring, FTNL_A_STATS_HB_RECV);
-	if (!ring->observing || pos != ring->emitter)
-		return;
-	ftnl_ring_count(ring, FTNL_A_STATS_HB_FROM_EMITTER);
-	ring->heard_emitter = true;
-	ring->last_hb = now;
-	ring->susp_deadline = ktime_add(now, ring->timeout);
-	ring->stall_grace = false;
-	/* Only when the deadline moves earlier (2d or boot grace -> d). */
-	if (ktime_before(ring->susp_deadline,
-			 hrtimer_get_expires(&ring->susp_timer)) ||
-	    !hrtimer_is_queued(&ring->susp_timer))
-		ftnl_ring_arm_susp(ring);
-}
-
 /*
- * Incarnation and replay checks of a datagram from the node at @pos whose
- * header is authentic. Returns -1 to accept, else the drop reason.
+ * Incarnation (the core's) and replay (the window's) checks of a datagram
+ * from the node at @pos whose header is authentic. Returns -1 to accept,
+ * else the drop reason.
  */
 static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
-			   const struct ftnl_wire_hdr *hdr, ktime_t now)
+			   const struct ftnl_wire_hdr *hdr, ktime_t now,
+			   const struct ftnl_ring_sink *out)
 {
-	struct ftnl_peer *peer = &ring->peers[pos];
-
-	if (peer->state != FTNL_NODE_STATE_ALIVE)
+	switch (ftnl_ring_core_admit(&ring->core, pos, hdr->incarnation,
+				     ktime_to_ns(now), out)) {
+	case FTNL_RING_DEAD_SENDER:
 		return FTNL_DROP_DEAD_SENDER;
-	if (hdr->incarnation <= peer->dead_incarnation)
+	case FTNL_RING_STALE:
 		return FTNL_DROP_STALE_INCARNATION;
-	if (!peer->incarnation) {
-		peer->incarnation = hdr->incarnation;
-		peer->replay = (struct ftnl_replay){};
-	} else if (hdr->incarnation < peer->incarnation) {
-		return FTNL_DROP_STALE_INCARNATION;
-	} else if (hdr->incarnation > peer->incarnation) {
-		/*
-		 * It restarted before anyone noticed: the incarnation this
-		 * node knew is dead, and the new one waits for readmission.
-		 */
-		ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_DEAD,
-					  FTNL_CAUSE_RESTARTED,
-					  ftnl_ring_id(ring, ring->self), now);
-		if (pos == ring->emitter || ring->observing)
-			ftnl_ring_arm_susp(ring);
-		return FTNL_DROP_DEAD_SENDER;
+	case FTNL_RING_ACCEPT_NEW:
+		ring->replay[pos] = (struct ftnl_replay){};
+		break;
+	case FTNL_RING_ACCEPT:
+		break;
 	}
-	if (!ftnl_replay_accept(&peer->replay, hdr->seq))
+	if (!ftnl_replay_accept(&ring->replay[pos], hdr->seq))
 		return FTNL_DROP_REPLAY;
 	return -1;
 }
@@ -321,36 +268,33 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		  const struct ftnl_wire_hdr *hdr, const u8 *payload)
 {
-	u32 old_emitter;
 	ktime_t now = ktime_get();
+	struct ftnl_ring_sink out;
 	int drop;
 
 	spin_lock(&ring->lock);
-	if (!ring->running)
+	if (!ring->core.running)
 		goto out;
-	drop = ftnl_ring_admit(ring, pos, hdr, now);
+	ftnl_ring_sink(ring, &out);
+	drop = ftnl_ring_admit(ring, pos, hdr, now, &out);
 	if (drop >= 0) {
 		ftnl_ring_drop(ring, drop);
-		goto out;
+		goto sync;
 	}
-	old_emitter = ring->emitter;
 
 	switch (hdr->type) {
 	case FTNL_MSG_HEARTBEAT:
-		ftnl_ring_rx_heartbeat(ring, pos, now);
+		ftnl_ring_count(ring, FTNL_A_STATS_HB_RECV);
+		if (ftnl_ring_core_heartbeat(&ring->core, pos, ktime_to_ns(now)))
+			ftnl_ring_count(ring, FTNL_A_STATS_HB_FROM_EMITTER);
 		break;
 	case FTNL_MSG_NEW_OBSERVER:
-		/* Task T4: observer <- j, HB-TIMEOUT <- 0. */
 		ftnl_ring_count(ring, FTNL_A_STATS_NEW_OBSERVER_RECV);
-		ring->observer = pos;
-		ftnl_ring_send(ring, pos, FTNL_MSG_HEARTBEAT,
-			       FTNL_A_STATS_HB_SENT);
+		ftnl_ring_core_new_observer(&ring->core, pos, &out);
 		break;
 	case FTNL_MSG_LEAVE:
 		ftnl_ring_count(ring, FTNL_A_STATS_LEAVE_RECV);
-		ftnl_ring_failure_learned(ring, pos, FTNL_NODE_STATE_LEFT,
-					  FTNL_CAUSE_LEAVE,
-					  ftnl_ring_id(ring, pos), now);
+		ftnl_ring_core_leave_rx(&ring->core, pos, ktime_to_ns(now), &out);
 		break;
 	case FTNL_MSG_BCAST:
 		if (ftnl_bcast_rx(ring, pos, payload, hdr->payload_len))
@@ -361,9 +305,8 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
 		break;
 	}
-	/* The emitter changed (ring repaired): SUSP-TIMEOUT is now 2d. */
-	if (ring->emitter != old_emitter && ring->observing)
-		ftnl_ring_arm_susp(ring);
+sync:
+	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
 }
@@ -386,16 +329,23 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 {
 	u16 port = cluster->nodes[cluster->self_index].port;
 	bool need4 = false, need6 = false;
+	struct ftnl_ring_peer *peers;
 	struct ftnl_ring *ring;
 	u32 i, n = cluster->node_count;
+	unsigned long *dead;
 	int err;
 
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return -ENOMEM;
-	ring->dead = bitmap_zalloc(n, GFP_KERNEL_ACCOUNT);
-	ring->peers = kvcalloc(n, sizeof(*ring->peers), GFP_KERNEL_ACCOUNT);
-	if (!ring->dead || !ring->peers) {
+	dead = bitmap_zalloc(n, GFP_KERNEL_ACCOUNT);
+	peers = kvcalloc(n, sizeof(*peers), GFP_KERNEL_ACCOUNT);
+	ring->replay = kvcalloc(n, sizeof(*ring->replay), GFP_KERNEL_ACCOUNT);
+	ftnl_ring_core_init(&ring->core, n, cluster->self_index,
+			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
+			    (u64)cluster->timeout_us * NSEC_PER_USEC,
+			    fn->incarnation, dead, peers);
+	if (!dead || !peers || !ring->replay) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -410,7 +360,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		else
 			need6 = true;
 	}
-	if (prev && prev->cluster->nodes[prev->self].port == port) {
+	if (prev && prev->cluster->nodes[prev->cluster->self_index].port == port) {
 		ring->reuse4 = need4 && prev->sock4;
 		ring->reuse6 = need6 && prev->sock6;
 	}
@@ -428,12 +378,6 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 	ring->fn = fn;
 	ring->cluster = cluster;
 	spin_lock_init(&ring->lock);
-	ring->self = cluster->self_index;
-	ring->emitter = ftnl_ring_pred(ring->self, n);
-	ring->observer = ftnl_ring_succ(ring->self, n);
-	ring->observing = ring->emitter != ring->self;
-	ring->period = ns_to_ktime((u64)cluster->hb_period_us * NSEC_PER_USEC);
-	ring->timeout = ns_to_ktime((u64)cluster->timeout_us * NSEC_PER_USEC);
 	ring->incarnation = fn->incarnation;
 	hrtimer_init(&ring->hb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ring->hb_timer.function = ftnl_ring_hb_fire;
@@ -446,8 +390,9 @@ err_close:
 	ftnl_sock_close(ring->sock4);
 err_free:
 	ftnl_bcast_free(&ring->bcast);
-	kvfree(ring->peers);
-	bitmap_free(ring->dead);
+	kvfree(ring->replay);
+	kvfree(ring->core.peers);
+	bitmap_free(ring->core.dead);
 	kfree(ring);
 	return err;
 }
@@ -465,6 +410,7 @@ err_free:
 void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 {
 	ktime_t now = ktime_get();
+	struct ftnl_ring_sink out;
 
 	/*
 	 * Same node, same incarnation: its sequence numbers go on, or the
@@ -485,14 +431,9 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	}
 
 	spin_lock_bh(&ring->lock);
-	ring->running = true;
-	if (ring->observing) {
-		ring->susp_deadline = ktime_add_ns(ktime_add(now, ring->timeout),
-						   FTNL_BOOT_GRACE_NS);
-		ftnl_ring_arm_susp(ring);
-		ftnl_ring_send(ring, ring->emitter, FTNL_MSG_NEW_OBSERVER,
-			       FTNL_A_STATS_NEW_OBSERVER_SENT);
-	}
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
+	ftnl_ring_sync_timer(ring);
 	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
 	spin_unlock_bh(&ring->lock);
 }
@@ -509,7 +450,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 void ftnl_ring_stop(struct ftnl_ring *ring)
 {
 	spin_lock_bh(&ring->lock);
-	ring->running = false;
+	ftnl_ring_core_stop(&ring->core);
 	spin_unlock_bh(&ring->lock);
 	hrtimer_cancel(&ring->hb_timer);
 	hrtimer_cancel(&ring->susp_timer);
@@ -544,8 +485,9 @@ void ftnl_ring_destroy(struct ftnl_ring *ring)
 		return;
 	WARN_ON_ONCE(ring->sock4 || ring->sock6);
 	ftnl_bcast_free(&ring->bcast);
-	kvfree(ring->peers);
-	bitmap_free(ring->dead);
+	kvfree(ring->replay);
+	kvfree(ring->core.peers);
+	bitmap_free(ring->core.dead);
 	kfree(ring);
 }
 
@@ -558,14 +500,11 @@ void ftnl_ring_destroy(struct ftnl_ring *ring)
  */
 void ftnl_ring_leave(struct ftnl_ring *ring)
 {
+	struct ftnl_ring_sink out;
+
 	spin_lock_bh(&ring->lock);
-	if (ring->running) {
-		ftnl_ring_send(ring, ring->observer, FTNL_MSG_LEAVE,
-			       FTNL_A_STATS_LEAVE_SENT);
-		if (ring->emitter != ring->observer)
-			ftnl_ring_send(ring, ring->emitter, FTNL_MSG_LEAVE,
-				       FTNL_A_STATS_LEAVE_SENT);
-	}
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_leave(&ring->core, &out);
 	spin_unlock_bh(&ring->lock);
 }
 
@@ -587,41 +526,15 @@ void ftnl_ring_leave(struct ftnl_ring *ring)
  */
 int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 {
-	u32 n = ftnl_ring_size(ring), emitter;
-	struct ftnl_peer *peer = &ring->peers[pos];
 	ktime_t now = ktime_get();
-	int err = 0;
+	struct ftnl_ring_sink out;
+	int err;
 
 	spin_lock_bh(&ring->lock);
-	if (pos == ring->self) {
-		*why = "a node cannot readmit itself";
-		err = -EINVAL;
-		goto out;
-	}
-	if (peer->state == FTNL_NODE_STATE_ALIVE) {
-		*why = "the node is alive: only a dead or departed node can be readmitted";
-		err = -EINVAL;
-		goto out;
-	}
-	peer->state = FTNL_NODE_STATE_ALIVE;
-	peer->incarnation = 0;
-	peer->replay = (struct ftnl_replay){};
-	ftnl_bit_clear(ring->dead, pos);
-	if (!ring->running)
-		goto out;
-
-	emitter = ftnl_ring_find_emitter(ring->dead, n, ring->self,
-					 ftnl_ring_pred(ring->self, n));
-	if (emitter != ring->emitter) {
-		ring->emitter = emitter;
-		ring->heard_emitter = false;
-		ring->observing = true;
-		ring->susp_deadline = ftnl_ring_first_deadline(ring, now);
-		ftnl_ring_arm_susp(ring);
-		ftnl_ring_send(ring, emitter, FTNL_MSG_NEW_OBSERVER,
-			       FTNL_A_STATS_NEW_OBSERVER_SENT);
-	}
-out:
+	ftnl_ring_sink(ring, &out);
+	err = ftnl_ring_core_readmit(&ring->core, pos, ktime_to_ns(now), &out,
+				     why);
+	ftnl_ring_sync_timer(ring);
 	spin_unlock_bh(&ring->lock);
 	return err;
 }
@@ -635,15 +548,7 @@ out:
 void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view)
 {
 	spin_lock_bh(&ring->lock);
-	view->state = pos == ring->self ? FTNL_NODE_STATE_ALIVE :
-					  ring->peers[pos].state;
-	view->incarnation = pos == ring->self ? ring->incarnation :
-						ring->peers[pos].incarnation;
-	view->emitter = ring->observing && pos == ring->emitter;
-	view->observer = pos == ring->observer && pos != ring->self;
-	view->has_hb_age = view->emitter && ring->heard_emitter;
-	view->hb_age_ns = view->has_hb_age ?
-			  ktime_to_ns(ktime_sub(ktime_get(), ring->last_hb)) : 0;
+	ftnl_ring_core_view(&ring->core, pos, ktime_get_ns(), view);
 	spin_unlock_bh(&ring->lock);
 }
 
@@ -662,7 +567,7 @@ void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
 	spin_lock_bh(&ring->lock);
 	if (event_lost)
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
-	if (ring->running)
+	if (ring->core.running)
 		ftnl_bcast_originate_proc(ring, job, rank);
 	spin_unlock_bh(&ring->lock);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring's pure topology (kmod/ring/topology.c), compiled into userspace:
+ * FindEmitter of the ring's pure core (kmod/ring/core.c), compiled into userspace:
  * FindEmitter against a brute-force reading of Algorithm 1 lines 37-42,
  * exhaustively for small rings and on random dead sets for large ones, and
  * the reconnection property: once every survivor re-evaluated its emitter,
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../tools/testing/tap.h"
-#include "../ring/topology.h"
+#include "../ring/core.h"
 
 /* Reference: walk back from @from one position at a time, as line 40 does. */
 static u32 reference_find_emitter(const unsigned long *dead, u32 n, u32 self,

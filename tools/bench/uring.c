@@ -8,23 +8,19 @@
  *              --timeout-us D [--cluster C] [--out FILE]
  *   SIGUSR1: start the measured window; SIGTERM: report and exit
  *
- * Node ids are 1..N, node ID listens on A.B.C.ID:P (UDP). It uses the very
- * same pure code as the module: FindEmitter (kmod/ring/topology.c), the
- * datagram header and the anti-replay window (kmod/wire.c). Two threads at
- * normal priority, both blocking, never polling:
+ * Node ids are 1..N, node ID listens on A.B.C.ID:P (UDP). It runs the very
+ * same pure code as the module: Algorithm 1 and the membership state
+ * (kmod/ring/core.c: the boot grace, the stall guard, NEW_OBSERVER repeats,
+ * incarnations), the datagram header and the anti-replay window
+ * (kmod/wire.c). Two threads at normal priority, both blocking, never
+ * polling, and the core under a mutex:
  *
  *   heartbeat thread  T1: clock_nanosleep(TIMER_ABSTIME) to the next
- *                     multiple of h, send HEARTBEAT to the observer, record
- *                     how late it woke (same histogram as the kernel's)
- *   receive thread    epoll on the socket and a timerfd: T2 (heartbeat from
- *                     the emitter moves the suspicion deadline to now + d),
- *                     T3 (deadline passed: D += emitter, FindEmitter,
- *                     NEW_OBSERVER, 2d), T4 (NEW_OBSERVER: switch observer,
- *                     heartbeat at once)
- *
- * Like the kernel ring, the suspicion timer is a deadline that a heartbeat
- * only moves (the timerfd is reprogrammed when the deadline moves earlier),
- * and a node waits d + 10 s for its first emitter's first heartbeat.
+ *                     multiple of h, ftnl_ring_core_tick(), record how
+ *                     late it woke (same histogram as the kernel's)
+ *   receive thread    epoll on the socket and a timerfd: datagrams (T2,
+ *                     T4) and the suspicion timer (T3), which the core
+ *                     sets as the kernel's hrtimer is set
  *
  * Timer slack is set to 1 ns (prctl), as a careful library would do.
  * Datagrams have the kernel ring's size and header; the 16-byte MAC is
@@ -62,19 +58,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../kmod/ring/topology.h"
+#include "../../kmod/ring/core.h"
 #include "../../kmod/wire.h"
 #include "hist.h"
 
-#define BOOT_GRACE_NS	(10 * 1000000000ULL)	/* as FTNL_BOOT_GRACE_NS */
 #define DGRAM_LEN	(FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN)
 #define SUSP_LOG_MAX	32
-
-struct peer {
-	uint64_t incarnation;
-	struct ftnl_replay replay;
-	bool dead;
-};
 
 struct uring {
 	/* configuration, read-only once threads run */
@@ -95,14 +84,12 @@ struct uring {
 
 	/* ring state, under @lock */
 	pthread_mutex_t lock;
-	u32 emitter;
-	u32 observer;
-	bool observing;
-	bool heard_emitter;		/* past the boot grace */
-	uint64_t susp_deadline;
-	uint64_t armed_at;		/* timerfd expiry, 0 if disarmed */
+	struct ftnl_ring_core core;
 	unsigned long *dead;		/* D, bitmap over positions */
-	struct peer *peers;
+	struct ftnl_ring_peer *peers;
+	struct ftnl_replay *replay;	/* by position */
+
+	uint64_t now;			/* of the core call in progress */
 
 	/* counters, under @lock (the heartbeat thread's own are its alone) */
 	uint64_t hb_recv, hb_from_emitter, suspicions, warmup_suspicions;
@@ -157,15 +144,53 @@ static void send_dgram(struct uring *r, u32 pos, u8 type)
 		atomic_fetch_add(&r->tx_errors, 1);
 	else if (type == FTNL_MSG_HEARTBEAT)
 		atomic_fetch_add(&r->hb_sent, 1);
+	else if (type == FTNL_MSG_NEW_OBSERVER)
+		r->new_observer_sent++;	/* under @lock, as every core call */
 }
 
-/* Program the timerfd for the suspicion deadline; @lock held. */
-static void arm_susp(struct uring *r)
+/* The core's outputs (struct ftnl_ring_sink), under @lock. */
+static void sink_send(void *ctx, u32 to, u8 type)
 {
-	struct itimerspec its = { .it_value = ns_to_ts(r->susp_deadline) };
+	send_dgram(ctx, to, type);
+}
 
-	if (timerfd_settime(r->timerfd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
-		r->armed_at = r->susp_deadline;
+/* A failure entered D: log the ones this node observed (T3). */
+static void sink_failed(void *ctx, u32 pos, bool originate)
+{
+	struct uring *r = ctx;
+
+	(void)originate;
+	if (r->peers[pos].cause != FTNL_CAUSE_OBSERVED)
+		return;
+	if (r->suspicions < SUSP_LOG_MAX) {
+		r->susp_time[r->suspicions] = r->now;
+		r->susp_id[r->suspicions] = pos + 1;
+	}
+	r->suspicions++;
+}
+
+static const struct ftnl_ring_sink *sink(struct uring *r, uint64_t now,
+					 struct ftnl_ring_sink *out)
+{
+	r->now = now;
+	*out = (struct ftnl_ring_sink){
+		.send = sink_send,
+		.failed = sink_failed,
+		.ctx = r,
+	};
+	return out;
+}
+
+/* Set the timerfd where the core asks; @lock held. */
+static void sync_timer(struct uring *r)
+{
+	struct itimerspec its = { 0 };
+	u64 at;
+
+	if (!ftnl_ring_core_take_timer(&r->core, &at))
+		return;
+	its.it_value = ns_to_ts(at);
+	timerfd_settime(r->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
 /* Task T1, on the grid start + k * h, like the kernel's hrtimer_forward(). */
@@ -173,8 +198,8 @@ static void *heartbeat_thread(void *arg)
 {
 	struct uring *r = arg;
 	uint64_t next = mono_ns(), now, skipped;
+	struct ftnl_ring_sink out;
 	struct timespec ts;
-	u32 observer;
 
 	while (!atomic_load(&r->stop)) {
 		ts = ns_to_ts(next);
@@ -189,9 +214,8 @@ static void *heartbeat_thread(void *arg)
 		r->fires++;
 
 		pthread_mutex_lock(&r->lock);
-		observer = r->observer;
+		ftnl_ring_core_tick(&r->core, sink(r, now, &out));
 		pthread_mutex_unlock(&r->lock);
-		send_dgram(r, observer, FTNL_MSG_HEARTBEAT);
 
 		/* The next grid point after now; missed ones are skipped. */
 		skipped = (now - next) / r->period_ns;
@@ -201,52 +225,26 @@ static void *heartbeat_thread(void *arg)
 	return NULL;
 }
 
-/* Task T3: the emitter is suspected; @lock held. */
-static void suspect(struct uring *r, uint64_t now)
-{
-	u32 dead = r->emitter;
-
-	if (r->suspicions < SUSP_LOG_MAX) {
-		r->susp_time[r->suspicions] = now;
-		r->susp_id[r->suspicions] = dead + 1;
-	}
-	r->suspicions++;
-	ftnl_bit_set(r->dead, dead);
-	r->peers[dead].dead = true;
-	r->emitter = ftnl_ring_find_emitter(r->dead, r->n, r->self, dead);
-	r->heard_emitter = false;
-	r->observing = r->emitter != r->self;
-	if (!r->observing)
-		return;
-	r->susp_deadline = now + 2 * r->timeout_ns;
-	arm_susp(r);
-	send_dgram(r, r->emitter, FTNL_MSG_NEW_OBSERVER);
-	r->new_observer_sent++;
-}
-
+/* SUSP-TIMEOUT: task T3 when due (the core decides). */
 static void on_susp_timer(struct uring *r)
 {
+	struct ftnl_ring_sink out;
 	uint64_t expirations, now;
 
 	if (read(r->timerfd, &expirations, sizeof(expirations)) < 0)
 		return;
 	now = mono_ns();
 	pthread_mutex_lock(&r->lock);
-	r->armed_at = 0;
-	if (r->observing) {
-		if (now >= r->susp_deadline)
-			suspect(r, now);
-		else
-			arm_susp(r);	/* T2 moved it: check again then */
-	}
+	ftnl_ring_core_expire(&r->core, now, sink(r, now, &out));
+	sync_timer(r);
 	pthread_mutex_unlock(&r->lock);
 }
 
 /* The kernel's checks but the MAC, then T2 or T4; @lock held. */
 static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 {
+	struct ftnl_ring_sink out;
 	struct ftnl_wire_hdr hdr;
-	struct peer *peer;
 	u32 pos;
 
 	if (len != DGRAM_LEN)
@@ -258,32 +256,28 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 	    hdr.sender_id == r->self + 1 || hdr.dest_id != r->self + 1)
 		goto drop;
 	pos = hdr.sender_id - 1;
-	peer = &r->peers[pos];
-	if (peer->dead)
+	switch (ftnl_ring_core_admit(&r->core, pos, hdr.incarnation, now,
+				     sink(r, now, &out))) {
+	case FTNL_RING_ACCEPT_NEW:
+		r->replay[pos] = (struct ftnl_replay){ 0 };
+		break;
+	case FTNL_RING_ACCEPT:
+		break;
+	default:
 		goto drop;
-	if (!peer->incarnation)
-		peer->incarnation = hdr.incarnation;
-	else if (hdr.incarnation != peer->incarnation)
-		goto drop;	/* restarts do not happen in the benchmark */
-	if (!ftnl_replay_accept(&peer->replay, hdr.seq))
+	}
+	if (!ftnl_replay_accept(&r->replay[pos], hdr.seq))
 		goto drop;
 
 	switch (hdr.type) {
 	case FTNL_MSG_HEARTBEAT:
 		r->hb_recv++;
-		if (!r->observing || pos != r->emitter)
-			return;
-		r->hb_from_emitter++;
-		r->heard_emitter = true;
-		r->susp_deadline = now + r->timeout_ns;
-		if (!r->armed_at || r->susp_deadline < r->armed_at)
-			arm_susp(r);
+		if (ftnl_ring_core_heartbeat(&r->core, pos, now))
+			r->hb_from_emitter++;
 		return;
 	case FTNL_MSG_NEW_OBSERVER:
-		/* T4: observer <- j, HB-TIMEOUT <- 0. */
 		r->new_observer_recv++;
-		r->observer = pos;
-		send_dgram(r, pos, FTNL_MSG_HEARTBEAT);
+		ftnl_ring_core_new_observer(&r->core, pos, &out);
 		return;
 	}
 drop:
@@ -318,32 +312,46 @@ static void *receive_thread(void *arg)
 
 				pthread_mutex_lock(&r->lock);
 				on_dgram(r, buf, len, now);
+				sync_timer(r);
 				pthread_mutex_unlock(&r->lock);
 			}
 		}
 	}
 }
 
+/*
+ * The ring from its initial state, as the kernel ring is when configured:
+ * D empty, every peer alive (incarnations and replay windows are kept),
+ * the ring neighbours, NEW_OBSERVER to the emitter, the boot grace.
+ * @lock held.
+ */
+static void start_ring(struct uring *r)
+{
+	struct ftnl_ring_sink out;
+	uint64_t now = mono_ns();
+	u32 i;
+
+	memset(r->dead, 0, ftnl_bitmap_longs(r->n) * sizeof(*r->dead));
+	for (i = 0; i < r->n; i++) {
+		r->peers[i].state = FTNL_NODE_STATE_ALIVE;
+		r->peers[i].dead_incarnation = 0;
+	}
+	ftnl_ring_core_init(&r->core, r->n, r->self, r->period_ns,
+			    r->timeout_ns, r->incarnation, r->dead, r->peers);
+	ftnl_ring_core_start(&r->core, now, sink(r, now, &out));
+	sync_timer(r);
+}
+
 /* SIGUSR1: the measured window starts now (see the top of the file). */
 static void restart(struct uring *r)
 {
-	u32 i;
-
 	pthread_mutex_lock(&r->lock);
 	r->warmup_suspicions += r->suspicions;
 	r->hb_recv = r->hb_from_emitter = r->suspicions = 0;
 	r->new_observer_sent = r->new_observer_recv = r->drops = 0;
 	atomic_store(&r->hb_sent, 0);
 	atomic_store(&r->tx_errors, 0);
-	memset(r->dead, 0, ftnl_bitmap_longs(r->n) * sizeof(*r->dead));
-	for (i = 0; i < r->n; i++)
-		r->peers[i].dead = false;
-	r->emitter = ftnl_ring_pred(r->self, r->n);
-	r->observer = ftnl_ring_succ(r->self, r->n);
-	r->observing = true;
-	r->heard_emitter = false;
-	r->susp_deadline = mono_ns() + r->timeout_ns + BOOT_GRACE_NS;
-	arm_susp(r);
+	start_ring(r);
 	pthread_mutex_unlock(&r->lock);
 	atomic_store(&r->restart_hist, true);
 }
@@ -466,8 +474,9 @@ int main(int argc, char **argv)
 
 	r.addrs = calloc(r.n, sizeof(*r.addrs));
 	r.peers = calloc(r.n, sizeof(*r.peers));
+	r.replay = calloc(r.n, sizeof(*r.replay));
 	r.dead = calloc(ftnl_bitmap_longs(r.n), sizeof(*r.dead));
-	if (!r.addrs || !r.peers || !r.dead) {
+	if (!r.addrs || !r.peers || !r.replay || !r.dead) {
 		fprintf(stderr, "ftnl-uring: out of memory\n");
 		return 1;
 	}
@@ -508,15 +517,8 @@ int main(int argc, char **argv)
 	r.epfd = epfd;
 
 	pthread_mutex_init(&r.lock, NULL);
-	r.emitter = ftnl_ring_pred(r.self, r.n);
-	r.observer = ftnl_ring_succ(r.self, r.n);
-	r.observing = true;
-	/* Start as the kernel ring does: boot grace, announce to the emitter. */
 	pthread_mutex_lock(&r.lock);
-	r.susp_deadline = mono_ns() + r.timeout_ns + BOOT_GRACE_NS;
-	arm_susp(&r);
-	send_dgram(&r, r.emitter, FTNL_MSG_NEW_OBSERVER);
-	r.new_observer_sent++;
+	start_ring(&r);
 	pthread_mutex_unlock(&r.lock);
 
 	err = pthread_create(&rx_tid, NULL, receive_thread, &r);

@@ -6,20 +6,25 @@
  *  - Failures are drawn before the run (so a node's death time is known
  *    when its sends are queued; a node sends nothing once dead, and a
  *    message to a dead node is lost: "all channels to p are emptied").
+ *  - Every node runs the module's own Algorithm 1, the detector of
+ *    kmod/ring/core.c (struct ftnl_ring_detector): T2, T3's expiry and
+ *    reconnection (FindEmitter, NEW_OBSERVER, 2d), T4, and the repair
+ *    when a broadcast reveals the emitter's death. D stays in the
+ *    simulator's compact form (below), materialized as a bitmap for the
+ *    detector's calls.
  *  - Heartbeats (T1/T2) are a schedule, not events: node p emits at
  *    phase(p) + k h to its current observer, plus once at once when a
- *    NEW_OBSERVER reaches it (T4, as kmod/ring/ring.c does). When p dies,
- *    the observer's suspicion time follows from the last heartbeat that
- *    reached it after it started observing p: that arrival + d, or, with
- *    none, the time it started observing p + 2d (T3's "SUSP-TIMEOUT <-
- *    2d"), exactly what ring.c's deadline arithmetic gives. As in the
+ *    NEW_OBSERVER reaches it (T4: the detector sends it). A live emitter
+ *    is never suspected (d > h + t), so its heartbeats are given to the
+ *    observer's detector only when it dies: the last one that reached the
+ *    observer after it started observing p, whose arrival + d (else the
+ *    2d of T3) is then the detector's deadline, where T3 runs. As in the
  *    paper's simulator, heartbeats do not occupy the one port (h >> t).
- *  - T3: D += emitter, FindEmitter (the module's pure code), NEW_OBSERVER,
- *    and a broadcast with the observer's D (a message of the overlay in
+ *  - T3's broadcast carries the observer's D (a message of the overlay in
  *    kmod/bcast/topology.c). T5: D += dead and forward once per cube. With
- *    ftnl's semantics (kmod/bcast/bcast.c, ring.c) a node unions the
- *    message's whole D into its own, and a failure learned from the
- *    broadcast reconnects the ring at once when it was the emitter.
+ *    ftnl's semantics (kmod/bcast/bcast.c) a node unions the message's
+ *    whole D into its own, and a failure learned from the broadcast
+ *    reconnects the ring at once when it was the emitter.
  *  - One port: a node's messages leave one at a time in FIFO order, each
  *    taking a time uniform in (0, t]. Because the order is FIFO, a message's
  *    send and arrival times are fixed when it is queued: no event is needed
@@ -36,7 +41,7 @@
 #include <string.h>
 
 #include "../../kmod/bcast/topology.h"
-#include "../../kmod/ring/topology.h"
+#include "../../kmod/ring/core.h"
 #include "heap.h"
 #include "ring.h"
 #include "rng.h"
@@ -73,8 +78,7 @@ struct ring_sim {
 
 	/* Per node. */
 	uint64_t *dmask;	/* D as failure indices */
-	uint32_t *emitter;
-	uint32_t *observer;
+	struct ftnl_ring_detector *det;	/* Algorithm 1 (kmod/ring/core.c) */
 	uint32_t *watcher;	/* who last chose this node as emitter */
 	uint32_t *epoch;	/* bumps invalidate queued suspicions */
 	int64_t *emitter_since;	/* when the current emitter was chosen */
@@ -98,6 +102,11 @@ struct ring_sim {
 	struct ring_bcast *bc;
 	uint32_t nbc;
 	uint32_t free_bc;
+
+	/* The detector's datagrams go out from this node, now. */
+	uint32_t sending;
+	int64_t send_now;
+	int send_err;
 };
 
 static int64_t ring_delay(struct ring_sim *sim)
@@ -190,34 +199,78 @@ static void ring_learn(struct ring_sim *sim, uint32_t node, uint32_t fail,
 	ring_check_stable(sim, now);
 }
 
-/* Lines 19-23 of Algorithm 1 (ring.c's ftnl_ring_reconnect()). */
-static int ring_reconnect(struct ring_sim *sim, uint32_t q, uint32_t from,
+/* The detector's datagrams (struct ftnl_ring_sink). */
+static void ring_sink_send(void *ctx, uint32_t to, uint8_t type)
+{
+	struct ring_sim *sim = ctx;
+	uint32_t from = sim->sending;
+	int64_t now = sim->send_now, arr;
+
+	if (type == FTNL_MSG_HEARTBEAT) {
+		/* T4's immediate heartbeat; heartbeats take no port. */
+		sim->extra_hb[from] = now + ring_delay(sim);
+		return;
+	}
+	/* NEW_OBSERVER of T3 */
+	arr = ring_send(sim, from, now);
+	if (arr == POS_INF)
+		return;
+	sim->res->newobs_msgs++;
+	if (ring_alive(sim, to, arr) &&
+	    ring_push(sim, arr, EV_NEWOBS, to, from, 0))
+		sim->send_err = -ENOMEM;
+}
+
+static void ring_sink_failed(void *ctx, uint32_t pos, bool originate)
+{
+	(void)ctx;
+	(void)pos;
+	(void)originate;
+}
+
+static const struct ftnl_ring_sink *ring_sink(struct ring_sim *sim,
+					      uint32_t from, int64_t now,
+					      struct ftnl_ring_sink *out)
+{
+	sim->sending = from;
+	sim->send_now = now;
+	*out = (struct ftnl_ring_sink){
+		.send = ring_sink_send,
+		.failed = ring_sink_failed,
+		.ctx = sim,
+	};
+	return out;
+}
+
+/*
+ * @p, @q's emitter, is in @q's D: the detector reconnects (lines 19-23 of
+ * Algorithm 1, ftnl_ring_det_lost()). An emitter that is already dead
+ * will never heartbeat: its suspicion comes at the detector's 2d.
+ */
+static int ring_reconnect(struct ring_sim *sim, uint32_t q, uint32_t p,
 			  int64_t now)
 {
+	struct ftnl_ring_detector *det = &sim->det[q];
+	struct ftnl_ring_sink out;
 	uint32_t e;
-	int64_t arr;
 
+	sim->send_err = 0;
 	ring_scratch(sim, q, true);
-	e = ftnl_ring_find_emitter(sim->scratch, sim->n, q, from);
+	ftnl_ring_det_lost(det, sim->scratch, p, false, (uint64_t)now,
+			   ring_sink(sim, q, now, &out));
 	ring_scratch(sim, q, false);
+	if (sim->send_err)
+		return sim->send_err;
 
+	e = det->emitter;
 	sim->epoch[q]++;
-	sim->emitter[q] = e;
 	sim->emitter_since[q] = now;
-	if (e == q)
+	if (!det->observing)
 		return 0;	/* every other node is in D */
 	sim->watcher[e] = q;
-	arr = ring_send(sim, q, now);
-	if (arr != POS_INF) {
-		sim->res->newobs_msgs++;
-		if (ring_alive(sim, e, arr) &&
-		    ring_push(sim, arr, EV_NEWOBS, e, q, 0))
-			return -ENOMEM;
-	}
-	/* Already dead: no heartbeat will ever come, 2d it is. */
 	if (!ring_alive(sim, e, now))
-		return ring_push(sim, now + 2 * sim->cfg->d_ns, EV_SUSPECT, q,
-				 sim->epoch[q], 0);
+		return ring_push(sim, (int64_t)det->susp_deadline, EV_SUSPECT,
+				 q, sim->epoch[q], 0);
 	return 0;
 }
 
@@ -336,15 +389,17 @@ static int64_t ring_floor_div(int64_t a, int64_t b)
 	return (a % b && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* @p died at @x: when does its observer @q time out? */
+/*
+ * @p died at @x: its observer @q's detector gets the last heartbeat that
+ * reached it while it observed p (T2), and times out at its deadline.
+ */
 static int ring_schedule_suspect(struct ring_sim *sim, uint32_t q, uint32_t p,
 				 int64_t x)
 {
-	int64_t d = sim->cfg->d_ns, h = sim->cfg->h_ns;
-	int64_t deadline = sim->emitter_since[q] == NEG_INF ? NEG_INF :
-			   sim->emitter_since[q] + 2 * d;
+	struct ftnl_ring_detector *det = &sim->det[q];
+	int64_t h = sim->cfg->h_ns, deadline;
 
-	if (sim->observer[p] == q) {
+	if (sim->det[p].observer == q) {
 		int64_t phase = ring_phase(sim, p);
 		/* Last periodic heartbeat strictly before the death. */
 		int64_t e = phase + ring_floor_div(x - 1 - phase, h) * h;
@@ -354,10 +409,14 @@ static int ring_schedule_suspect(struct ring_sim *sim, uint32_t q, uint32_t p,
 			last = e + ring_delay(sim);
 		if (sim->extra_hb[p] > last)
 			last = sim->extra_hb[p];
-		/* Heartbeats count once q observes p (ring.c: pos == emitter). */
+		/* Heartbeats count once q observes p (T2 counts from the emitter only). */
 		if (last != NEG_INF && last >= sim->emitter_since[q])
-			deadline = last + d;
+			ftnl_ring_det_heartbeat(det, p, (uint64_t)last);
 	}
+	deadline = (int64_t)det->susp_deadline;
+	/* Steady state from the start: no T3 ever set a deadline. */
+	if (sim->emitter_since[q] == NEG_INF && !det->heard_emitter)
+		deadline = NEG_INF;
 	if (deadline < x)
 		deadline = x;
 	return ring_push(sim, deadline, EV_SUSPECT, q, sim->epoch[q], 0);
@@ -372,20 +431,24 @@ static int ring_on_fail(struct ring_sim *sim, uint32_t p, int64_t x)
 	sim->struck++;
 	sim->alive--;
 	sim->known_pairs -= __builtin_popcountll(sim->dmask[p]);
-	if (q != NO_NODE && ring_alive(sim, q, x) && sim->emitter[q] == p)
+	if (q != NO_NODE && ring_alive(sim, q, x) && sim->det[q].observing &&
+	    sim->det[q].emitter == p)
 		return ring_schedule_suspect(sim, q, p, x);
 	return 0;
 }
 
-/* Task T3. */
+/* Task T3: the detector's deadline passed. */
 static int ring_on_suspect(struct ring_sim *sim, uint32_t q, uint32_t epoch,
 			   int64_t now)
 {
-	uint32_t p = sim->emitter[q], fail;
+	struct ftnl_ring_detector *det = &sim->det[q];
+	uint32_t p = det->emitter, fail;
 	int err;
 
-	if (!ring_alive(sim, q, now) || epoch != sim->epoch[q] || p == q)
+	if (!ring_alive(sim, q, now) || epoch != sim->epoch[q] || !det->observing)
 		return 0;
+	if (ftnl_ring_det_expire(det, (uint64_t)now) != FTNL_RING_SUSPECT)
+		return -EPROTO;	/* the event and the detector disagree */
 	fail = sim->fidx[p];
 	if (fail == NO_FAIL)
 		return -EPROTO;	/* a live node suspected: the model is broken */
@@ -401,18 +464,19 @@ static int ring_on_suspect(struct ring_sim *sim, uint32_t q, uint32_t epoch,
 static void ring_on_newobs(struct ring_sim *sim, uint32_t e, uint32_t q,
 			   int64_t now)
 {
+	struct ftnl_ring_sink out;
+
 	if (!ring_alive(sim, e, now))
 		return;
-	sim->observer[e] = q;
+	ftnl_ring_det_new_observer(&sim->det[e], q, ring_sink(sim, e, now, &out));
 	sim->obs_since[e] = now;
-	sim->extra_hb[e] = now + ring_delay(sim);
 }
 
 /*
  * Task T5. Algorithm 1 adds the announced death to D. ftnl (kmod/bcast/
  * bcast.c) unions the message's whole D into the node's own on first
- * receipt and lets the ring re-evaluate the emitter at once (ring.c's
- * ftnl_ring_failure_learned()).
+ * receipt and lets the ring re-evaluate the emitter at once (core.c's
+ * ftnl_ring_det_lost()).
  */
 static int ring_on_bcast(struct ring_sim *sim, uint32_t node, uint32_t id,
 			 uint32_t arg2, int64_t now)
@@ -423,7 +487,7 @@ static int ring_on_bcast(struct ring_sim *sim, uint32_t node, uint32_t id,
 
 	b->pending--;
 	if (ring_alive(sim, node, now)) {
-		uint32_t emitter = sim->emitter[node];
+		uint32_t emitter = sim->det[node].emitter;
 		uint64_t news = sim->cfg->paper_t5 ? 1ULL << b->fail : b->dmask;
 
 		news &= ~sim->dmask[node];
@@ -431,7 +495,7 @@ static int ring_on_bcast(struct ring_sim *sim, uint32_t node, uint32_t id,
 			ring_learn(sim, node, __builtin_ctzll(news), now);
 			news &= news - 1;
 		}
-		if (!sim->cfg->paper_t5 && emitter != node &&
+		if (!sim->cfg->paper_t5 && sim->det[node].observing &&
 		    sim->fidx[emitter] != NO_FAIL &&
 		    (sim->dmask[node] >> sim->fidx[emitter] & 1)) {
 			err = ring_reconnect(sim, node, emitter, now);
@@ -508,8 +572,7 @@ static void ring_free(struct ring_sim *sim)
 			ring_bcast_free(sim, i);
 	free(sim->bc);
 	free(sim->dmask);
-	free(sim->emitter);
-	free(sim->observer);
+	free(sim->det);
 	free(sim->watcher);
 	free(sim->epoch);
 	free(sim->emitter_since);
@@ -527,8 +590,7 @@ static int ring_alloc(struct ring_sim *sim, uint32_t n)
 {
 	memset(sim, 0, sizeof(*sim));
 	sim->dmask = calloc(n, sizeof(*sim->dmask));
-	sim->emitter = malloc(n * sizeof(*sim->emitter));
-	sim->observer = malloc(n * sizeof(*sim->observer));
+	sim->det = malloc(n * sizeof(*sim->det));
 	sim->watcher = malloc(n * sizeof(*sim->watcher));
 	sim->epoch = calloc(n, sizeof(*sim->epoch));
 	sim->emitter_since = malloc(n * sizeof(int64_t));
@@ -539,7 +601,7 @@ static int ring_alloc(struct ring_sim *sim, uint32_t n)
 	sim->learn0 = malloc(n * sizeof(int64_t));
 	sim->fidx = malloc(n);
 	sim->scratch = calloc(ftnl_bitmap_longs(n), sizeof(long));
-	if (!sim->dmask || !sim->emitter || !sim->observer || !sim->watcher ||
+	if (!sim->dmask || !sim->det || !sim->watcher ||
 	    !sim->epoch || !sim->emitter_since || !sim->obs_since ||
 	    !sim->extra_hb || !sim->port_free || !sim->death || !sim->learn0 ||
 	    !sim->fidx || !sim->scratch || sim_heap_init(&sim->heap, 1024)) {
@@ -559,7 +621,8 @@ static bool ring_reconnected(const struct ring_sim *sim)
 			continue;
 		while (e != q && !ring_survivor(sim, e) && steps++ < sim->n)
 			e = ftnl_ring_pred(e, sim->n);
-		if (sim->emitter[q] != e || (e != q && sim->observer[e] != q))
+		if ((e == q ? sim->det[q].observing : sim->det[q].emitter != e) ||
+		    (e != q && sim->det[e].observer != q))
 			return false;
 	}
 	return true;
@@ -594,8 +657,8 @@ int ring_run(const struct ring_cfg *cfg, struct ring_result *res)
 	sim.free_bc = NO_NODE;
 	sim_rng_seed(&sim.rng, cfg->seed);
 	for (i = 0; i < n; i++) {
-		sim.emitter[i] = ftnl_ring_pred(i, n);
-		sim.observer[i] = ftnl_ring_succ(i, n);
+		ftnl_ring_det_init(&sim.det[i], n, i, (uint64_t)cfg->h_ns,
+				   (uint64_t)cfg->d_ns);
 		sim.watcher[i] = ftnl_ring_succ(i, n);
 		/* Steady state: heartbeats have always flowed. */
 		sim.emitter_since[i] = NEG_INF;

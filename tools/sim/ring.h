@@ -6,9 +6,10 @@
  * heartbeats are not simulated one by one but their schedule is, so the
  * exact suspicion time of an observer is known when its emitter dies.
  *
- * Driven code: ftnl_ring_find_emitter() (kmod/ring/topology.c) for task
- * T3, ftnl_hcube_forward()/ftnl_bmg_forward() and ftnl_bcast_view_init()
- * (kmod/bcast/topology.c) for the broadcast of task T3/T5.
+ * Driven code: Algorithm 1's detector (kmod/ring/core.c: T2, T3, T4,
+ * FindEmitter) at every node, ftnl_hcube_forward()/ftnl_bmg_forward() and
+ * ftnl_bcast_view_init() (kmod/bcast/topology.c) for the broadcast of task
+ * T3/T5.
  */
 #ifndef FTNL_SIM_RING_H
 #define FTNL_SIM_RING_H

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The observation ring, pure: Algorithm 1 of "A failure detector for HPC
+ * platforms" (Bosilca et al.) and the node's membership state, as one state
+ * machine. No kernel headers beyond compat.h and the uapi header, no I/O,
+ * no clock, no allocation: the module (ring.c), the benchmark's userspace
+ * ring (tools/bench/uring.c), the simulator (tools/sim/ring.c), the unit
+ * tests and the DST (kmod/tests/) all run this file.
+ *
+ * Inputs are events, each a function: the ring is started or stopped, the
+ * heartbeat period elapsed (T1), a datagram's sender is to be admitted, a
+ * heartbeat (T2), NEW_OBSERVER (T4) or LEAVE arrived, the suspicion timer
+ * fired (T3), a death was learned by broadcast (T5), an admin readmitted a
+ * node or makes this node leave. Outputs are data, through struct
+ * ftnl_ring_sink during the call: datagrams to send, failures that entered
+ * D (each one an event to publish, some to broadcast); and the next
+ * deadline of the suspicion timer (ftnl_ring_core_take_timer()).
+ *
+ * Two layers, one file:
+ *   struct ftnl_ring_detector  Algorithm 1 proper (emitter, observer,
+ *                              SUSP-TIMEOUT); D is the caller's bitmap, so
+ *                              a simulator of 10^5 nodes can keep D in its
+ *                              own compact form.
+ *   struct ftnl_ring_core      a detector plus D and what the node knows of
+ *                              every other (state, incarnations): the whole
+ *                              membership state of a node.
+ * Time is nanoseconds of a monotonic clock, never 0 once the ring runs.
+ */
+#ifndef _FTNL_RING_CORE_H
+#define _FTNL_RING_CORE_H
+
+#include <linux/ftnl.h>
+
+#include "../compat.h"
+#include "../wire.h"
+
+/*
+ * Before the first heartbeat of its first emitter, a node waits this long
+ * on top of d: cluster members are configured one after another, seconds
+ * apart (tens of seconds for a large emulated cluster), and a node that is
+ * not up yet has not failed. Once the cluster is up, Algorithm 1's
+ * timeouts apply unchanged.
+ */
+#define FTNL_RING_BOOT_GRACE_NS	(30ULL * 1000000000ULL)
+
+/*
+ * Ring positions: indices 0..n-1 of the id-sorted node table; the ring
+ * runs in ascending order, wrapping around.
+ */
+static inline u32 ftnl_ring_pred(u32 pos, u32 n)
+{
+	return pos ? pos - 1 : n - 1;
+}
+
+static inline u32 ftnl_ring_succ(u32 pos, u32 n)
+{
+	return pos + 1 < n ? pos + 1 : 0;
+}
+
+u32 ftnl_ring_find_emitter(const unsigned long *dead, u32 n, u32 self,
+			   u32 from);
+u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self);
+
+/**
+ * struct ftnl_ring_sink - where the ring's outputs go, during a call only
+ * @send: send a datagram of @type (enum ftnl_wire_type) to position @to, never
+ *	this node's own
+ * @failed: the node at @pos entered D (its peer entry says how and who saw
+ *	it): publish the event; when @originate, this node found the failure
+ *	and must broadcast it (task T3, line 24). Core layer only.
+ * @ctx: passed back
+ *
+ * Callbacks must not call into the ring.
+ */
+struct ftnl_ring_sink {
+	void (*send)(void *ctx, u32 to, u8 type);
+	void (*failed)(void *ctx, u32 pos, bool originate);
+	void *ctx;
+};
+
+/**
+ * struct ftnl_ring_detector - Algorithm 1's state at one node
+ * @n: ring positions
+ * @self: this node's position
+ * @emitter: the node this node observes ("emitter")
+ * @observer: the node this node heartbeats ("observer")
+ * @observing: @emitter is another node (false when every other is in D)
+ * @heard_emitter: a heartbeat from the current @emitter arrived
+ * @stall_grace: the suspicion timer already waited once for a stalled CPU
+ *	to read its pending datagrams (reset when a heartbeat or a new
+ *	emitter moves the deadline)
+ * @period_ns: h
+ * @timeout_ns: d
+ * @boot_grace_ns: added to the first deadline (FTNL_RING_BOOT_GRACE_NS)
+ * @susp_deadline: SUSP-TIMEOUT, as a deadline that heartbeats move
+ * @last_hb: arrival of the last heartbeat from @emitter
+ * @timer_at: when the caller's suspicion timer is set to fire, 0 if unset
+ * @timer_moved: the caller must (re)start its timer at @timer_at
+ *
+ * The timer may fire before the deadline (a heartbeat moved it later): it
+ * is then set again for the deadline. It is only restarted when the
+ * deadline moves earlier than @timer_at, as the kernel's hrtimer is.
+ */
+struct ftnl_ring_detector {
+	u32 n;
+	u32 self;
+	u32 emitter;
+	u32 observer;
+	bool observing;
+	bool heard_emitter;
+	bool stall_grace;
+	bool timer_moved;
+	u64 period_ns;
+	u64 timeout_ns;
+	u64 boot_grace_ns;
+	u64 susp_deadline;
+	u64 last_hb;
+	u64 timer_at;
+};
+
+/* What the suspicion timer found (ftnl_ring_det_expire()). */
+enum ftnl_ring_expiry {
+	FTNL_RING_IDLE,		/* nothing observed: timer stays off */
+	FTNL_RING_WAIT,		/* not yet (or a stalled CPU): timer set again */
+	FTNL_RING_SUSPECT,	/* task T3: the emitter is to enter D */
+};
+
+void ftnl_ring_det_init(struct ftnl_ring_detector *det, u32 n, u32 self,
+			u64 period_ns, u64 timeout_ns);
+void ftnl_ring_det_start(struct ftnl_ring_detector *det, u64 now,
+			 const struct ftnl_ring_sink *out);
+void ftnl_ring_det_tick(struct ftnl_ring_detector *det,
+			const struct ftnl_ring_sink *out);
+bool ftnl_ring_det_heartbeat(struct ftnl_ring_detector *det, u32 from,
+			     u64 now);
+void ftnl_ring_det_new_observer(struct ftnl_ring_detector *det, u32 from,
+				const struct ftnl_ring_sink *out);
+enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
+					   u64 now);
+void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
+			const unsigned long *dead, u32 pos, bool left, u64 now,
+			const struct ftnl_ring_sink *out);
+void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
+			      const unsigned long *dead, u64 now,
+			      const struct ftnl_ring_sink *out);
+
+/**
+ * struct ftnl_ring_peer - what this node knows of another member
+ * @incarnation: incarnation heard from it, 0 if none yet
+ * @dead_incarnation: incarnation it last died (or left) with; a readmitted
+ *	node must come back with a larger one
+ * @observer: position of the node that detected its failure (when not
+ *	alive)
+ * @state: enum ftnl_node_state
+ * @cause: enum ftnl_event_cause of its failure (when not alive)
+ */
+struct ftnl_ring_peer {
+	u64 incarnation;
+	u64 dead_incarnation;
+	u32 observer;
+	u8 state;
+	u8 cause;
+};
+
+/**
+ * struct ftnl_ring_core - one node's ring and membership state
+ * @det: Algorithm 1
+ * @running: started and not stopped: timers and datagrams are acted on
+ * @incarnation: this node's incarnation
+ * @dead: D, a bitmap over positions (caller memory, zeroed)
+ * @peers: per position (caller memory, zeroed); @peers[self] is unused
+ */
+struct ftnl_ring_core {
+	struct ftnl_ring_detector det;
+	bool running;
+	u64 incarnation;
+	unsigned long *dead;
+	struct ftnl_ring_peer *peers;
+};
+
+/* How a datagram's sender fares (ftnl_ring_core_admit()). */
+enum ftnl_ring_admit {
+	FTNL_RING_ACCEPT,	/* known incarnation: check its sequence */
+	FTNL_RING_ACCEPT_NEW,	/* first datagram of this incarnation: start
+				 * its replay window afresh */
+	FTNL_RING_DEAD_SENDER,	/* dead or left here (FTNL_DROP_DEAD_SENDER) */
+	FTNL_RING_STALE,	/* an incarnation older than known */
+};
+
+/**
+ * struct ftnl_node_view - a node as the node dump shows it
+ * @state: enum ftnl_node_state
+ * @incarnation: incarnation heard, 0 if none
+ * @emitter: this node observes it
+ * @observer: it observes this node
+ * @has_hb_age: @hb_age_ns is meaningful
+ * @hb_age_ns: time since its last heartbeat (emitter only)
+ */
+struct ftnl_node_view {
+	u8 state;
+	u64 incarnation;
+	bool emitter;
+	bool observer;
+	bool has_hb_age;
+	u64 hb_age_ns;
+};
+
+void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
+			 u64 period_ns, u64 timeout_ns, u64 incarnation,
+			 unsigned long *dead, struct ftnl_ring_peer *peers);
+void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
+			  const struct ftnl_ring_sink *out);
+void ftnl_ring_core_stop(struct ftnl_ring_core *core);
+void ftnl_ring_core_tick(struct ftnl_ring_core *core,
+			 const struct ftnl_ring_sink *out);
+enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
+					    u64 now,
+					    const struct ftnl_ring_sink *out);
+enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
+					  u64 incarnation, u64 now,
+					  const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
+void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
+				 const struct ftnl_ring_sink *out);
+void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
+			     const struct ftnl_ring_sink *out);
+void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
+				    u8 state, u8 cause, u32 observer, u64 now,
+				    const struct ftnl_ring_sink *out);
+void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
+				u64 incarnation, u32 observer, u64 now,
+				const struct ftnl_ring_sink *out);
+int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
+			   const struct ftnl_ring_sink *out, const char **why);
+void ftnl_ring_core_leave(struct ftnl_ring_core *core,
+			  const struct ftnl_ring_sink *out);
+void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
+			 struct ftnl_node_view *view);
+bool ftnl_ring_core_take_timer(struct ftnl_ring_core *core, u64 *at);
+
+#endif /* _FTNL_RING_CORE_H */
