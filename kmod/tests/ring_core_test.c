@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ring's pure core (kmod/ring/core.c) event by event: every task of
+ * Algorithm 1 and every membership rule, with its outputs (datagrams,
+ * failures, the timer) recorded and compared; exhaustively, every order in
+ * which a node of a ring of up to 7 can learn any set of deaths, against a
+ * brute-force reading of the paper (emitter = closest live predecessor,
+ * each failure published once, no datagram to a node in D).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/testing/tap.h"
+#include "../ring/core.h"
+
+#define N_MAX	16
+#define H	10
+#define D	50
+#define GRACE	FTNL_RING_BOOT_GRACE_NS
+
+struct rec {
+	u32 nsent;
+	u32 to[64];
+	u8 type[64];
+	u32 nfailed;
+	u32 failed[64];
+	bool originate[64];
+};
+
+static void rec_send(void *ctx, u32 to, u8 type)
+{
+	struct rec *r = ctx;
+
+	if (r->nsent < 64) {
+		r->to[r->nsent] = to;
+		r->type[r->nsent] = type;
+	}
+	r->nsent++;
+}
+
+static void rec_failed(void *ctx, u32 pos, bool originate)
+{
+	struct rec *r = ctx;
+
+	if (r->nfailed < 64) {
+		r->failed[r->nfailed] = pos;
+		r->originate[r->nfailed] = originate;
+	}
+	r->nfailed++;
+}
+
+struct node {
+	struct ftnl_ring_core core;
+	unsigned long dead[1];
+	struct ftnl_ring_peer peers[N_MAX];
+	struct rec rec;
+	struct ftnl_ring_sink out;
+};
+
+static void node_init(struct node *x, u32 n, u32 self)
+{
+	memset(x, 0, sizeof(*x));
+	ftnl_ring_core_init(&x->core, n, self, H, D, 100 + self, x->dead,
+			    x->peers);
+	x->out = (struct ftnl_ring_sink){ rec_send, rec_failed, &x->rec };
+}
+
+static void clear(struct node *x)
+{
+	memset(&x->rec, 0, sizeof(x->rec));
+}
+
+static u64 timer(struct node *x)
+{
+	u64 at;
+
+	return ftnl_ring_core_take_timer(&x->core, &at) ? at : 0;
+}
+
+static void test_start_tick(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	/* The boot grace: d + 30 s for the first emitter's first heartbeat. */
+	TAP_CHECK_UINT(timer(&x), 1000 + D + GRACE);
+	TAP_CHECK_UINT(timer(&x), 0);
+	clear(&x);
+	/* T1: heartbeat to the observer, NEW_OBSERVER again until heard. */
+	ftnl_ring_core_tick(&x.core, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+	TAP_CHECK_INT(x.rec.to[0], 3);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
+	TAP_CHECK_INT(x.rec.to[1], 1);
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
+	clear(&x);
+	/* T2 from another node: nothing moves. */
+	TAP_CHECK(!ftnl_ring_core_heartbeat(&x.core, 4, 1010));
+	TAP_CHECK_UINT(timer(&x), 0);
+	/* T2 from the emitter: d, and the timer moves (earlier). */
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1010));
+	TAP_CHECK_UINT(timer(&x), 1010 + D);
+	/* A later deadline does not move the timer: it fires early. */
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1020));
+	TAP_CHECK_UINT(timer(&x), 0);
+	ftnl_ring_core_tick(&x.core, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1010 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1020 + D);
+	TAP_CHECK_INT(x.rec.nsent + x.rec.nfailed, 0);
+	/* Stopped: no tick, no expiry acts. */
+	ftnl_ring_core_stop(&x.core);
+	ftnl_ring_core_tick(&x.core, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 5000, &x.out), FTNL_RING_IDLE);
+	TAP_CHECK_INT(x.rec.nsent + x.rec.nfailed, 0);
+}
+
+static void test_t3_stall_guard(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 100);
+	timer(&x);
+	clear(&x);
+	/* More than h late: a stalled CPU; judge h later, once. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H + 1, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 100 + D + H + 1 + H);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* The heartbeat read meanwhile saves it, and re-arms the guard. */
+	ftnl_ring_core_heartbeat(&x.core, 1, 100 + D + H + 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H + 1 + H, &x.out),
+		      FTNL_RING_WAIT);
+	timer(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000, &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1000 + H);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* Still nothing: task T3. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + H, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 1);
+	TAP_CHECK(x.rec.originate[0]);
+	TAP_CHECK(ftnl_bit_test(x.dead, 1));
+	TAP_CHECK_INT(x.peers[1].state, FTNL_NODE_STATE_DEAD);
+	TAP_CHECK_INT(x.peers[1].cause, FTNL_CAUSE_OBSERVED);
+	TAP_CHECK_INT(x.peers[1].observer, 2);
+	/* FindEmitter, NEW_OBSERVER, 2d. */
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 0);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	TAP_CHECK_UINT(timer(&x), 1000 + H + 2 * D);
+	clear(&x);
+	/* Exactly at deadline + h: no grace. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + H + 2 * D + H, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.failed[0], 0);
+	TAP_CHECK_INT(x.core.det.emitter, 4);
+	/* T4: observer <- j, heartbeat at once. */
+	clear(&x);
+	ftnl_ring_core_new_observer(&x.core, 4, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 4);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 4);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
+	/* The last ones: alone, nothing observed, timer off. */
+	clear(&x);
+	timer(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, x.core.det.susp_deadline,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, x.core.det.susp_deadline,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK(!x.core.det.observing);
+	TAP_CHECK_UINT(timer(&x), 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 9000, &x.out), FTNL_RING_IDLE);
+}
+
+static void test_admit(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 4, 0);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 1, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, 1, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* A newer incarnation: the one known restarted, it is dead. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 8, 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(x.rec.originate[0]);
+	TAP_CHECK_INT(x.peers[3].cause, FTNL_CAUSE_RESTARTED);
+	TAP_CHECK_UINT(x.peers[3].dead_incarnation, 7);
+	TAP_CHECK_INT(x.core.det.emitter, 2);	/* it was the emitter */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	/* Readmission: errors change nothing; then a newer one only. */
+	{
+		const char *why = NULL;
+
+		TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 0, 4, &x.out, &why), -EINVAL);
+		TAP_CHECK(why && strstr(why, "itself"));
+		TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 1, 4, &x.out, &why), -EINVAL);
+		TAP_CHECK(why && strstr(why, "alive"));
+		clear(&x);
+		timer(&x);
+		TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 3, 4, &x.out, &why), 0);
+	}
+	TAP_CHECK(!ftnl_bit_test(x.dead, 3));
+	TAP_CHECK_INT(x.core.det.emitter, 3);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 3);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	/* Set for 2 + 2d already: it fires then, and waits for 4 + 2d. */
+	TAP_CHECK_UINT(timer(&x), 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 2 + 2 * D, &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 4 + 2 * D);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 5, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+}
+
+static void test_broadcast_and_leave(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 6, 3);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 20, 1, &x.out);
+	clear(&x);
+	/* T5 about an older incarnation than known: stale news. */
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 19, 0, 2, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* Never heard: takes the failed incarnation; not this node's find. */
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 33, 0, 2, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(!x.rec.originate[0]);
+	TAP_CHECK_UINT(x.peers[5].incarnation, 33);
+	TAP_CHECK_INT(x.peers[5].cause, FTNL_CAUSE_BROADCAST);
+	/* Twice: once. */
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 33, 0, 2, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	/* The emitter, by broadcast: the ring is repaired at once. */
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 0, 3, &x.out);
+	TAP_CHECK_INT(x.core.det.emitter, 1);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	/* The observer leaves: next live successor, heartbeat at once. */
+	clear(&x);
+	ftnl_ring_core_leave_rx(&x.core, 4, 4, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(!x.rec.originate[0]);
+	TAP_CHECK_INT(x.peers[4].state, FTNL_NODE_STATE_LEFT);
+	TAP_CHECK_INT(x.peers[4].observer, 4);
+	TAP_CHECK_INT(x.core.det.observer, 0);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 0);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
+	/* The emitter leaves: this node announces it. */
+	clear(&x);
+	ftnl_ring_core_leave_rx(&x.core, 1, 5, &x.out);
+	TAP_CHECK(x.rec.originate[0]);
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	/* This node leaves: observer and emitter (the same one: once). */
+	clear(&x);
+	ftnl_ring_core_leave(&x.core, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 0);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_LEAVE);
+}
+
+/* Brute force: the closest predecessor of @self not in @set. */
+static u32 closest_live_pred(u32 set, u32 n, u32 self)
+{
+	u32 k = self;
+
+	do
+		k = (k + n - 1) % n;
+	while (k != self && (set >> k & 1));
+	return k;
+}
+
+/*
+ * Every n <= 7, every self, every set of other nodes that die, every order
+ * in which this node learns them (by T3 when the dead one is its emitter,
+ * else by broadcast): at the end the emitter is the closest live
+ * predecessor, every death was published once, the last NEW_OBSERVER
+ * went to that emitter, and only what T3 found was to be broadcast.
+ */
+static u32 orders_checked;
+
+static void check_order(u32 n, u32 self, const u32 *order, u32 k)
+{
+	struct node x;
+	u32 set = 0, i, j, t3 = 0, originated = 0;
+	u64 now = 1000;
+
+	node_init(&x, n, self);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	for (i = 0; i < n; i++)
+		if (i != self)
+			ftnl_ring_core_heartbeat(&x.core, i, 1);
+	for (i = 0; i < k; i++) {
+		u32 p = order[i];
+
+		set |= 1U << p;
+		if (x.core.det.observing && x.core.det.emitter == p) {
+			now = x.core.det.susp_deadline;
+			TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, now, &x.out),
+				      FTNL_RING_SUSPECT);
+			t3++;
+		} else {
+			ftnl_ring_core_death_heard(&x.core, p, FTNL_NODE_STATE_DEAD,
+						   0, self, now, &x.out);
+		}
+		/* Dead emitters learned meanwhile are found by T3 in turn. */
+		while (x.core.det.observing && (set >> x.core.det.emitter & 1)) {
+			now = x.core.det.susp_deadline;
+			TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, now, &x.out),
+				      FTNL_RING_SUSPECT);
+			t3++;
+		}
+	}
+	TAP_CHECK_INT(x.core.det.observing ? x.core.det.emitter : self,
+		      closest_live_pred(set, n, self));
+	TAP_CHECK_INT(x.rec.nfailed, k);
+	for (i = 0; i < x.rec.nfailed && i < 64; i++) {
+		originated += x.rec.originate[i];
+		for (j = 0; j < i; j++)
+			TAP_CHECK(x.rec.failed[j] != x.rec.failed[i]);
+	}
+	TAP_CHECK_INT(originated, t3);
+	/* The last NEW_OBSERVER went to the emitter it ends with. */
+	for (i = x.rec.nsent < 64 ? x.rec.nsent : 64; i-- > 0;) {
+		if (x.rec.type[i] != FTNL_MSG_NEW_OBSERVER)
+			continue;
+		if (x.core.det.observing)
+			TAP_CHECK_INT(x.rec.to[i], x.core.det.emitter);
+		break;
+	}
+	orders_checked++;
+}
+
+static void permute(u32 n, u32 self, u32 *order, u32 k, u32 used, u32 depth)
+{
+	u32 p;
+
+	if (depth == k) {
+		check_order(n, self, order, k);
+		return;
+	}
+	for (p = 0; p < n; p++) {
+		if (p == self || (used >> p & 1))
+			continue;
+		order[depth] = p;
+		permute(n, self, order, k, used | 1U << p, depth + 1);
+	}
+}
+
+static void test_exhaustive_orders(const void *arg)
+{
+	u32 order[8];
+
+	(void)arg;
+	for (u32 n = 2; n <= 7; n++)
+		for (u32 self = 0; self < n; self++)
+			for (u32 k = 0; k < n; k++)
+				permute(n, self, order, k, 0, 0);
+	tap_diag("%u orders of deaths checked", orders_checked);
+}
+
+int main(void)
+{
+	tap_add(test_start_tick, NULL,
+		"start: NEW_OBSERVER, boot grace; T1; T2 moves the timer only earlier");
+	tap_add(test_t3_stall_guard, NULL,
+		"stall guard waits h once per deadline; T3: D, broadcast, FindEmitter, NEW_OBSERVER, 2d; T4");
+	tap_add(test_admit, NULL,
+		"incarnations: new, stale, restarted (dead, announced); readmit errors and re-evaluation");
+	tap_add(test_broadcast_and_leave, NULL,
+		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
+	tap_add(test_exhaustive_orders, NULL,
+		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
+	return tap_run();
+}

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deterministic simulation of the ring (kmod/ring/core.c, the very file the
+ * module runs): n nodes, each a struct ftnl_ring_core, exchange datagrams
+ * over a simulated network whose delays are drawn in [1, t] from a seed;
+ * heartbeats every h (per-node phase), the suspicion timer set where the
+ * core asks. A failure's broadcast is modelled as one datagram to every
+ * node (each within t): the broadcast overlays have their own property
+ * tests, what is checked here is the ring and the membership.
+ *
+ * Faults injected, per schedule: crashes (a node stops at once), graceful
+ * leaves (LEAVE to its observer and emitter, then it stops), CPU stalls
+ * (a node runs nothing for s <= d - h - t: its heartbeats are late but
+ * within the bound) and receive stalls (its received datagrams and its
+ * suspicion timer wait up to 5d - a softirq backlog - while its heartbeats
+ * go on; at the end the timer runs first, as a stalled CPU does, which is
+ * what the stall guard is for).
+ *
+ * Checked on every schedule (ring paper, section 3):
+ *   no false suspicion   a node that did not fail is never put in D by a
+ *                        node that did not fail (delays stay under d - h);
+ *   completeness         at the end every survivor's D is exactly the set
+ *                        of failed nodes, each with the right state;
+ *   reconnected ring     at the end every survivor observes its closest
+ *                        live predecessor and heartbeats its closest live
+ *                        successor (section 3.1.3);
+ *   Lemma 2              the i-th failed node is detected (task T3) by at
+ *                        most f - i + 1 nodes;
+ *   Theorem 1            without stalls and with f <= log2(n) - 1, every
+ *                        unstable episode lasts at most
+ *                        f(f+1)d + f t + f(f+1)/2 B(n), with B(n) = t here.
+ *
+ *   ring-dst [SCHEDULES [FIRST_SEED]]   TAP; a failing seed is printed and
+ *                                       replays alone: ring-dst 1 SEED
+ *                                       (RING_DST_TRACE=1: every event)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/testing/tap.h"
+#include "../ring/core.h"
+
+#define MAX_N		32
+#define MS		1000000ULL
+#define H_NS		(10 * MS)
+#define D_NS		(50 * MS)
+#define MAX_EVENTS	(1 << 16)
+#define MAX_SCHEDULE_EVENTS	2000000ULL
+#define FAIL_FROM	(500 * MS)	/* after every first heartbeat */
+#define FAIL_SPAN	(1000 * MS)
+
+enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START };
+enum { MSG_RING, MSG_BCAST };
+
+struct ev {
+	u64 time;
+	u64 seq;
+	u8 type;
+	u8 kind;	/* EV_MSG: MSG_*; EV_STALL: 1 = receive stall */
+	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
+	u8 state;	/* MSG_BCAST */
+	u32 node;	/* where it happens */
+	u32 from;	/* EV_MSG sender; EV_TIMER generation */
+	u32 pos;	/* MSG_BCAST: the failed node; its observer in obs */
+	u32 obs;
+	u64 arg;	/* MSG_BCAST: D; EV_STALL: length; EV_FAIL: 1 = leave */
+	u64 inc;	/* MSG_BCAST: failed incarnation */
+};
+
+struct node {
+	struct ftnl_ring_core core;
+	unsigned long dead[1];
+	struct ftnl_ring_peer peers[MAX_N];
+	bool failed;
+	bool left;
+	u64 stall_until;	/* CPU stall: nothing runs */
+	u64 rx_until;		/* receive stall: datagrams and timer wait */
+	bool tick_due;
+	bool timer_due;
+	u32 timer_gen;
+	struct ev *backlog;	/* datagrams waiting for the end of a stall */
+	u32 nbacklog, capbacklog;
+};
+
+struct dst {
+	u64 seed, rng;
+	u32 n;
+	u64 t_ns;
+	bool stalls;
+	struct node node[MAX_N];
+	struct ev heap[MAX_EVENTS];
+	u32 nheap;
+	u64 seq;
+	u64 now;
+	u32 cur;		/* the node running a core call */
+	/* failures, in time order */
+	u32 nfail;
+	u32 fail_order[MAX_N];
+	u64 failed_mask;
+	u32 detections[MAX_N];	/* task T3 suspicions of each node */
+	/* episodes */
+	bool unstable;
+	u64 episode_start;
+	u32 episode_f;
+	u64 worst_ratio_num, worst_ratio_den;
+	char why[256];
+	bool bad;
+};
+
+static bool trace;	/* RING_DST_TRACE set: every event on stderr */
+
+static u64 rnd(struct dst *s)
+{
+	u64 z = (s->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static u64 rnd_in(struct dst *s, u64 lo, u64 hi)
+{
+	return lo + rnd(s) % (hi - lo + 1);
+}
+
+static void fail(struct dst *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct dst *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->bad)
+		return;
+	s->bad = true;
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- events ---------------------------------------------------------- */
+
+static bool ev_before(const struct ev *a, const struct ev *b)
+{
+	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
+}
+
+static void push(struct dst *s, struct ev ev)
+{
+	u32 i;
+
+	if (s->nheap == MAX_EVENTS) {
+		fail(s, "event heap full");
+		return;
+	}
+	ev.seq = s->seq++;
+	i = s->nheap++;
+	while (i && ev_before(&ev, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = ev;
+}
+
+static struct ev pop(struct dst *s)
+{
+	struct ev top = s->heap[0], last = s->heap[--s->nheap];
+	u32 i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && ev_before(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!ev_before(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	s->heap[i] = last;
+	return top;
+}
+
+/* ---- the core's outputs ------------------------------------------------ */
+
+static void sink_send(void *ctx, u32 to, u8 type)
+{
+	struct dst *s = ctx;
+	struct ev ev = {
+		.time = s->now + rnd_in(s, 1, s->t_ns),
+		.type = EV_MSG,
+		.kind = MSG_RING,
+		.wire = type,
+		.node = to,
+		.from = s->cur,
+	};
+
+	if (to >= s->n || to == s->cur)
+		fail(s, "node %u sends type %u to %u", s->cur, type, to);
+	push(s, ev);
+}
+
+static void sink_failed(void *ctx, u32 pos, bool originate)
+{
+	struct dst *s = ctx;
+	struct node *x = &s->node[s->cur];
+	const struct ftnl_ring_peer *peer = &x->core.peers[pos];
+	u32 j;
+
+	if (!s->node[pos].failed)
+		fail(s, "node %u put live node %u in D (cause %u) at %llu ms",
+		     s->cur, pos, peer->cause, s->now / MS);
+	/* A leaver may be learned dead from another broadcast's D first. */
+	else if (peer->state == FTNL_NODE_STATE_LEFT && !s->node[pos].left)
+		fail(s, "node %u: crashed node %u said to have left", s->cur, pos);
+	if (peer->cause == FTNL_CAUSE_OBSERVED)
+		s->detections[pos]++;
+	if (!originate)
+		return;
+	/* The broadcast: one datagram to every other node, each within t. */
+	for (j = 0; j < s->n; j++) {
+		struct ev ev = {
+			.time = s->now + rnd_in(s, 1, s->t_ns),
+			.type = EV_MSG,
+			.kind = MSG_BCAST,
+			.state = peer->state,
+			.node = j,
+			.from = s->cur,
+			.pos = pos,
+			.obs = peer->observer,
+			.arg = x->dead[0],
+			.inc = peer->dead_incarnation,
+		};
+
+		if (j != s->cur)
+			push(s, ev);
+	}
+}
+
+static const struct ftnl_ring_sink *sink(struct dst *s, u32 node,
+					 struct ftnl_ring_sink *out)
+{
+	s->cur = node;
+	*out = (struct ftnl_ring_sink){
+		.send = sink_send,
+		.failed = sink_failed,
+		.ctx = s,
+	};
+	return out;
+}
+
+static u64 incarnation_of(u32 node)
+{
+	return 1000 + node;
+}
+
+/* After every core call: set the timer where the core asks. */
+static void sync_timer(struct dst *s, u32 i)
+{
+	struct node *x = &s->node[i];
+	u64 at;
+
+	if (!ftnl_ring_core_take_timer(&x->core, &at))
+		return;
+	x->timer_gen++;
+	x->timer_due = false;
+	push(s, (struct ev){ .time = at > s->now ? at : s->now,
+			     .type = EV_TIMER, .node = i, .from = x->timer_gen });
+}
+
+/* ---- inputs -------------------------------------------------------------- */
+
+static void do_tick(struct dst *s, u32 i)
+{
+	struct ftnl_ring_sink out;
+
+	ftnl_ring_core_tick(&s->node[i].core, sink(s, i, &out));
+}
+
+static void do_timer(struct dst *s, u32 i)
+{
+	struct ftnl_ring_sink out;
+
+	ftnl_ring_core_expire(&s->node[i].core, s->now, sink(s, i, &out));
+	sync_timer(s, i);
+}
+
+static void do_msg(struct dst *s, const struct ev *ev)
+{
+	struct node *x = &s->node[ev->node];
+	struct ftnl_ring_sink out;
+	u32 b;
+
+	sink(s, ev->node, &out);
+	switch (ftnl_ring_core_admit(&x->core, ev->from,
+				     incarnation_of(ev->from), s->now, &out)) {
+	case FTNL_RING_ACCEPT:
+	case FTNL_RING_ACCEPT_NEW:
+		break;
+	default:
+		sync_timer(s, ev->node);
+		return;
+	}
+	if (ev->kind == MSG_BCAST) {
+		/* As kmod/bcast/bcast.c delivers: the death, then D. */
+		ftnl_ring_core_death_heard(&x->core, ev->pos, ev->state, ev->inc,
+					   ev->obs, s->now, &out);
+		for (b = 0; b < s->n; b++)
+			if (ev->arg >> b & 1)
+				ftnl_ring_core_death_heard(&x->core, b,
+							   FTNL_NODE_STATE_DEAD,
+							   0, ev->from, s->now,
+							   &out);
+	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
+		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
+	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
+		ftnl_ring_core_new_observer(&x->core, ev->from, &out);
+	} else if (ev->wire == FTNL_MSG_LEAVE) {
+		ftnl_ring_core_leave_rx(&x->core, ev->from, s->now, &out);
+	}
+	sync_timer(s, ev->node);
+}
+
+static void backlog(struct node *x, const struct ev *ev)
+{
+	if (x->nbacklog == x->capbacklog) {
+		u32 cap = x->capbacklog ? 2 * x->capbacklog : 64;
+		struct ev *grown = realloc(x->backlog, cap * sizeof(*grown));
+
+		if (!grown)
+			abort();
+		x->backlog = grown;
+		x->capbacklog = cap;
+	}
+	x->backlog[x->nbacklog++] = *ev;
+}
+
+/* A stall ends: the timer first (as a stalled CPU), then T1, datagrams. */
+static void unstall(struct dst *s, u32 i)
+{
+	struct node *x = &s->node[i];
+	u32 k;
+
+	if (x->failed || s->now < x->stall_until || s->now < x->rx_until)
+		return;
+	if (x->timer_due) {
+		x->timer_due = false;
+		do_timer(s, i);
+	}
+	if (x->tick_due) {
+		x->tick_due = false;
+		do_tick(s, i);
+		push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
+				     .node = i });
+	}
+	for (k = 0; k < x->nbacklog && !x->failed; k++)
+		do_msg(s, &x->backlog[k]);
+	x->nbacklog = 0;
+}
+
+static void do_fail(struct dst *s, u32 i, bool leave)
+{
+	struct node *x = &s->node[i];
+	struct ftnl_ring_sink out;
+
+	if (leave)
+		ftnl_ring_core_leave(&x->core, sink(s, i, &out));
+	ftnl_ring_core_stop(&x->core);
+	x->failed = true;
+	x->left = leave;
+	s->fail_order[s->nfail++] = i;
+	s->failed_mask |= 1ULL << i;
+	if (!s->unstable) {
+		s->unstable = true;
+		s->episode_start = s->now;
+		s->episode_f = 0;
+	}
+	s->episode_f++;
+}
+
+/* ---- properties ------------------------------------------------------ */
+
+static u32 live_pred(const struct dst *s, u32 i)
+{
+	u32 k = i, steps;
+
+	for (steps = 0; steps < s->n; steps++) {
+		k = ftnl_ring_pred(k, s->n);
+		if (!s->node[k].failed)
+			return k;
+	}
+	return i;
+}
+
+static u32 live_succ(const struct dst *s, u32 i)
+{
+	u32 k = i, steps;
+
+	for (steps = 0; steps < s->n; steps++) {
+		k = ftnl_ring_succ(k, s->n);
+		if (!s->node[k].failed)
+			return k;
+	}
+	return i;
+}
+
+/* Section 3.1.3: every survivor knows every failure, ring reconnected. */
+static bool stable(const struct dst *s, char *why, size_t len)
+{
+	u32 i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct node *x = &s->node[i];
+		const struct ftnl_ring_detector *det = &x->core.det;
+		u32 e = live_pred(s, i), o = live_succ(s, i);
+
+		if (x->failed)
+			continue;
+		if (x->dead[0] != s->failed_mask) {
+			snprintf(why, len, "node %u knows D %#llx, failed %#llx",
+				 i, (u64)x->dead[0], s->failed_mask);
+			return false;
+		}
+		if (e == i ? det->observing :
+		    !det->observing || det->emitter != e || det->observer != o) {
+			snprintf(why, len,
+				 "node %u: emitter %u observer %u observing %d, want %u %u",
+				 i, det->emitter, det->observer, det->observing, e, o);
+			return false;
+		}
+	}
+	return true;
+}
+
+static u32 log2_floor(u32 n)
+{
+	u32 k = 0;
+
+	while ((2U << k) <= n)
+		k++;
+	return k;
+}
+
+/* Theorem 1 with B(n) = t: f(f+1)d + f t + f(f+1)/2 t. */
+static u64 theorem1_bound(const struct dst *s, u32 f)
+{
+	return (u64)f * (f + 1) * D_NS + (u64)f * s->t_ns +
+	       (u64)f * (f + 1) / 2 * s->t_ns;
+}
+
+static void episode_check(struct dst *s)
+{
+	char why[160];
+	u64 took, bound;
+
+	if (!s->unstable || !stable(s, why, sizeof(why)))
+		return;
+	s->unstable = false;
+	if (s->stalls || s->episode_f + 1 > log2_floor(s->n))
+		return;
+	took = s->now - s->episode_start;
+	bound = theorem1_bound(s, s->episode_f);
+	if (took > bound)
+		fail(s, "unstable for %llu us with f = %u, Theorem 1 bound %llu us",
+		     took / 1000, s->episode_f, bound / 1000);
+	if (took * s->worst_ratio_den > s->worst_ratio_num * bound) {
+		s->worst_ratio_num = took;
+		s->worst_ratio_den = bound;
+	}
+}
+
+/* ---- one schedule -------------------------------------------------------- */
+
+struct summary {
+	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
+	u64 worst_num, worst_den;
+	u32 max_detections;
+};
+
+static void dst_free(struct dst *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->node[i].backlog);
+}
+
+static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
+{
+	struct ftnl_ring_sink out;
+	u64 end, when, events = 0;
+	u32 i, f, k;
+
+	memset(s, 0, sizeof(*s));
+	s->seed = s->rng = seed;
+	s->worst_ratio_den = 1;
+	s->n = (u32)rnd_in(s, 2, rnd(s) % 4 ? 12 : MAX_N);
+	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
+	s->stalls = rnd(s) % 3 == 0;
+	f = (u32)rnd_in(s, 0, s->n - 1 < 6 ? s->n - 1 : 6);
+
+	for (i = 0; i < s->n; i++) {
+		struct node *x = &s->node[i];
+
+		ftnl_ring_core_init(&x->core, s->n, i, H_NS, D_NS,
+				    incarnation_of(i), x->dead, x->peers);
+		/* Nodes are configured one after another. */
+		push(s, (struct ev){ .time = rnd_in(s, 0, 100 * MS),
+				     .type = EV_START, .node = i });
+	}
+	for (k = 0; k < f; k++) {
+		u32 victim;
+
+		do {
+			victim = (u32)rnd_in(s, 0, s->n - 1);
+		} while (s->failed_mask >> victim & 1);
+		/* Consecutive ring nodes often: Theorem 1's worst case. */
+		s->failed_mask |= 1ULL << victim;
+		push(s, (struct ev){ .time = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN),
+				     .type = EV_FAIL, .node = victim,
+				     .arg = rnd(s) % 4 == 0 });
+	}
+	s->failed_mask = 0;
+	/*
+	 * Stalls, one at a time, each at most d - h - t - 1 long: a CPU stall
+	 * delays the node's heartbeats, a receive stall what it reads
+	 * (heartbeats, NEW_OBSERVER) and its suspicion timer, which then runs
+	 * before the datagrams that wait; within that length every delay
+	 * stays under the bound. (Longer or overlapping stalls of neighbours
+	 * add up past it: a timer that runs late by h or less then suspects
+	 * an emitter whose heartbeat waits unread - the stall guard only acts
+	 * more than h past the deadline.)
+	 */
+	for (when = 200 * MS; s->stalls && when < 3000 * MS;) {
+		bool rx = rnd(s) % 2;
+		u64 len = rnd_in(s, 1, D_NS - H_NS - s->t_ns - 1);
+
+		when += rnd_in(s, 0, 300 * MS);
+		push(s, (struct ev){ .time = when, .type = EV_STALL, .kind = rx,
+				     .node = (u32)rnd_in(s, 0, s->n - 1),
+				     .arg = len });
+		when += len + 2 * D_NS;
+		sum->stalls++;
+		sum->rx_stalls += rx;
+	}
+	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
+
+	while (s->nheap && !s->bad) {
+		struct ev ev = pop(s);
+		struct node *x = &s->node[ev.node];
+
+		if (ev.time > end)
+			break;
+		/* A timer set again and again at the same instant: livelock. */
+		if (++events > MAX_SCHEDULE_EVENTS) {
+			fail(s, "livelock: %llu events by %llu ms", events, s->now / MS);
+			break;
+		}
+		s->now = ev.time;
+		sum->events++;
+		if (trace)
+			fprintf(stderr, "%llu us: ev %u node %u from %u kind %u wire %u\n",
+				s->now / 1000, ev.type, ev.node, ev.from, ev.kind, ev.wire);
+		/* Not configured yet: no ring, datagrams are dropped. */
+		if (!x->core.running && !x->failed && ev.type != EV_START &&
+		    ev.type != EV_FAIL)
+			continue;
+		switch (ev.type) {
+		case EV_START:
+			ftnl_ring_core_start(&x->core, s->now, sink(s, ev.node, &out));
+			sync_timer(s, ev.node);
+			push(s, (struct ev){ .time = s->now, .type = EV_TICK,
+					     .node = ev.node });
+			break;
+		case EV_TICK:
+			if (x->failed)
+				break;
+			if (s->now < x->stall_until) {
+				x->tick_due = true;
+				break;
+			}
+			do_tick(s, ev.node);
+			push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
+					     .node = ev.node });
+			break;
+		case EV_TIMER:
+			if (x->failed || ev.from != x->timer_gen)
+				break;
+			if (s->now < x->stall_until || s->now < x->rx_until) {
+				x->timer_due = true;
+				break;
+			}
+			do_timer(s, ev.node);
+			break;
+		case EV_MSG:
+			if (x->failed)
+				break;
+			if (s->now < x->stall_until || s->now < x->rx_until) {
+				backlog(x, &ev);
+				break;
+			}
+			do_msg(s, &ev);
+			break;
+		case EV_FAIL:
+			if (!x->failed)
+				do_fail(s, ev.node, ev.arg);
+			break;
+		case EV_STALL:
+			if (x->failed)
+				break;
+			if (ev.kind)
+				x->rx_until = s->now + ev.arg;
+			else
+				x->stall_until = s->now + ev.arg;
+			push(s, (struct ev){ .time = s->now + ev.arg,
+					     .type = EV_UNSTALL, .node = ev.node });
+			break;
+		case EV_UNSTALL:
+			unstall(s, ev.node);
+			break;
+		}
+		episode_check(s);
+	}
+
+	if (!s->bad) {
+		char why[160];
+
+		if (!stable(s, why, sizeof(why)))
+			fail(s, "not stable at the end: %s", why);
+	}
+	/* Lemma 2: the i-th failure (from 1) is detected at most f - i + 1 times. */
+	for (k = 0; k < s->nfail && !s->bad; k++) {
+		u32 p = s->fail_order[k];
+
+		if (s->detections[p] > s->nfail - k)
+			fail(s, "failure %u (node %u) detected %u times, Lemma 2 allows %u",
+			     k + 1, p, s->detections[p], s->nfail - k);
+		if (s->detections[p] > sum->max_detections)
+			sum->max_detections = s->detections[p];
+	}
+	sum->schedules++;
+	sum->failures += s->nfail;
+	if (s->worst_ratio_num * sum->worst_den > sum->worst_num * s->worst_ratio_den) {
+		sum->worst_num = s->worst_ratio_num;
+		sum->worst_den = s->worst_ratio_den;
+	}
+	dst_free(s);
+	return s->bad ? -1 : 0;
+}
+
+static struct dst sim;
+static u64 nschedules = 2000, first_seed = 1;
+
+static void test_schedules(const void *arg)
+{
+	struct summary sum = { .worst_den = 1 };
+	u64 k;
+
+	(void)arg;
+	for (k = 0; k < nschedules; k++) {
+		u64 seed = first_seed + k;
+
+		if (run_schedule(&sim, seed, &sum)) {
+			tap_diag("seed %llu (n %u, t %llu us, stalls %d): %s",
+				 seed, sim.n, sim.t_ns / 1000, sim.stalls, sim.why);
+			TAP_CHECK(!"schedule failed");
+			return;
+		}
+	}
+	tap_diag("%llu schedules, %llu events, %llu"
+		 " failures, %llu stalls (%llu of them receive stalls)",
+		 sum.schedules, sum.events, sum.failures, sum.stalls, sum.rx_stalls);
+	tap_diag("most detections of one failure %u; worst episode at %llu"
+		 "%% of Theorem 1's bound", sum.max_detections,
+		 sum.worst_den ? 100 * sum.worst_num / sum.worst_den : 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		nschedules = strtoull(argv[1], NULL, 0);
+	if (argc > 2)
+		first_seed = strtoull(argv[2], NULL, 0);
+	trace = getenv("RING_DST_TRACE");
+	tap_add(test_schedules, NULL,
+		"ring DST: %llu seeded schedules from seed %llu"
+		": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1",
+		nschedules, first_seed);
+	return tap_run();
+}
