@@ -88,7 +88,7 @@ FIXTURE_SETUP(ring)
 
 	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
 	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	/* Until every node heard its first emitter, the boot grace (d + 10 s)
+	/* Until every node heard its first emitter, the boot grace (d + 30 s)
 	 * applies; after, the paper's rules. 10 s: configuration and first
 	 * heartbeats take well under a second even under TCG.
 	 */

@@ -663,6 +663,11 @@ const struct ftnl_node *st_vc_entry(const struct ftnl_node_table *t,
 	return NULL;
 }
 
+/*
+ * The paper's definition of a reconnected ring (section 3.1.3), written
+ * here independently of kmod/ring/core.c on purpose: an oracle that
+ * called the module's FindEmitter could not catch it.
+ */
 static uint32_t ring_pred(const struct st_vc *vc, const bool *live, uint32_t id)
 {
 	uint32_t k = id;

@@ -181,8 +181,7 @@ struct ftnl_ring_core {
 /* How a datagram's sender fares (ftnl_ring_core_admit()). */
 enum ftnl_ring_admit {
 	FTNL_RING_ACCEPT,	/* known incarnation: check its sequence */
-	FTNL_RING_ACCEPT_NEW,	/* first datagram of this incarnation: start
-				 * its replay window afresh */
+	FTNL_RING_ACCEPT_NEW,	/* first of this incarnation: new replay window */
 	FTNL_RING_DEAD_SENDER,	/* dead or left here (FTNL_DROP_DEAD_SENDER) */
 	FTNL_RING_STALE,	/* an incarnation older than known */
 };
