@@ -180,6 +180,32 @@ static void test_chunk(const void *arg)
 	}
 }
 
+/*
+ * The random schedules reach every recovery path: FORCED_NAK commits,
+ * rejected or NAKed ballots, NAKs, stale operations, crashes; and loose
+ * semantics show non-uniform returns. (A schedule generator that stopped
+ * producing them would leave the properties untested.)
+ */
+static void test_coverage(const void *arg)
+{
+	(void)arg;
+	for (int s = 0; s < 2; s++) {
+		const struct totals *t = &totals[s];
+
+		if (t->schedules < 1000)
+			continue;	/* too few to expect every path */
+		TAP_CHECK(t->forced > 0);
+		TAP_CHECK(t->rejected > 0);
+		TAP_CHECK(t->naks > 0);
+		TAP_CHECK(t->stale > 0);
+		TAP_CHECK(t->crashes > t->schedules);
+	}
+	if (totals[VALL_LOOSE].schedules >= 1000)
+		TAP_CHECK(totals[VALL_LOOSE].nonuniform > 0);
+	if (totals[VALL_STRICT].schedules < 1000)
+		TAP_SKIP("fewer than 1,000 schedules");
+}
+
 static int replay(uint64_t seed, enum vall_semantics sem, uint32_t quirks,
 		  bool trace)
 {
@@ -334,6 +360,9 @@ int main(int argc, char **argv)
 				chunks[s][c].first + chunk_size - 1);
 		}
 	}
+	tap_add(test_coverage, NULL, "the schedules reach FORCED_NAK, rejected "
+		"ballots, NAKs, stale operations; loose shows non-uniform "
+		"returns");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	status = tap_run();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
