@@ -90,6 +90,7 @@ guest-scripts:
 	install -d $(BUILD)/bin
 	install -m 0755 tools/demo/ftnl-vcluster tools/demo/demo-guest.sh \
 		tools/launch/ftnl-launch $(BUILD)/bin/
+	install -m 0755 tools/cluster/node $(BUILD)/bin/ftnl-cluster-node
 
 unit-tests: lib cli
 	$(MAKE) -C kmod/tests
@@ -116,7 +117,7 @@ check: setup
 	@$(ROOT)/tools/dev/check.sh $(CHECK_KERNELS)
 
 check-all: setup
-	@$(ROOT)/tools/dev/check.sh 6.1 6.12
+	@CLUSTER_SET=all $(ROOT)/tools/dev/check.sh 6.1 6.12
 
 demo: setup
 	@$(ROOT)/tools/dev/demo.sh

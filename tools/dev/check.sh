@@ -3,7 +3,8 @@
 #
 # make check: build everything, run the static checks, the userspace unit
 # tests (ASan/UBSan) and the kselftests inside QEMU on each kernel given as
-# argument (6.1, 6.12). Every suite speaks TAP; the last line is the total:
+# argument (6.1, 6.12), and the cluster harness's scenarios (the short set
+# on 6.1; all of them on every kernel with CLUSTER_SET=all). Every suite speaks TAP; the last line is the total:
 #   N passed, N failed
 # preceded by "N skipped" when cases were skipped.
 set -u
@@ -96,6 +97,23 @@ if [ $vm_ok -eq 0 ]; then
 		"$ROOT/tools/vm/run" --kernel "$k" --timeout 1500 -- \
 			/opt/ftnl/selftests/run_tests.sh >"$log" 2>&1
 		tally "selftests/$k" "$log" $?
+	done
+fi
+
+# Separate guests, real faults (tools/cluster/run): make check runs the
+# short set on 6.1, make check-all (CLUSTER_SET=all) every scenario on
+# every kernel given.
+if [ $vm_ok -eq 0 ]; then
+	for k in "${KERNELS[@]}"; do
+		[ "${CLUSTER_SET:-short}" = all ] || [ "$k" = 6.1 ] || continue
+		echo "== cluster harness (separate VMs), kernel $k"
+		while read -r set scenario nodes _; do
+			case $set in '' | '#'*) continue ;; esac
+			[ "${CLUSTER_SET:-short}" = all ] || [ "$set" = short ] || continue
+			log=$LOGDIR/cluster-$scenario-$k.tap
+			"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" -- "$scenario" </dev/null >"$log" 2>&1
+			tally "cluster/$scenario/$k" "$log" $?
+		done <"$ROOT/tools/cluster/scenarios/list"
 	done
 fi
 
