@@ -97,6 +97,7 @@ unit-tests: lib cli
 	$(MAKE) -C tools/sim tests
 	$(MAKE) -C libftnl/era tests
 	$(MAKE) -C libftnl/vall tests
+	$(MAKE) -C libftnl/radix tests
 	$(MAKE) -C libftnl tests
 	$(MAKE) -C tools tests
 	$(MAKE) -C libftnl/group/tests
@@ -147,6 +148,7 @@ clean:
 	$(MAKE) -C tools/sim clean
 	$(MAKE) -C libftnl/era clean
 	$(MAKE) -C libftnl/vall clean
+	$(MAKE) -C libftnl/radix clean
 	$(MAKE) -C tools/bench clean
 	$(MAKE) -C libftnl clean
 	$(MAKE) -C tools clean
