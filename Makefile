@@ -64,11 +64,13 @@ cli: lib
 # The ring benchmark's programs, built with everything so they keep compiling.
 bench-tools: lib
 	$(MAKE) -C tools/bench
+	$(MAKE) -C tools/bench/radix
 
 # Figures only, never pass/fail, not part of check (Documentation/bench.rst).
 bench: setup modules-vm bench-tools
 	@$(ROOT)/tools/dev/bench.sh
 	$(MAKE) -C tools/bench/era run
+	$(MAKE) -C tools/bench/radix run
 
 # The discrete-event simulator (Documentation/simulator.rst).
 sim:
@@ -156,3 +158,4 @@ clean:
 	$(MAKE) -C libftnl/group/tests clean
 	$(MAKE) -C examples clean
 	$(MAKE) -C tools/bench/era clean
+	$(MAKE) -C tools/bench/radix clean

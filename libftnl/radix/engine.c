@@ -53,9 +53,11 @@ struct radix_node {
 	struct round r;
 	/* allocated when first needed (large for big groups) */
 	struct radix_view collect, next;
+	struct radix_view promised;	/* the last new root's view */
 	struct radix_chain max;		/* ROOT_DEAD: the newest views below */
 	struct radix_set max_joined;	/* the joiners of its last */
 	struct radix_chain catchup;	/* views a new root's change carries */
+	struct radix_chain merged;	/* scratch for chain_merge() */
 	struct radix_set kids;		/* scratch: children of a node */
 	struct radix_stats stats;
 	int err;
@@ -180,10 +182,12 @@ static void install(struct radix_node *n, const struct radix_view *v,
 		    const struct radix_sink *out)
 {
 	static const struct radix_set none;
+	/* A joiner's views of an older term were never delivered: void. */
+	bool void_own = !n->in_group && term > n->view_term;
 
-	if (v->seq < n->view.seq)
+	if (v->seq < n->view.seq && !void_own)
 		return;
-	if (v->seq == n->view.seq) {
+	if (v->seq == n->view.seq && !void_own) {
 		if (radix_view_equal(v, &n->view)) {
 			if (term > n->view_term)
 				n->view_term = term;
@@ -194,8 +198,11 @@ static void install(struct radix_node *n, const struct radix_view *v,
 			return;
 		}
 	}
-	/* Kept for members that missed it, until known stable. */
-	if (v->seq > n->view.seq && n->view.count && n->view.seq > n->floor)
+	/* Kept for members that missed it, until known stable; a joiner
+	 * jumping views keeps none (its history must be consecutive). */
+	if (v->seq != n->view.seq + 1)
+		radix_chain_clear(&n->hist);
+	else if (n->view.count && n->view.seq > n->floor)
 		nomem(n, radix_chain_push(&n->hist, &n->view));
 	nomem(n, radix_view_copy(&n->view, v));
 	nomem(n, radix_set_copy(&n->view_joined, joined ? joined : &none));
@@ -229,6 +236,52 @@ static void chain_above(struct radix_node *n, uint64_t seq,
 	nomem(n, radix_chain_copy_above(dst, &n->hist, seq));
 	if (n->view.seq > seq)
 		nomem(n, radix_chain_push(dst, &n->view));
+}
+
+/*
+ * @dst gets the views of @src it lacks, as long as the result stays
+ * consecutive (members hold the same view for a seq: only the newest
+ * term's collection could see two, and it reports that).
+ */
+static void chain_merge(struct radix_node *n, struct radix_chain *dst,
+			const struct radix_chain *src)
+{
+	uint64_t lo, hi, seq;
+	struct radix_chain *tmp = &n->merged;
+
+	if (!src || !src->n)
+		return;
+	if (!dst->n) {
+		nomem(n, radix_chain_copy_above(dst, src, 0));
+		return;
+	}
+	lo = dst->v[0].seq < src->v[0].seq ? dst->v[0].seq : src->v[0].seq;
+	hi = dst->v[dst->n - 1].seq > src->v[src->n - 1].seq ?
+	     dst->v[dst->n - 1].seq : src->v[src->n - 1].seq;
+	radix_chain_clear(tmp);
+	for (seq = lo; seq <= hi; seq++) {
+		const struct radix_view *v = NULL;
+
+		if (seq >= dst->v[0].seq && seq <= dst->v[dst->n - 1].seq)
+			v = &dst->v[seq - dst->v[0].seq];
+		else if (seq >= src->v[0].seq &&
+			 seq <= src->v[src->n - 1].seq)
+			v = &src->v[seq - src->v[0].seq];
+		if (!v)
+			break;
+		nomem(n, radix_chain_push(tmp, v));
+	}
+	/* Keep the newest part if a gap split them. */
+	if (seq <= hi)
+		tmp = src->v[src->n - 1].seq > dst->v[dst->n - 1].seq ?
+		      (struct radix_chain *)src : dst;
+	if (tmp != dst)
+		nomem(n, radix_chain_copy_above(dst, tmp, 0));
+}
+
+static uint64_t chain_top(const struct radix_chain *c, uint64_t dflt)
+{
+	return c->n ? c->v[c->n - 1].seq : dflt;
 }
 
 /* ---- rounds ------------------------------------------------------------ */
@@ -447,7 +500,10 @@ static void issue(struct radix_node *n, const struct radix_sink *out)
 	if (n->took_over) {
 		/* Everyone holds min_seq: members behind get the rest. */
 		set_floor(n, r->min_seq);
-		chain_above(n, r->min_seq, &n->catchup);
+		nomem(n, radix_chain_copy_above(&n->catchup, &n->max,
+						r->min_seq));
+		if (n->catchup.n && n->catchup.v[0].seq != r->min_seq + 1)
+			proto_error(n, "a view no live member holds");
 		r->has_chain = n->catchup.n > 0;
 	} else {
 		set_floor(n, n->view.seq);
@@ -459,17 +515,58 @@ static void issue(struct radix_node *n, const struct radix_sink *out)
 	originate(n, out, type, &n->view);
 }
 
+/* Add the live members of the installed view the collection missed. */
+static bool extend_collect(struct radix_node *n)
+{
+	bool grown = false;
+
+	for (uint32_t id = radix_view_next(&n->view, 0); id != RADIX_NONE;
+	     id = radix_view_next(&n->view, id + 1)) {
+		uint32_t inc = radix_view_inc(&n->view, id);
+
+		if (radix_view_inc(&n->collect, id) >= inc ||
+		    is_dead(n, id, inc))
+			continue;
+		nomem(n, radix_view_add(&n->collect, id, inc));
+		grown = true;
+	}
+	if (grown)
+		n->collect.seq = n->view.seq;
+	return grown;
+}
+
 /* A new root holds every member's latest view: adopt it, then change. */
 static void collected(struct radix_node *n, const struct radix_sink *out)
 {
-	for (uint32_t i = 0; i < n->max.n; i++)
-		if (n->max.v[i].seq > n->view.seq)
-			install(n, &n->max.v[i], i + 1 == n->max.n ?
-				&n->max_joined : NULL, n->term, out);
-	if (!n->in_group) {	/* a joiner that took over: now stable */
-		n->joining = false;
-		n->in_group = true;
-		deliver(n, out);
+	for (uint32_t i = 0; i < n->max.n; i++) {
+		if (n->max.v[i].seq <= n->view.seq)
+			continue;
+		if (n->max.v[i].seq != n->view.seq + 1)
+			proto_error(n, "a view no live member holds");
+		install(n, &n->max.v[i], i + 1 == n->max.n ?
+			&n->max_joined : NULL, n->term, out);
+	}
+	/*
+	 * Members of the newer views it learned that it did not ask: they
+	 * may hold newer views still (a dead root's, handed on). Ask again,
+	 * over them too, until nobody new shows up.
+	 */
+	if (extend_collect(n)) {
+		struct round *r = &n->r;
+		uint64_t min_seq = r->min_seq;
+
+		round_reset(n);
+		for (uint32_t id = radix_view_next(&n->collect, 0);
+		     id != RADIX_NONE;
+		     id = radix_view_next(&n->collect, id + 1)) {
+			uint32_t inc = radix_view_inc(&n->collect, id);
+
+			if (is_dead(n, id, inc))
+				nomem(n, radix_set_put(&r->failed, id, inc));
+		}
+		r->min_seq = min_seq;
+		originate(n, out, RADIX_MSG_ROOT_DEAD, &n->collect);
+		return;
 	}
 	/* issue() keeps r.min_seq, the lowest seq below, for its catch-up. */
 	issue(n, out);
@@ -489,15 +586,30 @@ static void take_over(struct radix_node *n, const struct radix_sink *out)
 	radix_set_clear(&n->reported);
 	nomem(n, radix_view_copy(&n->collect, &n->view));
 	n->collect.root = n->cfg.self;
-	for (uint32_t id = radix_view_next(&n->view, 0); id != RADIX_NONE;
-	     id = radix_view_next(&n->view, id + 1)) {
-		uint32_t inc = radix_view_inc(&n->view, id);
+	/*
+	 * Also ask the members of the last new root's view: that root may
+	 * have installed views holding them that this node never got.
+	 */
+	if (n->promised.bits)
+		for (uint32_t id = radix_view_next(&n->promised, 0);
+		     id != RADIX_NONE;
+		     id = radix_view_next(&n->promised, id + 1)) {
+			uint32_t inc = radix_view_inc(&n->promised, id);
+
+			if (inc > radix_view_inc(&n->collect, id))
+				nomem(n, radix_view_add(&n->collect, id, inc));
+		}
+	for (uint32_t id = radix_view_next(&n->collect, 0); id != RADIX_NONE;
+	     id = radix_view_next(&n->collect, id + 1)) {
+		uint32_t inc = radix_view_inc(&n->collect, id);
 
 		if (is_dead(n, id, inc))
 			nomem(n, radix_set_put(&r->failed, id, inc));
 	}
 	r->min_seq = n->view.seq;
-	radix_chain_clear(&n->max);
+	/* The views it holds since the floor, to merge the others' in. */
+	chain_above(n, n->floor, &n->max);
+	nomem(n, radix_set_copy(&n->max_joined, &n->view_joined));
 	n->took_over = true;
 	originate(n, out, RADIX_MSG_ROOT_DEAD, &n->collect);
 }
@@ -507,13 +619,13 @@ static void take_over(struct radix_node *n, const struct radix_sink *out)
 static void join_next(struct radix_node *n, const struct radix_sink *out);
 
 /*
- * A member not yet welcomed may take over too: a change that added it may
- * be all some members have left of a dead root (its collection makes that
- * view stable before the new root delivers it).
+ * Only a member in the group takes over: a joiner's views may be a dead
+ * root's that nobody delivered. A member the others name but that missed
+ * its welcome asks to join again and gets a view proving it in.
  */
 static void maybe_take_over(struct radix_node *n, const struct radix_sink *out)
 {
-	if (!is_member(n) || radix_is_root(n) || root_alive(n))
+	if (!n->in_group || radix_is_root(n) || root_alive(n))
 		return;
 	if (candidate(n) == n->cfg.self)
 		take_over(n, out);
@@ -668,6 +780,7 @@ static void on_join_request(struct radix_node *n, const struct radix_msg *m,
 		struct radix_msg m = {
 			.type = RADIX_MSG_JOIN_DET_ACK, .term = n->term,
 			.view = &n->view, .joined = &n->view_joined,
+			.chain = &n->hist,
 		};
 
 		send(n, out, j->id, &m);
@@ -709,6 +822,10 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 	}
 	if (m->term > n->term)
 		n->term = m->term;
+	/* Views some members may still need from it, one day as root. */
+	for (uint32_t i = 0; m->chain && i < m->chain->n; i++)
+		if (m->chain->v[i].seq > n->view.seq)
+			install(n, &m->chain->v[i], NULL, m->term, out);
 	install(n, m->view, m->joined, m->term, out);
 	n->joining = false;
 	if (!n->in_group) {	/* install() may have let it in already */
@@ -721,12 +838,44 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 
 static void step_down(struct radix_node *n, const struct radix_sink *out);
 
+/*
+ * A round of an older term is refused with its acknowledgment carrying
+ * the newer term: its sender then knows of it (and, if that term's root
+ * is dead, takes over above it) instead of waiting for ever.
+ */
+static void nack(struct radix_node *n, const struct radix_sink *out,
+		 uint32_t to, uint8_t round_type, uint64_t term)
+{
+	/* The seq no round has: it never passes for a real acknowledgment. */
+	struct radix_msg m = {
+		.type = (uint8_t)radix_msg_ack_type(round_type),
+		.term = term, .seq = RADIX_SEQ_REFUSED,
+		.min_seq = RADIX_SEQ_REFUSED,
+	};
+
+	send(n, out, to, &m);
+}
+
+/* Rounds of one term come in this order: collections, then changes. */
+static uint64_t round_key(uint8_t type, uint64_t seq)
+{
+	return (type == RADIX_MSG_ROOT_DEAD ? 0 : 1ull << 63) | seq;
+}
+
 /* A higher term exists: its root is the root; any older round is over. */
 static void adopt_term(struct radix_node *n, uint64_t term,
 		       const struct radix_sink *out)
 {
 	bool was_root = radix_is_root(n);
+	struct round *r = &n->r;
 
+	/* Who still waits on this node for the old round learns why not. */
+	if (r->valid && !r->origin && !r->done)
+		for (uint32_t i = 0; i < r->ack_to.n; i++)
+			if (!is_dead(n, r->ack_to.v[i].id,
+				     r->ack_to.v[i].inc))
+				nack(n, out, r->ack_to.v[i].id, r->type,
+				     term);
 	n->term = term;
 	round_reset(n);
 	n->took_over = false;
@@ -764,26 +913,19 @@ static void on_round(struct radix_node *n, const struct radix_msg *m,
 	}
 	if (m->term < n->term) {
 		n->stats.stale++;
-		/*
-		 * A new root that missed a newer term (its root died too):
-		 * the acknowledgment names that term, the sender takes over
-		 * again above it.
-		 */
-		if (m->type == RADIX_MSG_ROOT_DEAD) {
-			struct radix_msg nack = {
-				.type = RADIX_MSG_ROOT_DEAD_ACK,
-				.term = n->term, .seq = m->seq,
-				.min_seq = m->seq,
-			};
-
-			send(n, out, m->from.id, &nack);
-		}
+		nack(n, out, m->from.id, m->type, n->term);
 		return;
 	}
 	if (m->term > n->term)
 		adopt_term(n, m->term, out);
 	for (uint32_t i = 0; i < m->failed->n; i++)
 		learn_dead(n, out, m->failed->v[i].id, m->failed->v[i].inc);
+	if (r->valid && r->term == m->term &&
+	    round_key(m->type, m->seq) < round_key(r->type, r->seq)) {
+		/* An older round of this term, late by another path. */
+		n->stats.stale++;
+		return;
+	}
 	if (r->valid && r->term == m->term && r->type == m->type &&
 	    r->seq == m->seq) {
 		n->stats.duplicates++;
@@ -818,9 +960,20 @@ static void on_round(struct radix_node *n, const struct radix_msg *m,
 			return;
 		}
 		nomem(n, radix_view_copy(&n->collect, m->view));
+		if (!lazy_view(n, &n->promised))
+			nomem(n, radix_view_copy(&n->promised, m->view));
 		r->rv = &n->collect;
-		r->min_seq = n->view.seq;
-		chain_above(n, m->seq, &n->max);
+		/*
+		 * Every view since the root's floor: members behind it need
+		 * them, and the root may lack some. A joiner not yet in
+		 * needs none and offers none (its views may be a dead
+		 * root's that nobody delivered).
+		 */
+		r->min_seq = n->in_group ? n->view.seq : m->seq;
+		if (n->in_group)
+			chain_above(n, m->floor, &n->max);
+		else
+			radix_chain_clear(&n->max);
 		nomem(n, radix_set_copy(&n->max_joined, &n->view_joined));
 	} else {
 		if (m->chain && m->chain->n) {
@@ -835,7 +988,7 @@ static void on_round(struct radix_node *n, const struct radix_msg *m,
 				install(n, v, NULL, m->term, out);
 			}
 		}
-		if (m->seq < n->view.seq)
+		if (m->seq < n->view.seq && n->in_group)
 			proto_error(n, "behind this member");
 		else if (m->seq > n->view.seq + 1 && n->in_group)
 			proto_error(n, "it missed a view");
@@ -861,18 +1014,17 @@ static void on_ack(struct radix_node *n, const struct radix_msg *m,
 	radix_set_del(&r->await, m->from.id);
 	if (m->type == RADIX_MSG_ROOT_DEAD_ACK) {
 		const struct radix_chain *c = m->chain;
-		uint64_t top = n->max.n ? n->max.v[n->max.n - 1].seq : r->seq;
+		uint64_t top = chain_top(&n->max, 0);
 
 		if (m->min_seq < r->min_seq)
 			r->min_seq = m->min_seq;
-		if (c && c->n && c->v[c->n - 1].seq > top) {
-			nomem(n, radix_chain_copy_above(&n->max, c, 0));
-			nomem(n, radix_set_copy(&n->max_joined, m->joined));
-		} else if (c && c->n && c->v[c->n - 1].seq == top &&
-			   !radix_view_equal(&c->v[c->n - 1],
-					     &n->max.v[n->max.n - 1])) {
+		if (c && c->n && c->v[c->n - 1].seq == top && n->max.n &&
+		    !radix_view_equal(&c->v[c->n - 1],
+				      &n->max.v[n->max.n - 1]))
 			proto_error(n, "two views, one seq");
-		}
+		chain_merge(n, &n->max, c);
+		if (chain_top(&n->max, 0) > top)
+			nomem(n, radix_set_copy(&n->max_joined, m->joined));
 	}
 	check_done(n, out);
 }
@@ -972,8 +1124,7 @@ int radix_create(const struct radix_config *cfg, struct radix_node **node)
 	n->report_to = RADIX_NONE;
 	n->join_target = RADIX_NONE;
 	if (!cfg->join) {
-		for (uint32_t id = 0; id < cfg->initial; id++)
-			radix_view_add(&n->view, id, 1);
+		radix_view_add_run(&n->view, 0, cfg->initial);
 		n->view.root = 0;
 	}
 	*node = n;
@@ -987,9 +1138,11 @@ void radix_destroy(struct radix_node *n)
 	radix_view_free(&n->view);
 	radix_view_free(&n->collect);
 	radix_view_free(&n->next);
+	radix_view_free(&n->promised);
 	radix_chain_free(&n->hist);
 	radix_chain_free(&n->max);
 	radix_chain_free(&n->catchup);
+	radix_chain_free(&n->merged);
 	radix_set_free(&n->view_joined);
 	radix_set_free(&n->dead);
 	radix_set_free(&n->reported);

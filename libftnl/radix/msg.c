@@ -51,13 +51,8 @@ static uint32_t view_runs(const struct radix_view *v)
 	uint32_t runs = 0, id = radix_view_next(v, 0);
 
 	while (id != RADIX_NONE) {
-		uint32_t end = id;
-
-		while (end + 1 < v->cap && radix_view_has(v, end + 1))
-			end++;
 		runs++;
-		id = end + 1 < v->cap ? radix_view_next(v, end + 1) :
-					RADIX_NONE;
+		id = radix_view_next(v, radix_view_next_gap(v, id));
 	}
 	return runs;
 }
@@ -107,7 +102,8 @@ size_t radix_msg_size(const struct radix_msg *m)
 	case RADIX_MSG_JOIN_DET_ACK:
 		if (!m->view)
 			return 0;
-		return len + 8 + view_size(m->view) + set_size(m->joined);
+		return len + 8 + view_size(m->view) + set_size(m->joined) +
+		       chain_size(m->chain);
 	default:
 		return 0;
 	}
@@ -139,14 +135,11 @@ static void put_view(struct writer *w, const struct radix_view *v)
 	put32(w, v->root);
 	put32(w, view_runs(v));
 	while (id != RADIX_NONE) {
-		uint32_t end = id;
+		uint32_t gap = radix_view_next_gap(v, id);
 
-		while (end + 1 < v->cap && radix_view_has(v, end + 1))
-			end++;
 		put32(w, id);
-		put32(w, end - id + 1);
-		id = end + 1 < v->cap ? radix_view_next(v, end + 1) :
-					RADIX_NONE;
+		put32(w, gap - id);
+		id = radix_view_next(v, gap);
 	}
 	put32(w, v->incs.n);
 	for (uint32_t i = 0; i < v->incs.n; i++) {
@@ -217,6 +210,7 @@ size_t radix_msg_encode(const struct radix_msg *m, uint8_t *buf, size_t cap)
 	case RADIX_MSG_JOIN_DET_ACK:
 		put_view(&w, m->view);
 		put_set(&w, m->joined);
+		put_chain(&w, m->chain);
 		break;
 	}
 	return (size_t)(w.p - buf) == len ? len : 0;
@@ -269,9 +263,7 @@ static int get_view(struct reader *r, struct radix_view *v)
 		if (r->bad || first < next || !count ||
 		    (uint64_t)first + count > v->cap)
 			return -EBADMSG;
-		for (uint32_t id = first; id < first + count; id++)
-			if (radix_view_add(v, id, 1))
-				return -ENOMEM;
+		radix_view_add_run(v, first, count);
 		next = (uint64_t)first + count + 1;
 	}
 	incs = get32(r);
@@ -494,9 +486,9 @@ int radix_msg_decode(const uint8_t *buf, size_t len, struct radix_inbox *in)
 			if (err)
 				return err;
 			m->joined = &in->joined;
-			top = in->chain.v[in->chain.n - 1].seq;
-			if (in->chain.v[0].seq != m->seq + 1 ||
-			    !joiners_in(&in->joined,
+			if (in->chain.v[in->chain.n - 1].seq > top)
+				top = in->chain.v[in->chain.n - 1].seq;
+			if (!joiners_in(&in->joined,
 					&in->chain.v[in->chain.n - 1]))
 				return -EBADMSG;
 		}
@@ -504,16 +496,29 @@ int radix_msg_decode(const uint8_t *buf, size_t len, struct radix_inbox *in)
 			return -EBADMSG;
 		break;
 	}
-	case RADIX_MSG_JOIN_DET_ACK:
+	case RADIX_MSG_JOIN_DET_ACK: {
+		struct radix_view tmp;
+
 		err = get_view(&r, &in->view);
 		if (!err)
 			err = get_set(&r, &in->joined, cap);
 		if (!err && !joiners_in(&in->joined, &in->view))
 			err = -EBADMSG;
+		if (!err && radix_view_init(&tmp, cap))
+			err = -ENOMEM;
+		else if (!err) {
+			err = get_chain(&r, &in->chain, cap, &tmp);
+			radix_view_free(&tmp);
+		}
+		if (!err && in->chain.n &&
+		    in->chain.v[in->chain.n - 1].seq + 1 != in->view.seq)
+			err = -EBADMSG;
 		m->view = &in->view;
 		m->joined = &in->joined;
+		m->chain = &in->chain;
 		m->seq = in->view.seq;
 		break;
+	}
 	}
 	if (err)
 		return err;

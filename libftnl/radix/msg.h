@@ -23,11 +23,13 @@
  *		term(8) floor(8) view failed joined chain
  *	FAILURE_ACK, NODE_JOIN_ACK:
  *		term(8) seq(8)
+ *	(an acknowledgment whose seq is all ones refuses a round of an older
+ *	term than its own: the sender learns of the newer term)
  *	ROOT_DEAD_ACK:
  *		term(8) seq(8) min_seq(8) chain [joined, if the chain is not
  *		empty: the joiners of its last view]
  *	JOIN_DET_ACK:
- *		term(8) view joined
+ *		term(8) view joined chain
  *
  *	view:	seq(8) root(4) runs(4) runs x {first(4) count(4)}
  *		incs(4) incs x {id(4) inc(4)}
@@ -45,8 +47,9 @@
  * that is a member of a change's view (or, for ROOT_DEAD, one that is
  * not), a joiner that is not a member with that incarnation, joiners in a
  * FAILED_NODE or ROOT_DEAD or none in a NODE_JOIN, a chain outside
- * ROOT_AND_NODE_FAILURE or not ending right before its view, a
- * ROOT_DEAD_ACK chain not starting right after seq or below min_seq, a
+ * ROOT_AND_NODE_FAILURE and JOIN_DET_ACK or not ending right before its
+ * view, a
+ * ROOT_DEAD_ACK whose min_seq is above both seq and its chain, a
  * floor above the view's seq, and trailing
  * or missing bytes all fail with -EBADMSG (-EPROTONOSUPPORT for another
  * version).
@@ -63,6 +66,8 @@
 #define RADIX_MSG_HEADER_LEN	24
 #define RADIX_MSG_PREFIX_LEN	8
 #define RADIX_MSG_MAX_LEN	(1u << 26)
+/* An acknowledgment with this seq refuses a round: its term is newer. */
+#define RADIX_SEQ_REFUSED	UINT64_MAX
 
 enum radix_msg_type {
 	/* a detector tells the root (paper 3.4) */
@@ -109,8 +114,10 @@ enum radix_msg_type {
  * @joined: round messages: those added; JOIN_DET_ACK: the joiners of
  *	@view; ROOT_DEAD_ACK: those of the chain's last view
  * @chain: ROOT_AND_NODE_FAILURE: the views before @view that some member
- *	missed (may be NULL or empty); ROOT_DEAD_ACK: the views after @seq
- *	that the subtree holds
+ *	missed (may be NULL or empty); ROOT_DEAD_ACK: the views the subtree
+ *	holds after the new root's floor; JOIN_DET_ACK: the views before
+ *	@view since the sender's floor (the joiner keeps them for members
+ *	behind)
  */
 struct radix_msg {
 	uint8_t type;

@@ -196,6 +196,44 @@ uint32_t radix_view_next(const struct radix_view *v, uint32_t from)
 	}
 }
 
+uint32_t radix_view_next_gap(const struct radix_view *v, uint32_t from)
+{
+	size_t w;
+	uint64_t word;
+
+	if (from >= v->cap)
+		return v->cap;
+	w = from / 64;
+	word = ~v->bits[w] & (~0ull << (from % 64));
+	for (;;) {
+		if (word) {
+			uint32_t id = (uint32_t)(w * 64) +
+				      (uint32_t)__builtin_ctzll(word);
+
+			return id < v->cap ? id : v->cap;
+		}
+		if (++w >= words(v->cap))
+			return v->cap;
+		word = ~v->bits[w];
+	}
+}
+
+void radix_view_add_run(struct radix_view *v, uint32_t first, uint32_t count)
+{
+	uint32_t id = first, end = first + count;
+
+	while (id < end) {
+		if (id % 64 == 0 && end - id >= 64) {
+			v->bits[id / 64] = ~0ull;
+			id += 64;
+		} else {
+			v->bits[id / 64] |= 1ull << (id % 64);
+			id++;
+		}
+	}
+	v->count += count;
+}
+
 bool radix_view_equal(const struct radix_view *a, const struct radix_view *b)
 {
 	if (a->cap != b->cap || a->seq != b->seq || a->root != b->root ||

@@ -77,8 +77,13 @@ uint32_t radix_view_inc(const struct radix_view *v, uint32_t id);
 /* Add or re-incarnate member @id. Return: 0, -EINVAL, -ENOMEM. */
 int radix_view_add(struct radix_view *v, uint32_t id, uint32_t inc);
 void radix_view_del(struct radix_view *v, uint32_t id);
+/* Add ids @first .. @first + @count - 1 at incarnation 1 (not members). */
+void radix_view_add_run(struct radix_view *v, uint32_t first,
+			uint32_t count);
 /* The first member id >= @from, RADIX_NONE if none. */
 uint32_t radix_view_next(const struct radix_view *v, uint32_t from);
+/* The first id >= @from that is not a member, @v->cap if none. */
+uint32_t radix_view_next_gap(const struct radix_view *v, uint32_t from);
 /* Same members, incarnations, seq and root. */
 bool radix_view_equal(const struct radix_view *a, const struct radix_view *b);
 

@@ -277,17 +277,18 @@ static void test_rejections(const void *arg)
 	TAP_CHECK_INT(radix_msg_decode(buf, radix_msg_size(&m), &in),
 		      -EBADMSG);
 	view.root = 1;
-	/* A ROOT_DEAD_ACK chain not right after seq; min_seq above all. */
+	/* A ROOT_DEAD_ACK whose min_seq is above its seq and chain. */
 	m = sample(RADIX_MSG_ROOT_DEAD_ACK);
 	m.chain = &chain;
 	m.joined = &none;
 	m.seq = 4;
+	m.min_seq = 6;
+	radix_msg_encode(&m, buf, sizeof(buf));
+	TAP_CHECK_INT(radix_msg_decode(buf, radix_msg_size(&m), &in), 0);
+	m.min_seq = 7;
 	radix_msg_encode(&m, buf, sizeof(buf));
 	TAP_CHECK_INT(radix_msg_decode(buf, radix_msg_size(&m), &in),
 		      -EBADMSG);
-	m.seq = 5;
-	radix_msg_encode(&m, buf, sizeof(buf));
-	TAP_CHECK_INT(radix_msg_decode(buf, radix_msg_size(&m), &in), 0);
 	m = sample(RADIX_MSG_ROOT_DEAD_ACK);
 	m.min_seq = 7;
 	radix_msg_encode(&m, buf, sizeof(buf));

@@ -47,6 +47,23 @@ static const struct {
 		"next root while the others named it" },
 	{ 27832, "a member that missed every change naming it was "
 		 "redirected to itself" },
+	{ 338561, "a new root lacked views only other members held to "
+		  "catch a member up" },
+	{ 365664, "a joiner let in by a later view kept a history with a "
+		  "hole" },
+	{ 302559, "a new root never heard of a member that its dead "
+		  "predecessor's views held" },
+	{ 1007975, "a new root's collection missed the members of the newer "
+		   "views it collected" },
+	{ 1030139, "a member let in by a later view could not give the "
+		   "views before it to members behind" },
+	{ 1220214, "a joiner's views that nobody delivered were collected" },
+	{ 1205162, "a change of an older term was dropped in silence: its "
+		   "root waited for ever" },
+	{ 68, "a refusal naming a newer term passed for an acknowledgment "
+	      "of that term's round" },
+	{ 2134881, "a joiner holding a dead root's view refused the next "
+		   "root's older seq" },
 };
 
 struct totals {

@@ -313,9 +313,13 @@ static void sink_send(void *ctx, uint32_t to, const struct radix_msg *msg)
 	at = sim->now + sim->busy + delay(sim);
 	if (msg->view || msg->term || msg->seq)
 		trace(sim, "%u -> %u %s term=%" PRIx64 " seq=%" PRIu64
+		      " floor=%" PRIu64 " chain=%" PRIu64 "..%" PRIu64
 		      " arrives t=%" PRIu64, p, to,
 		      radix_msg_type_name(msg->type), msg->term,
-		      msg->view ? msg->view->seq : msg->seq, at);
+		      msg->view ? msg->view->seq : msg->seq, msg->floor,
+		      msg->chain && msg->chain->n ? msg->chain->v[0].seq : 0,
+		      msg->chain && msg->chain->n ?
+		      msg->chain->v[msg->chain->n - 1].seq : 0, at);
 	else
 		trace(sim, "%u -> %u %s(%d.%u) arrives t=%" PRIu64, p, to,
 		      radix_msg_type_name(msg->type), (int)msg->who.id,
@@ -582,6 +586,14 @@ static void step(struct sim *sim, const struct ev *ev,
 	}
 	while (sim->nzombies)
 		radix_destroy(sim->zombie[--sim->nzombies]);
+	if (sim->cfg->trace && sim->proc[ev->to].node) {
+		struct radix_stats st;
+
+		radix_get_stats(sim->proc[ev->to].node, &st);
+		if (st.errors)
+			trace(sim, "%u: protocol error: %s", ev->to,
+			      st.last_error);
+	}
 }
 
 /* ---- the checks at the end -------------------------------------------------- */
