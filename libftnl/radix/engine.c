@@ -1065,7 +1065,16 @@ int radix_on_message(struct radix_node *n, const struct radix_msg *m,
 	case RADIX_MSG_NODE_JOIN_ACK:
 	case RADIX_MSG_ROOT_DEAD_ACK:
 		if (m->term > n->term) {	/* a term this node missed */
+			bool was_root = radix_is_root(n);
+
 			adopt_term(n, m->term, out);
+			/*
+			 * A root refused for a term whose root is dead goes on
+			 * above it, whoever the others name: the members of
+			 * its newest view may not name anyone else.
+			 */
+			if (was_root && !root_alive(n))
+				take_over(n, out);
 			after_deaths(n, out);
 			break;
 		}

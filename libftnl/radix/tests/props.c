@@ -64,6 +64,8 @@ static const struct {
 	      "of that term's round" },
 	{ 2134881, "a joiner holding a dead root's view refused the next "
 		   "root's older seq" },
+	{ 3286997, "a root refused for a dead root's term stepped down to "
+		   "a member that still took it for the root" },
 };
 
 struct totals {
