@@ -32,8 +32,12 @@ struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
  */
 void ftnl_cluster_free(struct ftnl_cluster *cluster)
 {
+	u32 i;
+
 	if (cluster) {
 		ftnl_ring_destroy(cluster->ring);
+		for (i = 0; i < cluster->node_count; i++)
+			kfree(cluster->nodes[i].name);
 		memzero_explicit(cluster->key, sizeof(cluster->key));
 		kvfree(cluster);
 	}

@@ -6,6 +6,7 @@
  */
 
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "ftnl.h"
@@ -46,6 +47,7 @@ static void ftnl_events_work(struct work_struct *work)
 struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
 				      u8 cause, u32 node_id, u32 observer_id)
 {
+	const struct ftnl_node *node;
 	struct ftnl_event_rec *rec;
 
 	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
@@ -54,6 +56,10 @@ struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
 	if (cluster) {
 		rec->cluster_id = cluster->cluster_id;
 		rec->generation = cluster->generation;
+		node = ftnl_cluster_find(cluster, node_id);
+		if (node && node->name)
+			strscpy(rec->node_name, node->name,
+				sizeof(rec->node_name));
 	}
 	rec->node_id = node_id;
 	rec->cause = cause;

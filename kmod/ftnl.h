@@ -24,6 +24,7 @@ struct ftnl_ring;
  * @port: UDP port, host order
  * @addr4: IPv4 address when @family is AF_INET
  * @addr6: IPv6 address when @family is AF_INET6
+ * @name: FTNL_A_NODE_NAME, kmalloc'ed, or NULL; freed with the configuration
  */
 struct ftnl_node {
 	u32 id;
@@ -33,6 +34,7 @@ struct ftnl_node {
 		__be32 addr4;
 		struct in6_addr addr6;
 	};
+	const char *name;
 };
 
 /**
@@ -91,6 +93,7 @@ struct ftnl_cluster {
  * @real_ns: CLOCK_REALTIME when learned
  * @job: the process's job (@proc)
  * @rank: the process's rank (@proc)
+ * @node_name: the failed node's name, "" when it has none
  */
 struct ftnl_event_rec {
 	struct list_head list;
@@ -105,6 +108,7 @@ struct ftnl_event_rec {
 	u64 real_ns;
 	u64 job;
 	u32 rank;
+	char node_name[FTNL_NODE_NAME_MAX + 1];
 };
 
 /**

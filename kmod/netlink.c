@@ -73,7 +73,9 @@ static int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
 	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
 			      FTNL_A_PAD) ||
 	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
-			      FTNL_A_PAD))
+			      FTNL_A_PAD) ||
+	    (rec->node_name[0] &&
+	     nla_put_string(msg, FTNL_A_EVENT_NODE_NAME, rec->node_name)))
 		return -EMSGSIZE;
 	if (rec->proc) {
 		if (nla_put_u64_64bit(msg, FTNL_A_PROC_JOB, rec->job, FTNL_A_PAD) ||

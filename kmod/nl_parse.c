@@ -6,6 +6,7 @@
  * Nothing here changes any state.
  */
 
+#include <linux/ctype.h>
 #include <linux/ipv6.h>
 #include <linux/stringify.h>
 #include <net/genetlink.h>
@@ -45,6 +46,8 @@ static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "the local node is chosen with the self id",
 	},
+	[FTNL_A_NODE_NAME] = { .type = NLA_NUL_STRING,
+			       .len = FTNL_NODE_NAME_MAX },
 };
 
 const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
@@ -130,6 +133,18 @@ static bool ftnl_addr4_is_unicast(__be32 addr)
 	       !ipv4_is_lbcast(addr);
 }
 
+/* Host-name characters: a name is shown to people and put in logs. */
+static bool ftnl_node_name_ok(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++)
+		if (!isalnum(*name) && *name != '.' && *name != '-' &&
+		    *name != '_')
+			return false;
+	return true;
+}
+
 static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			   struct netlink_ext_ack *extack)
 {
@@ -179,6 +194,20 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
 					    "node address must be unicast (and not v4-mapped)");
 			return -EINVAL;
+		}
+	}
+	if (tb[FTNL_A_NODE_NAME]) {
+		if (!ftnl_node_name_ok(nla_data(tb[FTNL_A_NODE_NAME]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_NAME],
+					    "node name must be letters, digits, '.', '-' or '_'");
+			return -EINVAL;
+		}
+		node->name = nla_strdup(tb[FTNL_A_NODE_NAME],
+					GFP_KERNEL_ACCOUNT);
+		if (!node->name) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_NAME],
+					    "out of memory for the node name");
+			return -ENOMEM;
 		}
 	}
 	return 0;

@@ -17,7 +17,8 @@
 int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
-		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC;
+		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC |
+		       FTNL_FEATURE_NODE_NAME;
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
@@ -167,6 +168,8 @@ static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster
 	}
 	if (node->id == cluster->self_id &&
 	    nla_put_flag(msg, FTNL_A_NODE_SELF))
+		goto cancel;
+	if (node->name && nla_put_string(msg, FTNL_A_NODE_NAME, node->name))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -79,6 +79,8 @@ FTNL_EXPORT const char *ftnl_feature_name(uint64_t feature)
 		return "bcast";
 	case FTNL_FEATURE_PROC:
 		return "proc";
+	case FTNL_FEATURE_NODE_NAME:
+		return "node-name";
 	}
 	return NULL;
 }

@@ -10,7 +10,7 @@
  *	timeout 300ms
  *	key 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
  *	node 1 10.0.0.1 7400
- *	node 2 fd00::2 7400
+ *	node 2 fd00::2 7400 name cn002	(the name is optional)
  *	bcast bmg		(optional; hypercube is the module's default)
  *	gossip-faults 2		(optional, bcast fcg only: FCG's f)
  *	gossip-time 5ms		(optional, bcast fcg only: FCG's T, or auto)
@@ -32,8 +32,8 @@
 /* Larger than any real configuration (65,536 nodes take about 2 MiB). */
 #define FTNL_CONFIG_MAX_SIZE	(64u << 20)
 
-/* Most words a line may have: "node ID ADDRESS PORT". */
-#define FTNL_CONFIG_MAX_WORDS	4
+/* Most words a line may have: "node ID ADDRESS PORT name NAME". */
+#define FTNL_CONFIG_MAX_WORDS	6
 
 enum ftnl_keyword {
 	FTNL_KW_CLUSTER,
@@ -315,6 +315,21 @@ static int ftnl_kw_node(struct ftnl_config_parser *p, char **words)
 		return ftnl_parse_error(p, p->line,
 					"invalid port \"%s\" (expected 1..65535)",
 					words[3]);
+	if (words[4]) {
+		if (strcmp(words[4], "name"))
+			return ftnl_parse_error(p, p->line,
+						"unexpected \"%.64s\" after the port (expected \"name NAME\")",
+						words[4]);
+		if (!words[5])
+			return ftnl_parse_error(p, p->line,
+						"missing value: expected \"node ID ADDRESS PORT [name NAME]\"");
+		why = ftnl_check_node_name(words[5]);
+		if (why)
+			return ftnl_parse_error(p, p->line,
+						"node %u name \"%.64s\": %s",
+						node.id, words[5], why);
+		strcpy(node.name, words[5]);
+	}
 	if (!ftnl_raw(p)) {
 		why = ftnl_check_node(&node);
 		if (why)
@@ -331,28 +346,30 @@ static int ftnl_kw_node(struct ftnl_config_parser *p, char **words)
 static const struct ftnl_keyword_def {
 	const char *name;
 	enum ftnl_keyword kw;
-	int values;		/* words after the keyword */
+	int values;		/* words after the keyword, at most */
 	const char *usage;
 	int (*handle)(struct ftnl_config_parser *p, char **words);
+	int optional;		/* of @values, how many may be left out */
 } ftnl_keywords[] = {
-	{ "cluster", FTNL_KW_CLUSTER, 1, "cluster ID", ftnl_kw_cluster },
-	{ "self", FTNL_KW_SELF, 1, "self ID|auto", ftnl_kw_self },
+	{ "cluster", FTNL_KW_CLUSTER, 1, "cluster ID", ftnl_kw_cluster, 0 },
+	{ "self", FTNL_KW_SELF, 1, "self ID|auto", ftnl_kw_self, 0 },
 	{ "heartbeat", FTNL_KW_HEARTBEAT, 1, "heartbeat DURATION",
-	  ftnl_kw_heartbeat },
-	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout },
-	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key },
-	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile },
-	{ "node", FTNL_KW_NODE, 3, "node ID ADDRESS PORT", ftnl_kw_node },
-	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast },
+	  ftnl_kw_heartbeat, 0 },
+	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout, 0 },
+	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key, 0 },
+	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile, 0 },
+	{ "node", FTNL_KW_NODE, 5, "node ID ADDRESS PORT [name NAME]",
+	  ftnl_kw_node, 2 },
+	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast, 0 },
 	{ "gossip-faults", FTNL_KW_GOSSIP_FAULTS, 1, "gossip-faults N",
-	  ftnl_kw_gossip_faults },
+	  ftnl_kw_gossip_faults, 0 },
 	{ "gossip-time", FTNL_KW_GOSSIP_TIME, 1, "gossip-time DURATION|auto",
-	  ftnl_kw_gossip_time },
+	  ftnl_kw_gossip_time, 0 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 {
-	char *words[FTNL_CONFIG_MAX_WORDS];
+	char *words[FTNL_CONFIG_MAX_WORDS + 1] = { NULL };
 	const struct ftnl_keyword_def *def = NULL;
 	unsigned int i;
 	int n, err;
@@ -360,6 +377,9 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 	n = ftnl_split_words(line, words, FTNL_CONFIG_MAX_WORDS);
 	if (!n)
 		return 0;
+	/* Handlers see NULL after the last word (optional values). */
+	if (n <= FTNL_CONFIG_MAX_WORDS)
+		words[n] = NULL;
 	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_keywords); i++)
 		if (!strcmp(words[0], ftnl_keywords[i].name))
 			def = &ftnl_keywords[i];
@@ -367,7 +387,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 		return ftnl_parse_error(p, p->line,
 					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)",
 					words[0]);
-	if (n - 1 != def->values)
+	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",
 					n - 1 < def->values ? "missing value" :
 					"too many values", def->usage);
@@ -429,6 +449,14 @@ static int ftnl_parse_finish(struct ftnl_config_parser *p)
 							 addr, sizeof(addr)),
 					c->nodes[second].port,
 					p->node_lines[first]);
+	dup = ftnl_find_duplicate(c->nodes, c->node_count, FTNL_DUP_NAME,
+				  &first, &second);
+	if (dup < 0)
+		return dup;
+	if (dup)
+		return ftnl_parse_error(p, p->node_lines[second],
+					"duplicate node name %s (first on line %u)",
+					c->nodes[second].name, p->node_lines[first]);
 	return 0;
 }
 

@@ -92,6 +92,7 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_PROC_PORTID] = "proc-portid",
 	[FTNL_A_BCAST_FCG_F] = "bcast-fcg-f",
 	[FTNL_A_BCAST_GOSSIP_T_US] = "bcast-gossip-t-us",
+	[FTNL_A_EVENT_NODE_NAME] = "event-node-name",
 };
 
 static const char *const ftnl_node_attr_names[] = {
@@ -106,6 +107,7 @@ static const char *const ftnl_node_attr_names[] = {
 	[FTNL_A_NODE_OBSERVER] = "observer",
 	[FTNL_A_NODE_HB_AGE_US] = "hb-age-us",
 	[FTNL_A_NODE_PAD] = "pad",
+	[FTNL_A_NODE_NAME] = "name",
 };
 
 FTNL_EXPORT const char *ftnl_attr_name(unsigned int type)

@@ -196,6 +196,8 @@ static int ftnl_proc_exit_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u64(attr, &pe->time_mono_ns);
 	case FTNL_A_EVENT_TIME_REAL_NS:
 		return ftnl_attr_u64(attr, &pe->time_real_ns);
+	case FTNL_A_EVENT_NODE_NAME:
+		return ftnl_attr_node_name(attr, pe->node_name);
 	}
 	return 0;	/* padding, or a newer module's attribute */
 }

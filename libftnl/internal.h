@@ -143,6 +143,7 @@ int ftnl_attr_u8(const struct nlattr *attr, uint8_t *value);
 int ftnl_attr_u16(const struct nlattr *attr, uint16_t *value);
 int ftnl_attr_u32(const struct nlattr *attr, uint32_t *value);
 int ftnl_attr_u64(const struct nlattr *attr, uint64_t *value);
+int ftnl_attr_node_name(const struct nlattr *attr, char *name);
 int ftnl_attr_flag(const struct nlattr *attr);
 const char *ftnl_attr_str(const struct nlattr *attr);
 
@@ -176,6 +177,7 @@ char *ftnl_bcast_algo_list(char *buf, size_t len);
 const char *ftnl_check_cluster_id(uint32_t cluster_id);
 const char *ftnl_check_hb_period(uint32_t hb_period_us);
 const char *ftnl_check_timeout(uint32_t timeout_us);
+const char *ftnl_check_node_name(const char *name);
 const char *ftnl_check_node(const struct ftnl_node *node);
 const char *ftnl_check_fcg_f(uint32_t fcg_f);
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us);
@@ -184,6 +186,7 @@ bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr);
 enum ftnl_dup_key {
 	FTNL_DUP_ID,		/* same node id */
 	FTNL_DUP_ENDPOINT,	/* same family, address and port */
+	FTNL_DUP_NAME,		/* same name (nodes without one never are) */
 };
 int ftnl_find_duplicate(const struct ftnl_node *nodes, size_t count,
 			enum ftnl_dup_key key, size_t *first, size_t *second);

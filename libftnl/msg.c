@@ -100,6 +100,21 @@ int ftnl_attr_flag(const struct nlattr *attr)
 	return mnl_attr_get_payload_len(attr) ? -EBADMSG : 0;
 }
 
+/*
+ * A node name (FTNL_A_NODE_NAME, FTNL_A_EVENT_NODE_NAME) into @name, which
+ * has FTNL_NODE_NAME_MAX + 1 bytes. Return: 0, or -EBADMSG if it is not a
+ * NUL-terminated string of at most FTNL_NODE_NAME_MAX bytes.
+ */
+int ftnl_attr_node_name(const struct nlattr *attr, char *name)
+{
+	const char *s = ftnl_attr_str(attr);
+
+	if (!s || strlen(s) > FTNL_NODE_NAME_MAX)
+		return -EBADMSG;
+	strcpy(name, s);
+	return 0;
+}
+
 /* Return: the string if the payload is NUL-terminated, else NULL. */
 const char *ftnl_attr_str(const struct nlattr *attr)
 {
@@ -146,6 +161,9 @@ static size_t ftnl_node_nest_size(const struct ftnl_node *node)
 
 	size += ftnl_attr_space(sizeof(uint32_t));	/* FTNL_A_NODE_ID */
 	size += ftnl_attr_space(sizeof(uint16_t));	/* FTNL_A_NODE_PORT */
+	if (node->name[0])
+		size += ftnl_attr_space(strnlen(node->name,
+						FTNL_NODE_NAME_MAX) + 1);
 	if (node->family == AF_INET)
 		size += ftnl_attr_space(sizeof(struct in_addr));
 	else if (node->family == AF_INET6)
@@ -240,6 +258,10 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 			mnl_attr_put(nlh, FTNL_A_NODE_ADDR6,
 				     sizeof(node->addr.v6), &node->addr.v6);
 		mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, node->port);
+		if (node->name[0])
+			mnl_attr_put(nlh, FTNL_A_NODE_NAME,
+				     strnlen(node->name, FTNL_NODE_NAME_MAX) + 1,
+				     node->name);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;
@@ -514,6 +536,8 @@ static int ftnl_node_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_NODE_HB_AGE_US:
 		node->has_hb_age = true;
 		return ftnl_attr_u64(attr, &node->hb_age_us);
+	case FTNL_A_NODE_NAME:
+		return ftnl_attr_node_name(attr, node->name);
 	}
 	return 0;
 }
@@ -655,6 +679,8 @@ static int ftnl_failure_ntf_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u32(attr, &f->cluster_id);
 	case FTNL_A_GENERATION:
 		return ftnl_attr_u32(attr, &f->generation);
+	case FTNL_A_EVENT_NODE_NAME:
+		return ftnl_attr_node_name(attr, f->node_name);
 	}
 	return 0;
 }

@@ -73,6 +73,24 @@ const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
 	return NULL;
 }
 
+/* A node name: what kmod/nl_parse.c accepts, or why not. */
+const char *ftnl_check_node_name(const char *name)
+{
+	size_t len = strnlen(name, FTNL_NODE_NAME_MAX + 1), i;
+
+	if (!len || len > FTNL_NODE_NAME_MAX)
+		return "node name must be 1 to " FTNL_STR(FTNL_NODE_NAME_MAX)
+		       " characters";
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '_')
+			return "node name must be letters, digits, '.', '-' or '_'";
+	}
+	return NULL;
+}
+
 /* What is wrong with one node on its own, or NULL. */
 const char *ftnl_check_node(const struct ftnl_node *node)
 {
@@ -84,6 +102,9 @@ const char *ftnl_check_node(const struct ftnl_node *node)
 			"node address must be unicast (and not v4-mapped)";
 	if (!node->port)
 		return "node port must be nonzero";
+	if (node->name[0] ||
+	    strnlen(node->name, sizeof(node->name)) == sizeof(node->name))
+		return ftnl_check_node_name(node->name);
 	return NULL;
 }
 
@@ -128,11 +149,23 @@ static int ftnl_sort_cmp_endpoint(const void *pa, const void *pb)
 	return r ? r : (a->index > b->index) - (a->index < b->index);
 }
 
+static int ftnl_sort_cmp_name(const void *pa, const void *pb)
+{
+	const struct ftnl_sort_entry *a = pa, *b = pb;
+	int r = strncmp(a->node->name, b->node->name, sizeof(a->node->name));
+
+	return r ? r : (a->index > b->index) - (a->index < b->index);
+}
+
 static bool ftnl_same(enum ftnl_dup_key key, const struct ftnl_sort_entry *a,
 		      const struct ftnl_sort_entry *b)
 {
 	if (key == FTNL_DUP_ID)
 		return a->node->id == b->node->id;
+	if (key == FTNL_DUP_NAME)
+		return a->node->name[0] &&
+		       !strncmp(a->node->name, b->node->name,
+				sizeof(a->node->name));
 	return !ftnl_node_cmp_endpoint(a->node, b->node);
 }
 
@@ -165,7 +198,9 @@ int ftnl_find_duplicate(const struct ftnl_node *nodes, size_t count,
 		order[i].index = i;
 	}
 	qsort(order, count, sizeof(*order),
-	      key == FTNL_DUP_ID ? ftnl_sort_cmp_id : ftnl_sort_cmp_endpoint);
+	      key == FTNL_DUP_ID ? ftnl_sort_cmp_id :
+	      key == FTNL_DUP_NAME ? ftnl_sort_cmp_name :
+	      ftnl_sort_cmp_endpoint);
 
 	/*
 	 * Equal nodes end up adjacent, in index order: the second entry of
@@ -291,6 +326,19 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 				ftnl_format_addr(node->family, &node->addr,
 						 addr, sizeof(addr)),
 				node->port, config->nodes[first].id, node->id);
+		return -EINVAL;
+	}
+	dup = ftnl_find_duplicate(config->nodes, config->node_count,
+				  FTNL_DUP_NAME, &first, &second);
+	if (dup < 0) {
+		ftnl_format_err(err, errlen, "out of memory");
+		return dup;
+	}
+	if (dup) {
+		ftnl_format_err(err, errlen,
+				"duplicate node name %s (nodes %u and %u)",
+				config->nodes[second].name,
+				config->nodes[first].id, config->nodes[second].id);
 		return -EINVAL;
 	}
 	if (!self_found) {

@@ -348,6 +348,13 @@ static void too_many_nodes(struct ftnl_cluster_config *c)
 	*c = big;
 }
 
+/* A name the kernel refuses: a '/' is no host-name character. */
+static void node_name_bad(struct ftnl_cluster_config *c)
+{
+	strcpy(c->nodes[0].name, "cn0");
+	strcpy(c->nodes[1].name, "cn/1");
+}
+
 #define LIB_CASE(_name, _mutate, _err, _msg, _attr, _node_attr, _index, _missing) \
 	FIXTURE_VARIANT_ADD(invalid, _name) {				\
 		.mutate = _mutate, .err = _err, .msg = _msg,		\
@@ -409,6 +416,9 @@ LIB_CASE(self_not_in_table, self_not_in_table, -EINVAL,
 	 "this node's id is not in the node table", FTNL_A_SELF_ID, 0, -1, false);
 LIB_CASE(empty_table, empty_table, -EINVAL, "the node table is empty",
 	 FTNL_A_NODE, 0, -1, true);
+LIB_CASE(node_name_bad, node_name_bad, -EINVAL,
+	 "node name must be letters, digits, '.', '-' or '_'",
+	 FTNL_A_NODE, FTNL_A_NODE_NAME, 1, false);
 LIB_CASE(too_many_nodes, too_many_nodes, -E2BIG, "too many nodes (at most 65536)",
 	 FTNL_A_NODE, 0, FTNL_MAX_NODES, false);
 

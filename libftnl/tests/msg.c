@@ -71,6 +71,14 @@ static int readback_node_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_NODE_PORT:
 		node->port = mnl_attr_get_u16(attr);
 		break;
+	case FTNL_A_NODE_NAME:
+		/* NUL-terminated, as the kernel's NLA_NUL_STRING wants. */
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0 ||
+		    mnl_attr_get_payload_len(attr) > sizeof(node->name))
+			return MNL_CB_ERROR;
+		memcpy(node->name, mnl_attr_get_payload(attr),
+		       mnl_attr_get_payload_len(attr));
+		break;
 	default:
 		return MNL_CB_ERROR;
 	}
@@ -173,14 +181,19 @@ static void test_cluster_set_round_trip(const void *arg)
 		make_node(9, "192.168.1.9", 65535),
 	};
 	struct ftnl_cluster_config c = make_config(nodes, 3);
-	size_t size = ftnl_msg_cluster_set_size(&c);
+	size_t size;
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *genl;
 	struct readback r;
-	void *buf = calloc(1, size);
+	void *buf;
 	size_t i;
 
 	(void)arg;
+	/* A name on two of the nodes: the longest one, and a short one. */
+	strcpy(nodes[1].name, "cn002");
+	memset(nodes[2].name, 'x', FTNL_NODE_NAME_MAX);
+	size = ftnl_msg_cluster_set_size(&c);
+	buf = calloc(1, size);
 	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
 	TAP_CHECK_UINT(nlh->nlmsg_len, size);
 	TAP_CHECK_UINT(nlh->nlmsg_type, 0x1234);
@@ -207,6 +220,7 @@ static void test_cluster_set_round_trip(const void *arg)
 			TAP_CHECK_UINT(r.nodes[i].port, nodes[i].port);
 			TAP_CHECK_MEM(&r.nodes[i].addr, &nodes[i].addr,
 				      nodes[i].family == AF_INET ? 4 : 16);
+			TAP_CHECK_STR(r.nodes[i].name, nodes[i].name);
 		}
 	}
 	free(r.nodes);
@@ -1132,6 +1146,52 @@ static void test_parse_node_ring(const void *arg)
 	TAP_CHECK(!node.observer);
 	TAP_CHECK(node.has_hb_age);
 	TAP_CHECK_UINT(node.hb_age_us, 1234);
+	TAP_CHECK_STR(node.name, "");
+}
+
+/* Names in node dumps and failure events; a malformed one is refused. */
+static void test_parse_names(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+	char long_name[FTNL_NODE_NAME_MAX + 2];
+	struct in_addr a4 = { htonl(0x0a000001) };
+	struct ftnl_event ev;
+	struct ftnl_node node;
+	struct nlattr *nest;
+	uint32_t cid, gen;
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 1);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 1);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &a4);
+	mnl_attr_put_strz(nlh, FTNL_A_NODE_NAME, "cn012");
+	mnl_attr_nest_end(nlh, nest);
+	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), 0);
+	TAP_CHECK_STR(node.name, "cn012");
+
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 12);
+	mnl_attr_put_strz(nlh, FTNL_A_EVENT_NODE_NAME, "cn012");
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK_STR(ev.failure.node_name, "cn012");
+
+	/* Longer than FTNL_NODE_NAME_MAX, or not NUL-terminated. */
+	memset(long_name, 'y', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 12);
+	mnl_attr_put_strz(nlh, FTNL_A_EVENT_NODE_NAME, long_name);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 12);
+	mnl_attr_put(nlh, FTNL_A_EVENT_NODE_NAME, 5, "cn012");
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
 }
 
 static void test_event_layout(const void *arg)
@@ -1193,5 +1253,6 @@ int main(void)
 	tap_add(test_struct_growth, NULL, "broadcast fields appended after the older members");
 	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
 	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");
+	tap_add(test_parse_names, NULL, "node names in dumps and failure events");
 	return tap_run();
 }

@@ -77,6 +77,10 @@ static void m_v6_linklocal(struct fixture *f) { ftnl_parse_addr("fe80::1", &f->n
 static void m_dup_id(struct fixture *f) { f->nodes[3].id = f->nodes[1].id; }
 static void m_dup_endpoint(struct fixture *f) { f->nodes[3] = f->nodes[2]; f->nodes[3].id = 99; }
 static void m_same_addr_other_port(struct fixture *f) { f->nodes[3] = f->nodes[2]; f->nodes[3].id = 99; f->nodes[3].port = 7401; }
+static void m_name_ok(struct fixture *f) { strcpy(f->nodes[0].name, "cn-01.rack_2"); }
+static void m_name_bad(struct fixture *f) { strcpy(f->nodes[1].name, "cn 2"); }
+static void m_name_unterminated(struct fixture *f) { memset(f->nodes[1].name, 'a', sizeof(f->nodes[1].name)); }
+static void m_name_dup(struct fixture *f) { strcpy(f->nodes[0].name, "cn1"); strcpy(f->nodes[3].name, "cn1"); }
 static void m_self_missing(struct fixture *f) { f->config.self_id = 21; }
 static void m_bcast_hypercube(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_HYPERCUBE; }
 static void m_bcast_bmg(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_BMG; }
@@ -139,6 +143,13 @@ static const struct rule_case rule_cases[] = {
 	{ "duplicate address and port", m_dup_endpoint, -EINVAL,
 	  "duplicate node address and port fd00::3 7400 (nodes 30 and 99)" },
 	{ "same address, other port", m_same_addr_other_port, 0, NULL },
+	{ "node name of letters, digits, . - _", m_name_ok, 0, NULL },
+	{ "node name with a blank", m_name_bad, -EINVAL,
+	  "node 20 (#2): node name must be letters, digits, '.', '-' or '_'" },
+	{ "node name without its NUL", m_name_unterminated, -EINVAL,
+	  "node 20 (#2): node name must be 1 to 63 characters" },
+	{ "duplicate node name", m_name_dup, -EINVAL,
+	  "duplicate node name cn1 (nodes 10 and 40)" },
 	{ "self not in the table", m_self_missing, -EINVAL,
 	  "this node's id (self 21) is not in the node table" },
 	{ "bcast hypercube", m_bcast_hypercube, 0, NULL },

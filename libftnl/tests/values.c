@@ -365,7 +365,8 @@ static void test_feature_names(const void *arg)
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_RING), "ring");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_BCAST), "bcast");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PROC), "proc");
-	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_PROC << 1));
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_NODE_NAME), "node-name");
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_NODE_NAME << 1));
 	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_BCAST | FTNL_FEATURE_RING));
 	TAP_CHECK(!ftnl_feature_name(0));
 	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");
@@ -440,7 +441,7 @@ int main(void)
 		tap_add(test_parse_bcast, &bcast_cases[i],
 			"parse_bcast_algo(\"%s\")", bcast_cases[i].text);
 	tap_add(test_bcast_names, NULL, "bcast_algo_name: every algorithm, parses back");
-	tap_add(test_feature_names, NULL, "feature bcast and attribute bcast-algo are named");
+	tap_add(test_feature_names, NULL, "features and the bcast attributes are named");
 	tap_add(test_attr_names_complete, NULL, "every top-level attribute of the uapi is named");
 	for (i = 0; i < FTNL_ARRAY_SIZE(split_cases); i++)
 		tap_add(test_split, &split_cases[i],

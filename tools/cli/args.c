@@ -483,6 +483,23 @@ static int add_node(struct cli_cluster_args *set, char *const words[],
 	return 0;
 }
 
+/* Its characters are the validation's (and the kernel's) business. */
+static int name_node(struct cli_cluster_args *set, const char *name,
+		     char *err, size_t errlen)
+{
+	struct ftnl_node *node = &set->nodes[set->node_count - 1];
+
+	if (!name)
+		return fail(err, errlen, "\"name\" of node %u needs a value",
+			    node->id);
+	if (!*name || strlen(name) > FTNL_NODE_NAME_MAX)
+		return fail(err, errlen,
+			    "name \"%.64s\" of node %u must be 1 to %d characters",
+			    name, node->id, FTNL_NODE_NAME_MAX);
+	strcpy(node->name, name);
+	return 0;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -632,6 +649,13 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 			if (ret)
 				return ret;
 			i += 4;
+			/* "name NAME" right after a node is that node's. */
+			if (i < argc && !strcmp(argv[i], "name")) {
+				ret = name_node(set, argv[i + 1], err, errlen);
+				if (ret)
+					return ret;
+				i += 2;
+			}
 			continue;
 		}
 

@@ -46,7 +46,7 @@ static const char usage_cluster[] =
 "       " CLI_NAME " cluster leave\n"
 "\n"
 "ARGS := [ id ID ] [ self { ID | auto } ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
-"        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT ]...\n"
+"        [ key HEX | keyfile PATH ] [ node ID ADDRESS PORT [ name NAME ] ]...\n"
 "        [ bcast { hypercube | bmg | fcg } ]\n"
 "        [ gossip-faults N ] [ gossip-time { DURATION | auto } ]\n"
 "DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"

@@ -40,6 +40,8 @@ static void print_json(const struct cli_command *cmd,
 		json_kv_bool(&j, "emitter", n->emitter);
 		json_kv_bool(&j, "observer", n->observer);
 		json_kv_uint(&j, "incarnation", n->incarnation);
+		if (n->name[0])
+			json_kv_string(&j, "name", n->name);
 		if (n->has_hb_age)
 			json_kv_uint(&j, "hb_age_us", n->hb_age_us);
 		json_object_end(&j);
@@ -93,13 +95,18 @@ static void print_roles(const struct ftnl_node *n)
 static void print_table(const struct ftnl_node_table *t)
 {
 	char addr[FTNL_ADDR_STRLEN];
-	int id_width = 2, addr_width = 7, inc_width = 11;
+	int id_width = 2, addr_width = 7, inc_width = 11, name_width = 0;
 	size_t i;
 
 	for (i = 0; i < t->count; i++) {
 		const struct ftnl_node *n = &t->nodes[i];
 		int len = (int)strlen(ftnl_format_addr(n->family, &n->addr,
 						       addr, sizeof(addr)));
+		int name_len = (int)strnlen(n->name, FTNL_NODE_NAME_MAX);
+
+		/* A NAME column only when some node has a name. */
+		if (name_len && name_len > name_width)
+			name_width = name_len < 4 ? 4 : name_len;
 
 		if (digits(n->id) > id_width)
 			id_width = digits(n->id);
@@ -108,13 +115,19 @@ static void print_table(const struct ftnl_node_table *t)
 		if (digits(n->incarnation) > inc_width)
 			inc_width = digits(n->incarnation);
 	}
-	printf("%*s  %-*s  %5s  %-5s  %*s  %s\n", id_width, "ID", addr_width,
+	printf("%*s  ", id_width, "ID");
+	if (name_width)
+		printf("%-*s  ", name_width, "NAME");
+	printf("%-*s  %5s  %-5s  %*s  %s\n", addr_width,
 	       "ADDRESS", "PORT", "STATE", inc_width, "INCARNATION", "ROLE");
 	for (i = 0; i < t->count; i++) {
 		const struct ftnl_node *n = &t->nodes[i];
 
-		printf("%*" PRIu32 "  %-*s  %5u  %-5s  %*" PRIu64, id_width,
-		       n->id, addr_width,
+		printf("%*" PRIu32 "  ", id_width, n->id);
+		if (name_width)
+			printf("%-*.*s  ", name_width, FTNL_NODE_NAME_MAX,
+			       n->name[0] ? n->name : "-");
+		printf("%-*s  %5u  %-5s  %*" PRIu64, addr_width,
 		       ftnl_format_addr(n->family, &n->addr, addr, sizeof(addr)),
 		       n->port, ftnl_node_state_name(n->state), inc_width,
 		       n->incarnation);

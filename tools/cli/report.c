@@ -314,23 +314,28 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 	case FTNL_EVENT_FAILURE:
 		cli_format_time(ev->failure.time_real_ns, learned,
 				sizeof(learned));
+		/* The name last: scripts matching the older fields keep working. */
 		fprintf(out, "%s failure node %" PRIu32 " incarnation %" PRIu64
 			" cause %s observer %" PRIu32 " cluster %" PRIu32
-			" generation %" PRIu32 " learned %s\n", when,
+			" generation %" PRIu32 " learned %s%s%.*s\n", when,
 			ev->failure.node_id, ev->failure.incarnation,
 			ftnl_event_cause_name(ev->failure.cause),
 			ev->failure.observer_id, ev->failure.cluster_id,
-			ev->failure.generation, learned);
+			ev->failure.generation, learned,
+			ev->failure.node_name[0] ? " name " : "",
+			FTNL_NODE_NAME_MAX, ev->failure.node_name);
 		break;
 	case FTNL_EVENT_PROC_EXIT:
 		cli_format_time(ev->proc_exit.time_real_ns, learned,
 				sizeof(learned));
 		fprintf(out, "%s proc_exit job %" PRIu64 " rank %" PRIu32
 			" node %" PRIu32 " cause %s cluster %" PRIu32
-			" learned %s\n", when, ev->proc_exit.job,
+			" learned %s%s%.*s\n", when, ev->proc_exit.job,
 			ev->proc_exit.rank, ev->proc_exit.node_id,
 			ftnl_event_cause_name(ev->proc_exit.cause),
-			ev->proc_exit.cluster_id, learned);
+			ev->proc_exit.cluster_id, learned,
+			ev->proc_exit.node_name[0] ? " node_name " : "",
+			FTNL_NODE_NAME_MAX, ev->proc_exit.node_name);
 		break;
 	case FTNL_EVENT_OVERRUN:
 		fprintf(out, "%s overrun: events were lost, re-read the state\n",
@@ -384,6 +389,8 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_uint(&j, "generation", ev->failure.generation);
 		json_kv_uint(&j, "time_real_ns", ev->failure.time_real_ns);
 		json_kv_uint(&j, "time_mono_ns", ev->failure.time_mono_ns);
+		if (ev->failure.node_name[0])
+			json_kv_string(&j, "node_name", ev->failure.node_name);
 		break;
 	case FTNL_EVENT_PROC_EXIT:
 		json_kv_string(&j, "event", "proc_exit");
@@ -395,6 +402,8 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_uint(&j, "cluster_id", ev->proc_exit.cluster_id);
 		json_kv_uint(&j, "time_real_ns", ev->proc_exit.time_real_ns);
 		json_kv_uint(&j, "time_mono_ns", ev->proc_exit.time_mono_ns);
+		if (ev->proc_exit.node_name[0])
+			json_kv_string(&j, "node_name", ev->proc_exit.node_name);
 		break;
 	case FTNL_EVENT_OVERRUN:
 		json_kv_string(&j, "event", "overrun");

@@ -88,6 +88,7 @@ def main():
         "proto-version": "FTNL_PROTO_VERSION",
         "max-nodes": "FTNL_MAX_NODES",
         "key-len": "FTNL_KEY_LEN",
+        "node-name-max": "FTNL_NODE_NAME_MAX",
         "hb-period-min-us": "FTNL_HB_PERIOD_MIN_US",
         "hb-period-max-us": "FTNL_HB_PERIOD_MAX_US",
         "timeout-max-us": "FTNL_TIMEOUT_MAX_US",
@@ -109,7 +110,7 @@ def main():
     for set_name, aset in sets.items():
         for attr in aset["attributes"]:
             for key, value in attr.get("checks", {}).items():
-                if isinstance(value, str) and key in ("min", "max"):
+                if isinstance(value, str) and key in ("min", "max", "max-len"):
                     checks.append(("%s.%s %s is a header constant" %
                                    (set_name, attr["name"], key), value,
                                    value if value in const_map else None))

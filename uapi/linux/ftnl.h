@@ -40,6 +40,8 @@
 /* Limits enforced by the module (and by libftnl before sending). */
 #define FTNL_MAX_NODES		65536
 #define FTNL_KEY_LEN		32	/* keyed BLAKE2s-256 key, bytes */
+/* Longest node name (FTNL_A_NODE_NAME), bytes, without the NUL. */
+#define FTNL_NODE_NAME_MAX	63
 #define FTNL_HB_PERIOD_MIN_US	1000U		/* 1 ms */
 #define FTNL_HB_PERIOD_MAX_US	60000000U	/* 60 s */
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
@@ -66,6 +68,8 @@
  *	failure events, leave, readmit, stats
  * @FTNL_FEATURE_BCAST: failures are broadcast to every survivor
  * @FTNL_FEATURE_PROC: processes can register; their deaths are broadcast
+ * @FTNL_FEATURE_NODE_NAME: nodes may carry a name (FTNL_A_NODE_NAME), shown
+ *	in dumps and events
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
@@ -74,6 +78,7 @@ enum ftnl_feature {
 	FTNL_FEATURE_RING	= 1 << 3,
 	FTNL_FEATURE_BCAST	= 1 << 4,
 	FTNL_FEATURE_PROC	= 1 << 5,
+	FTNL_FEATURE_NODE_NAME	= 1 << 6,
 };
 
 /**
@@ -181,10 +186,10 @@ enum ftnl_drop_reason {
  *	cluster. Requires FTNL_A_CLUSTER_ID, FTNL_A_SELF_ID,
  *	FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US, FTNL_A_KEY and one FTNL_A_NODE
  *	per member (each with FTNL_A_NODE_ID, exactly one of
- *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT);
- *	FTNL_A_BCAST_ALGO is optional. The request is checked whole before
- *	anything changes. On success a FTNL_CMD_CLUSTER_NTF is multicast on
- *	"events".
+ *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT;
+ *	FTNL_A_NODE_NAME is optional); FTNL_A_BCAST_ALGO is optional. The
+ *	request is checked whole before anything changes. On success a
+ *	FTNL_CMD_CLUSTER_NTF is multicast on "events".
  * @FTNL_CMD_CLUSTER_GET: do; reply carries FTNL_A_CLUSTER_ID,
  *	FTNL_A_SELF_ID, FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US,
  *	FTNL_A_NODE_COUNT, FTNL_A_GENERATION, FTNL_A_INCARNATION and
@@ -304,6 +309,8 @@ enum ftnl_cmd {
  * @FTNL_A_BCAST_GOSSIP_T_US: u32, FCG's gossip time T in microseconds, at
  *	most FTNL_GOSSIP_T_MAX_US, 0 for the paper's choice from n (cluster
  *	set, optional; cluster get)
+ * @FTNL_A_EVENT_NODE_NAME: string, the failed node's FTNL_A_NODE_NAME, when
+ *	the configuration gave it one (FAILURE_NTF, PROC_EXIT_NTF)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -336,6 +343,7 @@ enum ftnl_attr {
 	FTNL_A_PROC_PORTID,
 	FTNL_A_BCAST_FCG_F,
 	FTNL_A_BCAST_GOSSIP_T_US,
+	FTNL_A_EVENT_NODE_NAME,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -360,6 +368,10 @@ enum ftnl_attr {
  * @FTNL_A_NODE_HB_AGE_US: u64, on the emitter's entry: microseconds since
  *	its last heartbeat arrived (absent if none arrived yet) (dump only)
  * @FTNL_A_NODE_PAD: padding for 64-bit attributes
+ * @FTNL_A_NODE_NAME: string, optional, a name for people (a host name such
+ *	as cn012): 1 to FTNL_NODE_NAME_MAX letters, digits, '.', '-' or '_';
+ *	shown in dumps and carried in the node's events, never used to
+ *	address it
  */
 enum ftnl_node_attr {
 	FTNL_A_NODE_UNSPEC,
@@ -374,6 +386,7 @@ enum ftnl_node_attr {
 	FTNL_A_NODE_OBSERVER,
 	FTNL_A_NODE_HB_AGE_US,
 	FTNL_A_NODE_PAD,
+	FTNL_A_NODE_NAME,
 
 	__FTNL_A_NODE_MAX,
 	FTNL_A_NODE_MAX = __FTNL_A_NODE_MAX - 1

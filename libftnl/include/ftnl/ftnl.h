@@ -235,9 +235,13 @@ union ftnl_addr {
  *	arrived)
  * @incarnation: last incarnation heard from that member, 0 if never
  * @hb_age_us: microseconds since the emitter's last heartbeat arrived
+ * @name: a name for people (FTNL_A_NODE_NAME), "" for none: 1 to
+ *	FTNL_NODE_NAME_MAX letters, digits, '.', '-' or '_'; sent by
+ *	ftnl_cluster_set() (modules with FTNL_FEATURE_NODE_NAME), shown by
+ *	dumps and carried in the node's events
  *
- * The fields after @port and @addr are filled in by dumps and ignored by
- * ftnl_cluster_set().
+ * The fields after @port and @addr but @name are filled in by dumps and
+ * ignored by ftnl_cluster_set().
  */
 struct ftnl_node {
 	uint32_t id;
@@ -251,6 +255,7 @@ struct ftnl_node {
 	bool has_hb_age;
 	uint64_t incarnation;
 	uint64_t hb_age_us;
+	char name[FTNL_NODE_NAME_MAX + 1];
 };
 
 /**
@@ -661,6 +666,7 @@ struct ftnl_event_cluster {
  * @generation: configuration generation the failure belongs to
  * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
  * @time_real_ns: CLOCK_REALTIME when this node learned it
+ * @node_name: @node_id's name, "" when the configuration gave it none
  */
 struct ftnl_event_failure {
 	uint32_t node_id;
@@ -671,6 +677,7 @@ struct ftnl_event_failure {
 	uint32_t generation;
 	uint64_t time_mono_ns;
 	uint64_t time_real_ns;
+	char node_name[FTNL_NODE_NAME_MAX + 1];
 };
 
 /**
@@ -691,6 +698,7 @@ const char *ftnl_event_cause_name(unsigned int cause);
  * @cluster_id: the cluster
  * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
  * @time_real_ns: CLOCK_REALTIME when this node learned it
+ * @node_name: @node_id's name, "" when the configuration gave it none
  *
  * Each node publishes a process's death once. A clean exit
  * (ftnl_proc_unregister() first) publishes nothing. The node's own
@@ -705,6 +713,7 @@ struct ftnl_event_proc_exit {
 	uint32_t cluster_id;
 	uint64_t time_mono_ns;
 	uint64_t time_real_ns;
+	char node_name[FTNL_NODE_NAME_MAX + 1];
 };
 
 /**

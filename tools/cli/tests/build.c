@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -456,6 +457,45 @@ static void test_self_auto(const void *arg)
 	free(path);
 }
 
+/* "name NAME" after a node names it; the validation checks the name. */
+static void test_node_names(const void *arg)
+{
+	static const char base[] = "id 7 self 1 heartbeat 100ms timeout 300ms key " KEY;
+	struct ftnl_cluster_config c;
+	char line[512], err[512] = "";
+
+	(void)arg;
+	snprintf(line, sizeof(line),
+		 "%s node 1 10.0.0.1 7400 name cn001 node 2 10.0.0.2 7400", base);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0);
+	if (TAP_CHECK_UINT(c.node_count, 2)) {
+		TAP_CHECK_STR(c.nodes[0].name, "cn001");
+		TAP_CHECK_STR(c.nodes[1].name, "");
+	}
+	ftnl_config_free(&c);
+
+	snprintf(line, sizeof(line), "%s node 1 10.0.0.1 7400 name cn/1", base);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "node 1 (#1): node name must be letters, digits, '.', '-' or '_'");
+	/* --force sends it: the kernel's check is then the one that speaks. */
+	TAP_CHECK_INT(build(line, true, &c, err, sizeof(err)), 0);
+	ftnl_config_free(&c);
+
+	snprintf(line, sizeof(line),
+		 "%s node 1 10.0.0.1 7400 name a node 2 10.0.0.2 7400 name a", base);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "duplicate node name a (nodes 1 and 2)");
+
+	snprintf(line, sizeof(line), "%s node 1 10.0.0.1 7400 name", base);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "cluster set: \"name\" of node 1 needs a value");
+	snprintf(line, sizeof(line), "%s node 1 10.0.0.1 7400 name "
+		 "a123456789b123456789c123456789d123456789e123456789f1234567890123",
+		 base);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "of node 1 must be 1 to 63 characters");
+}
+
 static void test_file_errors(const void *arg)
 {
 	char *path = scratch_file("bad.conf", "cluster 1\nheartbeat 10xs\n");
@@ -513,6 +553,7 @@ int main(void)
 	}
 	tap_add(test_args_only, NULL, "arguments alone make a configuration");
 	tap_add(test_self_auto, NULL, "self auto: from this machine's addresses, or refused");
+	tap_add(test_node_names, NULL, "node names from arguments, checked");
 	tap_add(test_args_bcast, NULL, "bcast argument: sent, also with --force");
 	tap_add(test_file_bcast, NULL, "bcast from the file, overridden, or absent");
 	tap_add(test_file_bcast_bad, NULL, "bad bcast in a file: path and line");

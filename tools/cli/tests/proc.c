@@ -126,6 +126,28 @@ static const struct ftnl_event ev_failure = {
 	},
 };
 
+static const struct ftnl_event ev_failure_named = {
+	.type = FTNL_EVENT_FAILURE,
+	.received_ns = T_RECV,
+	.failure = {
+		.node_id = 12, .observer_id = 5, .incarnation = 77,
+		.cause = FTNL_CAUSE_LEAVE, .cluster_id = 9, .generation = 2,
+		.time_mono_ns = 10, .time_real_ns = T_REAL,
+		.node_name = "cn012",
+	},
+};
+
+static const struct ftnl_event ev_proc_named = {
+	.type = FTNL_EVENT_PROC_EXIT,
+	.received_ns = T_RECV,
+	.proc_exit = {
+		.job = 42, .rank = 3, .node_id = 12,
+		.cause = FTNL_CAUSE_BROADCAST, .cluster_id = 9,
+		.time_mono_ns = 1, .time_real_ns = T_REAL,
+		.node_name = "cn012",
+	},
+};
+
 static const struct ftnl_event ev_cluster = {
 	.type = FTNL_EVENT_CLUSTER,
 	.received_ns = T_RECV,
@@ -183,6 +205,19 @@ static const struct event_case event_cases[] = {
 	  "\"node_id\":4,\"incarnation\":77,\"cause\":\"observed\","
 	  "\"observer_id\":5,\"cluster_id\":9,\"generation\":2,"
 	  "\"time_real_ns\":1714564799999999999,\"time_mono_ns\":10}\n" },
+	{ "node failure of a named node: the name last", &ev_failure_named,
+	  "2024-05-01T12:00:00.123456Z failure node 12 incarnation 77 cause leave observer 5 cluster 9 generation 2 learned 2024-05-01T11:59:59.999999Z name cn012\n",
+	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"failure\","
+	  "\"node_id\":12,\"incarnation\":77,\"cause\":\"leave\","
+	  "\"observer_id\":5,\"cluster_id\":9,\"generation\":2,"
+	  "\"time_real_ns\":1714564799999999999,\"time_mono_ns\":10,"
+	  "\"node_name\":\"cn012\"}\n" },
+	{ "process exit on a named node", &ev_proc_named,
+	  "2024-05-01T12:00:00.123456Z proc_exit job 42 rank 3 node 12 cause broadcast cluster 9 learned 2024-05-01T11:59:59.999999Z node_name cn012\n",
+	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"proc_exit\","
+	  "\"job\":42,\"rank\":3,\"node_id\":12,\"cause\":\"broadcast\","
+	  "\"cluster_id\":9,\"time_real_ns\":1714564799999999999,"
+	  "\"time_mono_ns\":1,\"node_name\":\"cn012\"}\n" },
 	{ "cluster configured", &ev_cluster,
 	  "2024-05-01T12:00:00.123456Z cluster generation 2 cluster 9 self 5 nodes 16\n",
 	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"cluster\","
