@@ -457,6 +457,46 @@ static void test_self_auto(const void *arg)
 	free(path);
 }
 
+/*
+ * The annotated example shipped for /etc/ftnl/ftnl.conf stays valid: with
+ * its key file beside it, and this machine's loopback as a fifth node,
+ * self auto picks that node.
+ */
+static void test_example_conf(const void *arg)
+{
+	char *copy = NULL, *key = NULL, *text = NULL, line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+	size_t len = 0;
+	FILE *f;
+
+	(void)arg;
+	f = fopen(FTNL_EXAMPLE_CONF, "r");
+	if (!TAP_CHECK(f))
+		return;
+	if (getdelim(&text, &len, '\0', f) < 0)
+		text = NULL;
+	fclose(f);
+	if (TAP_CHECK(text))
+		copy = scratch_file("ftnl.conf", text);
+	key = scratch_file("key", KEY "\n");
+	if (TAP_CHECK(copy && key)) {
+		snprintf(line, sizeof(line), "file %s node 5 127.0.0.1 7400", copy);
+		TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0);
+		if (*err)
+			tap_diag("%s", err);
+		TAP_CHECK_UINT(c.self_id, 5);
+		TAP_CHECK_UINT(c.node_count, 5);
+		ftnl_config_free(&c);
+	}
+	if (copy)
+		unlink(copy);
+	if (key)
+		unlink(key);
+	free(copy);
+	free(key);
+	free(text);
+}
+
 /* "name NAME" after a node names it; the validation checks the name. */
 static void test_node_names(const void *arg)
 {
@@ -553,6 +593,7 @@ int main(void)
 	}
 	tap_add(test_args_only, NULL, "arguments alone make a configuration");
 	tap_add(test_self_auto, NULL, "self auto: from this machine's addresses, or refused");
+	tap_add(test_example_conf, NULL, "examples/ftnl.conf is a valid configuration");
 	tap_add(test_node_names, NULL, "node names from arguments, checked");
 	tap_add(test_args_bcast, NULL, "bcast argument: sent, also with --force");
 	tap_add(test_file_bcast, NULL, "bcast from the file, overridden, or absent");

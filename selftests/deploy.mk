@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Deployment: node_config.sh runs ftnl.service's own commands (self auto,
+# node names, the leave on stop) on a 3-node cluster; it reads the unit
+# from beside itself.
+EXTRA_TESTS += node_config.sh
+
+all: $(OUT)/ftnl.service.in
+
+$(OUT)/ftnl.service.in: $(ROOT)/tools/systemd/ftnl.service.in | $(OUT)
+	install -m 0644 $< $@
