@@ -505,6 +505,7 @@ static void issue(struct radix_node *n, const struct radix_sink *out)
 		if (n->catchup.n && n->catchup.v[0].seq != r->min_seq + 1)
 			proto_error(n, "a view no live member holds");
 		r->has_chain = n->catchup.n > 0;
+		n->stats.catchups += r->has_chain;
 	} else {
 		set_floor(n, n->view.seq);
 	}
@@ -555,6 +556,7 @@ static void collected(struct radix_node *n, const struct radix_sink *out)
 		struct round *r = &n->r;
 		uint64_t min_seq = r->min_seq;
 
+		n->stats.recollections++;
 		round_reset(n);
 		for (uint32_t id = radix_view_next(&n->collect, 0);
 		     id != RADIX_NONE;
@@ -783,6 +785,7 @@ static void on_join_request(struct radix_node *n, const struct radix_msg *m,
 			.chain = &n->hist,
 		};
 
+		n->stats.proofs++;
 		send(n, out, j->id, &m);
 		return;
 	}
@@ -816,6 +819,11 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 {
 	if (!n->joining)
 		return;		/* a second welcome (it asked twice) */
+	if (m->term < n->term) {
+		/* It promised a newer root, which may not know that view. */
+		n->stats.stale++;
+		return;
+	}
 	if (radix_view_inc(m->view, n->cfg.self) != n->cfg.inc) {
 		proto_error(n, "welcomed into a view without it");
 		return;
@@ -853,6 +861,7 @@ static void nack(struct radix_node *n, const struct radix_sink *out,
 		.min_seq = RADIX_SEQ_REFUSED,
 	};
 
+	n->stats.refusals++;
 	send(n, out, to, &m);
 }
 

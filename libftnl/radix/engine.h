@@ -78,6 +78,10 @@ struct radix_sink {
  * @redirects: joiners sent elsewhere
  * @takeovers: times this process became the root
  * @stepped_down: times it met a root of a higher term and gave way
+ * @refusals: rounds of an older term refused (naming the newer term)
+ * @recollections: collections asked again over members newly learned of
+ * @catchups: first changes of a new root carrying views members missed
+ * @proofs: joiners let in by a member's view (their welcome was lost)
  * @errors: protocol violations (must stay 0)
  * @last_error: what the last one was
  */
@@ -91,6 +95,10 @@ struct radix_stats {
 	uint64_t redirects;
 	uint64_t takeovers;
 	uint64_t stepped_down;
+	uint64_t refusals;
+	uint64_t recollections;
+	uint64_t catchups;
+	uint64_t proofs;
 	uint64_t errors;
 	const char *last_error;
 };

@@ -66,12 +66,15 @@ static const struct {
 		   "root's older seq" },
 	{ 3286997, "a root refused for a dead root's term stepped down to "
 		   "a member that still took it for the root" },
+	{ 5117929, "a joiner took a welcome of an older term than the root "
+		   "it had answered" },
 };
 
 struct totals {
 	uint64_t schedules, failed, events, messages, crashes, spawns, views;
 	uint64_t takeovers, adopted, duplicates, stale, from_dead, redirects;
 	uint64_t nonuniform, quiet_rounds, reported;
+	uint64_t stepped_down, refusals, recollections, catchups, proofs;
 };
 
 static struct totals totals;
@@ -112,6 +115,11 @@ static void test_chunk(const void *arg)
 		totals.from_dead += res.stats.from_dead;
 		totals.redirects += res.stats.redirects;
 		totals.nonuniform += res.stats.nonuniform;
+		totals.stepped_down += res.stats.stepped_down;
+		totals.refusals += res.stats.refusals;
+		totals.recollections += res.stats.recollections;
+		totals.catchups += res.stats.catchups;
+		totals.proofs += res.stats.proofs;
 		for (uint32_t i = 0; i < res.stats.nrounds; i++)
 			totals.quiet_rounds += res.stats.rounds[i].quiet;
 		if (res.ok)
@@ -204,6 +212,36 @@ static void test_scenario(const void *arg)
 		 radix_model_height(s->kind == JOIN ? s->n + 1 : s->n - 1,
 				    s->fanout), sim_ts, rounds,
 		 rounds > 1 ? "s" : "", height);
+}
+
+/*
+ * The schedules must keep reaching the recovery paths, or the properties
+ * above hold for want of trying (runs after the chunks).
+ */
+static void test_coverage(const void *arg)
+{
+	(void)arg;
+	if (totals.schedules < 10000) {
+		TAP_SKIP("%" PRIu64 " schedules: too few to judge",
+			 totals.schedules);
+		return;
+	}
+	TAP_CHECK(totals.takeovers);
+	TAP_CHECK(totals.adopted);
+	TAP_CHECK(totals.duplicates);
+	TAP_CHECK(totals.stepped_down);
+	TAP_CHECK(totals.refusals);
+	TAP_CHECK(totals.recollections);
+	TAP_CHECK(totals.catchups);
+	TAP_CHECK(totals.proofs);
+	TAP_CHECK(totals.redirects);
+	TAP_CHECK(totals.quiet_rounds);
+	tap_diag("recovery paths: %" PRIu64 " takeovers, %" PRIu64
+		 " step-downs, %" PRIu64 " refusals, %" PRIu64
+		 " re-collections, %" PRIu64 " catch-ups, %" PRIu64
+		 " joiners let in by a member's view", totals.takeovers,
+		 totals.stepped_down, totals.refusals, totals.recollections,
+		 totals.catchups, totals.proofs);
 }
 
 static int replay(uint64_t seed, bool trace)
@@ -303,6 +341,9 @@ int main(int argc, char **argv)
 			"random schedules, seeds %" PRIu64 "..%" PRIu64,
 			base_seed + c * chunk_size,
 			base_seed + (c + 1) * chunk_size - 1);
+
+	tap_add(test_coverage, NULL, "the schedules reach every recovery "
+		"path");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	status = tap_run();

@@ -210,6 +210,22 @@ static uint64_t fd_delay(struct sim *sim)
 	return rnd_in(&sim->rng, sim->cfg->fd_min, sim->cfg->fd_max);
 }
 
+/* The engines' counters, summed over every process that ever ran. */
+static void add_stats(struct rsim_stats *sum, const struct radix_stats *st)
+{
+	sum->takeovers += st->takeovers;
+	sum->adopted += st->adopted;
+	sum->duplicates += st->duplicates;
+	sum->stale += st->stale;
+	sum->from_dead += st->from_dead;
+	sum->redirects += st->redirects;
+	sum->stepped_down += st->stepped_down;
+	sum->refusals += st->refusals;
+	sum->recollections += st->recollections;
+	sum->catchups += st->catchups;
+	sum->proofs += st->proofs;
+}
+
 static void crash(struct sim *sim, uint32_t id)
 {
 	struct proc *pr = &sim->proc[id];
@@ -224,6 +240,7 @@ static void crash(struct sim *sim, uint32_t id)
 		struct radix_stats st;
 
 		radix_get_stats(pr->node, &st);
+		add_stats(&sim->res->stats, &st);
 		if (st.errors)
 			violation(sim, "%u.%u: %" PRIu64 " protocol errors: %s",
 				  id, inc, st.errors, st.last_error);
@@ -830,12 +847,7 @@ int rsim_run(const struct rsim_cfg *c, struct rsim_result *res)
 		if (!sim->proc[id].node)
 			continue;
 		radix_get_stats(sim->proc[id].node, &st);
-		res->stats.takeovers += st.takeovers;
-		res->stats.adopted += st.adopted;
-		res->stats.duplicates += st.duplicates;
-		res->stats.stale += st.stale;
-		res->stats.from_dead += st.from_dead;
-		res->stats.redirects += st.redirects;
+		add_stats(&res->stats, &st);
 		if (st.errors)
 			violation(sim, "%u: %" PRIu64 " protocol errors: %s",
 				  id, st.errors, st.last_error);

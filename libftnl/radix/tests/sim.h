@@ -103,6 +103,7 @@ struct rsim_stats {
 	uint32_t nrounds;
 	struct rsim_round rounds[RSIM_MAX_ROUNDS];
 	uint64_t takeovers, adopted, duplicates, stale, from_dead, redirects;
+	uint64_t stepped_down, refusals, recollections, catchups, proofs;
 	uint64_t end;		/* time of the last event */
 };
 
