@@ -819,8 +819,11 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 {
 	if (!n->joining)
 		return;		/* a second welcome (it asked twice) */
-	if (m->term < n->term) {
-		/* It promised a newer root, which may not know that view. */
+	if (m->term < n->term && root_alive(n)) {
+		/*
+		 * It promised a newer root, alive, which may not know that
+		 * view: that root's own changes will let it in.
+		 */
 		n->stats.stale++;
 		return;
 	}

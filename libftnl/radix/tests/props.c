@@ -67,7 +67,9 @@ static const struct {
 	{ 3286997, "a root refused for a dead root's term stepped down to "
 		   "a member that still took it for the root" },
 	{ 5117929, "a joiner took a welcome of an older term than the root "
-		   "it had answered" },
+		   "it had answered, alive" },
+	{ 49323, "a joiner refusing every welcome older than its dead root's "
+		 "term was the only one who could take over" },
 };
 
 struct totals {
