@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Deployment: node_config.sh runs ftnl.service's own commands (self auto,
+# Deployment: health.sh checks "ftnl-cli health" on a real module;
+# node_config.sh runs ftnl.service's own commands (self auto,
 # node names, the leave on stop) on a 3-node cluster; it reads the unit
 # from beside itself.
-EXTRA_TESTS += node_config.sh
+EXTRA_TESTS += node_config.sh health.sh
 
 all: $(OUT)/ftnl.service.in
 

@@ -343,17 +343,20 @@ static int parse_options(int argc, char *const argv[], int *i,
 /*
  * Every object starts with a letter of its own, so one letter is enough
  * for each: b(cast), c(luster), h(elp), i(nfo), m(onitor), n(ode),
- * p(roc), s(tats).
- * A new object must keep it so (tests/args.c checks), or the abbreviations
- * people already type would become ambiguous.
+ * p(roc), s(tats). A new object must keep it so (tests/args.c checks), or
+ * the abbreviations people already type would become ambiguous. One
+ * exception: "health", where monitoring systems look for it; the prefixes
+ * it shares with "help" (h, he) stay help's, it is abbreviated from "hea".
  */
 static const char *const object_names[] = {
-	"bcast", "cluster", "help", "info", "monitor", "node", "proc", "stats",
+	"bcast", "cluster", "health", "help", "info", "monitor", "node", "proc",
+	"stats",
 };
 
 static const enum cli_object object_values[] = {
-	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_HELP, CLI_OBJ_INFO,
-	CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_PROC, CLI_OBJ_STATS,
+	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_HEALTH, CLI_OBJ_HELP,
+	CLI_OBJ_INFO, CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_PROC,
+	CLI_OBJ_STATS,
 };
 
 static const char *object_name(enum cli_object object)
@@ -377,6 +380,10 @@ static int parse_object(const char *word, enum cli_object *object, char *err,
 		*object = object_values[index];
 		return 0;
 	case CLI_MATCH_AMBIGUOUS:
+		if (!strncmp(word, "help", strlen(word))) {
+			*object = CLI_OBJ_HELP;
+			return 0;
+		}
 		return fail_ambiguous(err, errlen, "object", word, object_names,
 				      ARRAY_SIZE(object_names));
 	default:
@@ -852,6 +859,70 @@ static int parse_monitor(int argc, char *const argv[], int i,
 	return 0;
 }
 
+/* health [ window D ] [ late-warn D ] [ late-crit D ] [ help ] */
+static int parse_health(int argc, char *const argv[], int i,
+			struct cli_command *cmd, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"window", "late-warn", "late-crit", "help",
+	};
+	unsigned int given = 0;
+	uint32_t us;
+	size_t index;
+
+	cmd->health_window_us = 1000000;
+	while (i < argc) {
+		switch (cli_match(argv[i], names, ARRAY_SIZE(names), &index)) {
+		case CLI_MATCH_OK:
+			break;
+		case CLI_MATCH_AMBIGUOUS:
+			return fail_ambiguous(err, errlen, "argument", argv[i],
+					      names, ARRAY_SIZE(names));
+		default:
+			return fail_unknown(err, errlen, "argument", argv[i],
+					    names, ARRAY_SIZE(names),
+					    CLI_NAME " health help");
+		}
+		if (index == 3) {
+			want_help(cmd, CLI_OBJ_HEALTH);
+			return no_more(argc, argv, i + 1, "health help", err,
+				       errlen);
+		}
+		if (given & (1u << index))
+			return fail(err, errlen, "\"%s\" given twice",
+				    names[index]);
+		given |= 1u << index;
+		if (i + 1 >= argc)
+			return fail(err, errlen, "\"%s\" needs a duration",
+				    names[index]);
+		/* "window 0": the counters since the configuration's start. */
+		if (index == 0 && !strcmp(argv[i + 1], "0"))
+			us = 0;
+		else if (parse_duration(names[index], argv[i + 1], &us, err,
+					errlen))
+			return -EINVAL;
+		if (index == 0 && us > 60000000)
+			return fail(err, errlen,
+				    "window \"%s\" is too long (at most 60s)",
+				    argv[i + 1]);
+		if (index != 0 && !us)
+			return fail(err, errlen, "%s must be above 0",
+				    names[index]);
+		if (index == 0)
+			cmd->health_window_us = us;
+		else if (index == 1)
+			cmd->health.late_warn_us = us;
+		else
+			cmd->health.late_crit_us = us;
+		i += 2;
+	}
+	if (cmd->health.late_warn_us && cmd->health.late_crit_us &&
+	    cmd->health.late_warn_us > cmd->health.late_crit_us)
+		return fail(err, errlen,
+			    "late-warn must not be above late-crit");
+	return 0;
+}
+
 static int parse_help(int argc, char *const argv[], int i,
 		      struct cli_command *cmd, char *err, size_t errlen)
 {
@@ -928,6 +999,8 @@ int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
 				       err, errlen);
 	case CLI_OBJ_PROC:
 		return parse_proc(argc, argv, i, cmd, err, errlen);
+	case CLI_OBJ_HEALTH:
+		return parse_health(argc, argv, i, cmd, err, errlen);
 	default:
 		return fail(err, errlen, "internal error: object %d",
 			    cmd->object);

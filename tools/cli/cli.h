@@ -34,6 +34,7 @@ enum cli_object {
 	CLI_OBJ_STATS,
 	CLI_OBJ_BCAST,
 	CLI_OBJ_PROC,
+	CLI_OBJ_HEALTH,
 };
 
 enum cli_verb {
@@ -114,6 +115,25 @@ struct cli_cluster_args {
 	uint32_t gossip_t_us;
 };
 
+/* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */
+enum cli_health_status {
+	CLI_HEALTH_OK		= 0,
+	CLI_HEALTH_WARNING	= 1,
+	CLI_HEALTH_CRITICAL	= 2,
+	CLI_HEALTH_UNKNOWN	= 3,
+};
+
+/**
+ * struct cli_health_limits - thresholds of "health"; 0 takes the default
+ * @late_warn_us: heartbeat emission lateness that warns (default h / 2)
+ * @late_crit_us: lateness that is critical (default (d - h) / 2: past
+ *	d - h the observer may take this node for dead)
+ */
+struct cli_health_limits {
+	uint64_t late_warn_us;
+	uint64_t late_crit_us;
+};
+
 /**
  * struct cli_command - a parsed command line
  * @opt: global options
@@ -124,6 +144,9 @@ struct cli_cluster_args {
  * @set: arguments of "cluster set"
  * @node_id: "node readmit ID"
  * @monitor_count: "monitor count N": stop after N events (0: never)
+ * @health: "health late-warn D late-crit D"
+ * @health_window_us: "health window D": counters are compared over D
+ *	(default 1 s); 0 compares with the configuration's start
  */
 struct cli_command {
 	struct cli_options opt;
@@ -133,7 +156,55 @@ struct cli_command {
 	struct cli_cluster_args set;
 	uint32_t node_id;
 	uint64_t monitor_count;
+	struct cli_health_limits health;
+	uint64_t health_window_us;
 };
+
+enum cli_health_module {
+	CLI_HEALTH_MODULE_PRESENT,
+	CLI_HEALTH_MODULE_ABSENT,	/* no ftnl family: not loaded */
+	CLI_HEALTH_MODULE_ERROR,	/* could not ask: @error says why */
+};
+
+/**
+ * struct cli_health_input - what "health" judges
+ * @module: whether the module answered
+ * @error: with CLI_HEALTH_MODULE_ERROR, why
+ * @configured: a cluster is configured; nothing below is read otherwise
+ * @cluster_id: the cluster
+ * @self_id: this node
+ * @self_name: its name, or NULL / ""
+ * @node_count: nodes in the table
+ * @alive_count: of them, alive as this node knows
+ * @hb_period_us: h
+ * @timeout_us: d
+ * @emitter: this node's emitter's entry (the node it observes), or NULL
+ * @first: counters at the start of the window, or NULL: then @last is
+ *	judged since the configuration's start
+ * @last: counters at its end
+ * @window_us: the window's length
+ */
+struct cli_health_input {
+	enum cli_health_module module;
+	const char *error;
+	bool configured;
+	uint32_t cluster_id;
+	uint32_t self_id;
+	const char *self_name;
+	uint32_t node_count;
+	uint32_t alive_count;
+	uint32_t hb_period_us;
+	uint32_t timeout_us;
+	const struct ftnl_node *emitter;
+	const struct ftnl_stats *first;
+	const struct ftnl_stats *last;
+	uint64_t window_us;
+};
+
+/* health.c */
+enum cli_health_status cli_health_assess(const struct cli_health_input *in,
+					 const struct cli_health_limits *lim,
+					 char *line, size_t len);
 
 /* args.c */
 int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
@@ -227,6 +298,7 @@ int cmd_cluster_leave(const struct cli_command *cmd);
 int cmd_node_list(const struct cli_command *cmd);
 int cmd_node_readmit(const struct cli_command *cmd);
 int cmd_proc_list(const struct cli_command *cmd);
+int cmd_health(const struct cli_command *cmd);
 int cmd_monitor(const struct cli_command *cmd);
 int cmd_stats(const struct cli_command *cmd);
 int cmd_bcast(const struct cli_command *cmd);

@@ -19,6 +19,7 @@ static const char usage_main[] =
 "  proc [ list | help ]       processes registered on this node\n"
 "  monitor [ count N ]        print events as they happen: cluster changes,\n"
 "                             node failures, registered process exits\n"
+"  health [ window D ] ...    one line and a Nagios exit status (0..3)\n"
 "  help [ OBJECT ]            this text, or an object's\n"
 "\n"
 "Options:\n"
@@ -31,7 +32,24 @@ static const char usage_main[] =
 "  -V, --version              print the version\n"
 "\n"
 "Exit status: 0 success, 1 bad command line or input (nothing was sent),\n"
-"2 the request failed, 3 the ftnl module is not available.\n";
+"2 the request failed, 3 the ftnl module is not available; \"health\" has\n"
+"its own (see \"" CLI_NAME " health help\").\n";
+
+static const char usage_health[] =
+"Usage: " CLI_NAME " health [ window DURATION ] [ late-warn DURATION ]\n"
+"                     [ late-crit DURATION ]\n"
+"\n"
+"One line on this node's health and a Nagios exit status, for NHC,\n"
+"Nagios/Icinga or Slurm's HealthCheckProgram:\n"
+"  0 OK        configured, observing its emitter, which heartbeats\n"
+"  1 WARNING   emitter late (over d/2) or not heard yet; datagrams dropped,\n"
+"              send errors or events lost during the window; heartbeats\n"
+"              leaving late (late-warn, default h/2); no node to observe\n"
+"  2 CRITICAL  module not loaded; not configured; emitter silent for over\n"
+"              d; heartbeats leaving late-crit late (default (d-h)/2)\n"
+"  3 UNKNOWN   the module could not be asked, or a bad command line\n"
+"The counters are compared over the window (default 1s; 0: since the\n"
+"configuration), so the check takes that long.\n";
 
 static const char usage_info[] =
 "Usage: " CLI_NAME " info\n"
@@ -161,6 +179,9 @@ void cli_usage(FILE *out, enum cli_object object)
 		break;
 	case CLI_OBJ_PROC:
 		fputs(usage_proc, out);
+		break;
+	case CLI_OBJ_HEALTH:
+		fputs(usage_health, out);
 		break;
 	default:
 		fputs(usage_main, out);

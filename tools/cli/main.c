@@ -148,6 +148,8 @@ static int run(const struct cli_command *cmd)
 		return cmd_bcast(cmd);
 	case CLI_OBJ_PROC:
 		return cmd_proc_list(cmd);
+	case CLI_OBJ_HEALTH:
+		return cmd_health(cmd);
 	default:
 		cli_usage(stdout, cmd->help_object);
 		return CLI_EXIT_OK;
@@ -162,8 +164,11 @@ int main(int argc, char *argv[])
 
 	if (cli_parse(argc, argv, &cmd, err, sizeof(err))) {
 		cli_error("%s", err);
+		/* A monitoring system reads a broken health check as UNKNOWN. */
+		status = cmd.object == CLI_OBJ_HEALTH ? CLI_HEALTH_UNKNOWN :
+			 CLI_EXIT_USAGE;
 		cli_command_free(&cmd);
-		return CLI_EXIT_USAGE;
+		return status;
 	}
 	if (cmd.opt.version) {
 		printf("%s %s (libftnl, family version %d)\n", CLI_NAME,

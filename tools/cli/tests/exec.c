@@ -117,6 +117,14 @@ static const struct exec_case cases[] = {
 	  "ftnl-cli: unexpected argument \"now\" after bcast show\n" },
 	{ "cluster set file /nonexistent/ftnl.conf", 1, "",
 	  "ftnl-cli: cluster set: /nonexistent/ftnl.conf: No such file or directory\n" },
+	{ "health help", 0, "2 CRITICAL  module not loaded", "" },
+	{ "he", 0, "Usage: ftnl-cli [OPTIONS] OBJECT", "" },
+	{ "help", 0, "health [ window D ]", "" },
+	/* A broken health check is UNKNOWN to the monitoring system. */
+	{ "health windwo 1s", 3, "",
+	  "ftnl-cli: unknown argument \"windwo\" (did you mean \"window\"?); try \"ftnl-cli health help\"\n" },
+	{ "hea late-warn 10ms late-crit 5ms", 3, "",
+	  "ftnl-cli: late-warn must not be above late-crit\n" },
 	{ "-n ftnl-no-such-netns info", 1, "",
 	  "ftnl-cli: cannot open network namespace \"ftnl-no-such-netns\": No such file or directory\n" },
 };
@@ -152,6 +160,24 @@ static bool module_loaded(void)
 		return false;
 	ftnl_close(h);
 	return true;
+}
+
+/* health without the module: CRITICAL, one line on stdout, nothing else. */
+static void test_health_without_module(const void *arg)
+{
+	struct run r;
+
+	(void)arg;
+	if (module_loaded()) {
+		TAP_SKIP("the ftnl module is loaded here");
+		return;
+	}
+	if (!TAP_CHECK(run(&r, "health window 0")))
+		return;
+	TAP_CHECK_INT(r.status, 2);
+	TAP_CHECK_STR(r.out,
+		      "ftnl CRITICAL: module not loaded (no \"ftnl\" generic netlink family)\n");
+	TAP_CHECK_STR(r.err, "");
 }
 
 static void test_without_module(const void *arg)
@@ -191,6 +217,8 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		tap_add(test_case, &cases[i], "ftnl-cli %s: exit %d", cases[i].args,
 			cases[i].status);
+	tap_add(test_health_without_module, NULL,
+		"ftnl-cli health without the module: exit 2, one line");
 	for (i = 0; i < sizeof(module_commands) / sizeof(module_commands[0]); i++)
 		tap_add(test_without_module, module_commands[i],
 			"ftnl-cli %s without the module: exit 3",
