@@ -83,6 +83,20 @@ in_ns() {
 	"$IP" netns exec "$_ns" "$@"
 }
 
+# wait_subscribed NS: wait (up to 10 s) until a generic netlink socket of
+# netns NS has joined a multicast group, e.g. a monitor started in the
+# background: events caused after that reach it. Return: 1 on timeout.
+wait_subscribed() {
+	_tries=100
+	while [ $_tries -gt 0 ]; do
+		"$IP" netns exec "$1" awk 'NR > 1 && $2 == 16 && $4 != "00000000" { found = 1 } END { exit !found }' \
+			/proc/net/netlink && return 0
+		sleep 0.1
+		_tries=$((_tries - 1))
+	done
+	return 1
+}
+
 lib_cleanup() {
 	for _ns in $LIB_NETNS; do
 		"$IP" netns del "$_ns" 2>/dev/null

@@ -131,9 +131,9 @@ refused "$(ns x)" "nodes 1 ($NET.1) and 2 ($NET.2) both have an address of this 
 # --- stop: a graceful leave, announced with the name ----------------------------------
 
 sleep 1	# a few heartbeats: node 3 is alive for everyone
-in_ns "$(ns 1)" timeout 15 "$CLI" -j monitor count 1 >"$LIB_TMP/monitor" 2>&1 &
+in_ns "$(ns 1)" timeout 30 "$CLI" -j monitor count 1 >"$LIB_TMP/monitor" 2>&1 &
 mon=$!
-sleep 1	# subscribed
+check "node 1: monitor subscribed" wait_subscribed "$(ns 1)"
 if in_ns "$(ns 3)" sh -c "$STOP" >"$LIB_TMP/stop.log" 2>&1; then
 	ok "node 3: the unit's ExecStop succeeds"
 else
