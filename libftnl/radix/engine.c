@@ -822,9 +822,11 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 	if (m->term < n->term && root_alive(n)) {
 		/*
 		 * It promised a newer root, alive, which may not know that
-		 * view: that root's own changes will let it in.
+		 * view: that root's own changes will let it in - and if it
+		 * dies first, the scan starts again.
 		 */
 		n->stats.stale++;
+		n->join_target = term_root(n->term);
 		return;
 	}
 	if (radix_view_inc(m->view, n->cfg.self) != n->cfg.inc) {

@@ -70,6 +70,8 @@ static const struct {
 		   "it had answered, alive" },
 	{ 49323, "a joiner refusing every welcome older than its dead root's "
 		 "term was the only one who could take over" },
+	{ 9144394, "a joiner that refused welcomes while its root lived "
+		   "stopped looking when that root died" },
 };
 
 struct totals {
