@@ -222,9 +222,14 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 		/* Bits past the last position must be clear. */
 		if (npos % 8 && (buf[off + dlen - 1] >> (npos % 8)))
 			return -1;
+		/* The encoder sends a bitmap only when ranges are longer. */
+		if (ftnl_count_ranges(dead, npos) * 4 <= dlen)
+			return -1;
 		return 0;
 	}
-	if (encoding != FTNL_BCAST_D_RANGES || dlen % 4)
+	/* Ranges only when no longer than the bitmap, as the encoder chooses. */
+	if (encoding != FTNL_BCAST_D_RANGES || dlen % 4 ||
+	    dlen > ftnl_bitmap_bytes(npos))
 		return -1;
 	for (i = 0; i < dlen; i += 4) {
 		u32 first = ftnl_get_be16(buf + off + i);

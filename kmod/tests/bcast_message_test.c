@@ -223,6 +223,43 @@ static void test_rejects(const void *arg)
 	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), 0);
 	TAP_CHECK_UINT(got.deaths[0].rank, OUTSIDER);
 
+	/*
+	 * D in the encoding the encoder would not choose: the same set as a
+	 * bitmap where ranges are shorter, or as ranges longer than the bitmap.
+	 */
+	for (int bitmap = 0; bitmap < 2; bitmap++) {
+		u32 dstart, dlen = 0;
+
+		len = encode_sample(buf, sizeof(buf), npos, dead, bitmap);
+		dstart = FTNL_BCAST_HDR_LEN + 2 * FTNL_BCAST_DEATH_LEN;
+		memcpy(bad, buf, dstart);
+		if (bitmap) {
+			for (u32 p = 0; p < npos; p++) {
+				u32 first = p;
+
+				if (!ftnl_bit_test(dead, p))
+					continue;
+				while (p + 1 < npos && ftnl_bit_test(dead, p + 1))
+					p++;
+				ftnl_put_be16(bad + dstart + dlen, first);
+				ftnl_put_be16(bad + dstart + dlen + 2, p - first);
+				dlen += 4;
+			}
+			bad[3] = FTNL_BCAST_D_RANGES;
+		} else {
+			dlen = (npos + 7) / 8;
+			memset(bad + dstart, 0, dlen);
+			for (u32 p = 0; p < npos; p++)
+				if (ftnl_bit_test(dead, p))
+					bad[dstart + p / 8] |= 1U << (p % 8);
+			bad[3] = FTNL_BCAST_D_BITMAP;
+		}
+		ftnl_put_be32(bad + 36, dlen);
+		TAP_CHECK(dstart + dlen != len);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad,
+						    dstart + dlen), -1);
+	}
+
 	/* Bitmap: a bit past the last position. */
 	len = encode_sample(buf, sizeof(buf), npos, dead, true);
 	memcpy(bad, buf, len);
