@@ -11,6 +11,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "config_rules.h"
 #include "ftnl.h"
 #include "ring/ring.h"
 
@@ -43,68 +44,29 @@ void ftnl_cluster_free(struct ftnl_cluster *cluster)
 	}
 }
 
-static int ftnl_node_cmp_id(const struct ftnl_node *a, const struct ftnl_node *b)
-{
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return 0;
-}
-
-static int ftnl_node_cmp_endpoint(const struct ftnl_node *a,
-				  const struct ftnl_node *b)
-{
-	int r;
-
-	if (a->family != b->family)
-		return a->family < b->family ? -1 : 1;
-	if (a->family == AF_INET)
-		r = memcmp(&a->addr4, &b->addr4, sizeof(a->addr4));
-	else
-		r = memcmp(&a->addr6, &b->addr6, sizeof(a->addr6));
-	if (r)
-		return r;
-	if (a->port != b->port)
-		return a->port < b->port ? -1 : 1;
-	return 0;
-}
-
-static int ftnl_index_cmp_id(const void *a, const void *b, const void *priv)
-{
-	const struct ftnl_node *nodes = priv;
-
-	return ftnl_node_cmp_id(&nodes[*(const u32 *)a], &nodes[*(const u32 *)b]);
-}
-
-static int ftnl_index_cmp_endpoint(const void *a, const void *b,
-				   const void *priv)
-{
-	const struct ftnl_node *nodes = priv;
-
-	return ftnl_node_cmp_endpoint(&nodes[*(const u32 *)a],
-				      &nodes[*(const u32 *)b]);
-}
-
 static int ftnl_node_sort_cmp(const void *a, const void *b)
 {
-	return ftnl_node_cmp_id(a, b);
+	const struct ftnl_node *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
 }
 
-/*
- * Find the first pair of equal entries in @order (sorted with @cmp) and
- * return the larger original index of the two, the entry the user added
- * second; U32_MAX if there is none.
- */
-static u32 ftnl_find_duplicate(const struct ftnl_node *nodes, const u32 *order,
-			       u32 count,
-			       int (*cmp)(const struct ftnl_node *,
-					  const struct ftnl_node *))
+/* A node as the configuration rules (config_rules.c) see it. */
+static void ftnl_node_to_rules(struct ftnl_rules_node *rules,
+			       const struct ftnl_node *node)
 {
-	u32 i;
-
-	for (i = 1; i < count; i++)
-		if (!cmp(&nodes[order[i - 1]], &nodes[order[i]]))
-			return max(order[i - 1], order[i]);
-	return U32_MAX;
+	memset(rules, 0, sizeof(*rules));
+	rules->id = node->id;
+	rules->port = node->port;
+	if (node->family == AF_INET) {
+		rules->family = 4;
+		memcpy(rules->addr, &node->addr4, sizeof(node->addr4));
+	} else {
+		rules->family = 6;
+		memcpy(rules->addr, &node->addr6, sizeof(node->addr6));
+	}
 }
 
 /**
@@ -116,56 +78,42 @@ static u32 ftnl_find_duplicate(const struct ftnl_node *nodes, const u32 *order,
  *	failure, or U32_MAX when no single node is at fault
  *
  * Checks what needs the whole table (unique ids, unique endpoints, self
- * present), then sorts the nodes by id for lookups.
+ * present: ftnl_rules_table()), then sorts the nodes by id for lookups.
  *
  * Return: 0, -EINVAL with @why set, or -ENOMEM.
  */
 int ftnl_cluster_finalize(struct ftnl_cluster *cluster, const char **why,
 			  u32 *bad_index)
 {
-	u32 count = cluster->node_count;
-	const struct ftnl_node *self;
-	u32 *order, i, dup;
-	int err = -EINVAL;
+	u32 count = cluster->node_count, *order, first, second, i;
+	enum ftnl_rules_table_fault fault;
+	struct ftnl_rules_node *rules;
+	int err = -ENOMEM;
 
 	*bad_index = U32_MAX;
+	rules = kvmalloc_array(count, sizeof(*rules), GFP_KERNEL);
 	order = kvmalloc_array(count, sizeof(*order), GFP_KERNEL);
-	if (!order)
-		return -ENOMEM;
+	if (!rules || !order)
+		goto out;
 	for (i = 0; i < count; i++)
-		order[i] = i;
-
-	sort_r(order, count, sizeof(*order), ftnl_index_cmp_id, NULL,
-	       cluster->nodes);
-	dup = ftnl_find_duplicate(cluster->nodes, order, count,
-				  ftnl_node_cmp_id);
-	if (dup != U32_MAX) {
-		*why = "duplicate node id";
-		*bad_index = dup;
+		ftnl_node_to_rules(&rules[i], &cluster->nodes[i]);
+	fault = ftnl_rules_table(rules, count, cluster->self_id, order, &first,
+				 &second, why);
+	err = -EINVAL;
+	if (fault == FTNL_RULES_TABLE_DUP_ID ||
+	    fault == FTNL_RULES_TABLE_DUP_ENDPOINT)
+		*bad_index = second;
+	if (fault != FTNL_RULES_TABLE_OK)
 		goto out;
-	}
-
-	sort_r(order, count, sizeof(*order), ftnl_index_cmp_endpoint, NULL,
-	       cluster->nodes);
-	dup = ftnl_find_duplicate(cluster->nodes, order, count,
-				  ftnl_node_cmp_endpoint);
-	if (dup != U32_MAX) {
-		*why = "duplicate node address and port";
-		*bad_index = dup;
-		goto out;
-	}
 
 	sort(cluster->nodes, count, sizeof(cluster->nodes[0]),
 	     ftnl_node_sort_cmp, NULL);
-	self = ftnl_cluster_find(cluster, cluster->self_id);
-	if (!self) {
-		*why = "this node's id is not in the node table";
-		goto out;
-	}
-	cluster->self_index = self - cluster->nodes;
+	cluster->self_index = ftnl_cluster_find(cluster, cluster->self_id) -
+			      cluster->nodes;
 	err = 0;
 out:
 	kvfree(order);
+	kvfree(rules);
 	return err;
 }
 

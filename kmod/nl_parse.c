@@ -6,12 +6,9 @@
  * Nothing here changes any state.
  */
 
-#include <linux/ctype.h>
-#include <linux/ipv6.h>
-#include <linux/stringify.h>
 #include <net/genetlink.h>
-#include <net/ipv6.h>
 
+#include "config_rules.h"
 #include "ftnl.h"
 #include "netlink.h"
 
@@ -78,16 +75,29 @@ const struct nla_policy ftnl_proc_register_policy[FTNL_A_MAX + 1] = {
 /* Requests that take no attributes: strict validation rejects any. */
 const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
 
-/* Attributes the request must carry, each with the message naming it. */
+/* Attributes the request must carry, and the rule naming each. */
 static const struct {
 	int type;
-	const char *missing;
+	enum ftnl_rules_field field;
 } ftnl_cluster_set_required[] = {
-	{ FTNL_A_CLUSTER_ID, "missing cluster id" },
-	{ FTNL_A_SELF_ID, "missing this node's id (self)" },
-	{ FTNL_A_HB_PERIOD_US, "missing heartbeat period" },
-	{ FTNL_A_TIMEOUT_US, "missing timeout" },
-	{ FTNL_A_KEY, "missing cluster key" },
+	{ FTNL_A_CLUSTER_ID, FTNL_RULES_CLUSTER_ID },
+	{ FTNL_A_SELF_ID, FTNL_RULES_SELF_ID },
+	{ FTNL_A_HB_PERIOD_US, FTNL_RULES_HB_PERIOD },
+	{ FTNL_A_TIMEOUT_US, FTNL_RULES_TIMEOUT },
+	{ FTNL_A_KEY, FTNL_RULES_KEY },
+};
+
+/* The attribute each scalar rule is about. */
+static const int ftnl_rules_attr[__FTNL_RULES_FIELD_MAX] = {
+	[FTNL_RULES_CLUSTER_ID] = FTNL_A_CLUSTER_ID,
+	[FTNL_RULES_SELF_ID] = FTNL_A_SELF_ID,
+	[FTNL_RULES_HB_PERIOD] = FTNL_A_HB_PERIOD_US,
+	[FTNL_RULES_TIMEOUT] = FTNL_A_TIMEOUT_US,
+	[FTNL_RULES_KEY] = FTNL_A_KEY,
+	[FTNL_RULES_NODES] = FTNL_A_NODE,
+	[FTNL_RULES_BCAST_ALGO] = FTNL_A_BCAST_ALGO,
+	[FTNL_RULES_FCG_F] = FTNL_A_BCAST_FCG_F,
+	[FTNL_RULES_GOSSIP_T] = FTNL_A_BCAST_GOSSIP_T_US,
 };
 
 /*
@@ -118,37 +128,12 @@ static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
 	return NULL;
 }
 
-/* IPV6_ADDR_ANY is 0 in ipv6_addr_type()'s bits: test :: on its own. */
-static bool ftnl_addr6_is_unicast(const struct in6_addr *addr)
-{
-	return !ipv6_addr_any(addr) &&
-	       !(ipv6_addr_type(addr) & IPV6_ADDR_MULTICAST) &&
-	       !ipv6_addr_v4mapped(addr);
-}
-
-/* "This network" 0.0.0.0/8 (ipv4_is_zeronet() only tests 0.0.0.0 now). */
-static bool ftnl_addr4_is_unicast(__be32 addr)
-{
-	return (addr & htonl(0xff000000)) && !ipv4_is_multicast(addr) &&
-	       !ipv4_is_lbcast(addr);
-}
-
-/* Host-name characters: a name is shown to people and put in logs. */
-static bool ftnl_node_name_ok(const char *name)
-{
-	if (!*name)
-		return false;
-	for (; *name; name++)
-		if (!isalnum(*name) && *name != '.' && *name != '-' &&
-		    *name != '_')
-			return false;
-	return true;
-}
-
 static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FTNL_A_NODE_MAX + 1];
+	struct ftnl_rules_node rules = {};
+	const char *why;
 	int err;
 
 	err = nla_parse_nested(tb, FTNL_A_NODE_MAX, attr, ftnl_node_policy,
@@ -166,22 +151,27 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 		NL_SET_ERR_ATTR_MISS(extack, attr, FTNL_A_NODE_PORT);
 		return -EINVAL;
 	}
-	if (!!tb[FTNL_A_NODE_ADDR4] == !!tb[FTNL_A_NODE_ADDR6]) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "node needs exactly one address, IPv4 or IPv6");
+	/* Neither or both: family 0, which the rules refuse. */
+	if (tb[FTNL_A_NODE_ADDR4] && !tb[FTNL_A_NODE_ADDR6]) {
+		rules.family = 4;
+		nla_memcpy(rules.addr, tb[FTNL_A_NODE_ADDR4], 4);
+	} else if (tb[FTNL_A_NODE_ADDR6] && !tb[FTNL_A_NODE_ADDR4]) {
+		rules.family = 6;
+		nla_memcpy(rules.addr, tb[FTNL_A_NODE_ADDR6], 16);
+	}
+	why = ftnl_rules_addr(rules.family, rules.addr);
+	if (why) {
+		ftnl_set_err(extack, !rules.family ? attr :
+			     rules.family == 4 ? tb[FTNL_A_NODE_ADDR4] :
+			     tb[FTNL_A_NODE_ADDR6], why);
 		return -EINVAL;
 	}
 
 	node->id = nla_get_u32(tb[FTNL_A_NODE_ID]);
 	node->port = nla_get_u16(tb[FTNL_A_NODE_PORT]);
-	if (tb[FTNL_A_NODE_ADDR4]) {
+	if (rules.family == 4) {
 		node->family = AF_INET;
 		node->addr4 = nla_get_in_addr(tb[FTNL_A_NODE_ADDR4]);
-		if (!ftnl_addr4_is_unicast(node->addr4)) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR4],
-					    "node address must be unicast");
-			return -EINVAL;
-		}
 	} else {
 		if (!IS_ENABLED(CONFIG_IPV6)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
@@ -190,16 +180,11 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 		}
 		node->family = AF_INET6;
 		node->addr6 = nla_get_in6_addr(tb[FTNL_A_NODE_ADDR6]);
-		if (!ftnl_addr6_is_unicast(&node->addr6)) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_ADDR6],
-					    "node address must be unicast (and not v4-mapped)");
-			return -EINVAL;
-		}
 	}
 	if (tb[FTNL_A_NODE_NAME]) {
-		if (!ftnl_node_name_ok(nla_data(tb[FTNL_A_NODE_NAME]))) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_NAME],
-					    "node name must be letters, digits, '.', '-' or '_'");
+		why = ftnl_rules_node_name(nla_data(tb[FTNL_A_NODE_NAME]));
+		if (why) {
+			ftnl_set_err(extack, tb[FTNL_A_NODE_NAME], why);
 			return -EINVAL;
 		}
 		node->name = nla_strdup(tb[FTNL_A_NODE_NAME],
@@ -213,14 +198,36 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 	return 0;
 }
 
+/* The request's scalar values, with the defaults of what it leaves out. */
+static void ftnl_rules_config_from(struct ftnl_rules_config *config,
+				   struct nlattr **attrs, u32 node_count)
+{
+	*config = (struct ftnl_rules_config){
+		.cluster_id = nla_get_u32(attrs[FTNL_A_CLUSTER_ID]),
+		.hb_period_us = nla_get_u32(attrs[FTNL_A_HB_PERIOD_US]),
+		.timeout_us = nla_get_u32(attrs[FTNL_A_TIMEOUT_US]),
+		.node_count = node_count,
+		.bcast_algo = attrs[FTNL_A_BCAST_ALGO] ?
+			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
+			      FTNL_BCAST_HYPERCUBE,
+		.fcg_f = attrs[FTNL_A_BCAST_FCG_F] ?
+			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) :
+			 FTNL_FCG_F_DEFAULT,
+		.gossip_t_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
+			       nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0,
+	};
+}
+
 /* Build a configuration from a validated request; nothing is installed. */
 struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
+	struct nlattr *attr, *extra_node = NULL;
+	struct ftnl_rules_config rules;
+	enum ftnl_rules_field field;
 	struct ftnl_cluster *cluster;
 	u32 count = 0, index = 0, bad;
-	struct nlattr *attr;
 	const char *why;
 	unsigned int i;
 	int rem, err;
@@ -228,31 +235,32 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	for (i = 0; i < ARRAY_SIZE(ftnl_cluster_set_required); i++) {
 		if (GENL_REQ_ATTR_CHECK(info, ftnl_cluster_set_required[i].type)) {
 			ftnl_set_err(extack, NULL,
-				     ftnl_cluster_set_required[i].missing);
+				     ftnl_rules_missing(ftnl_cluster_set_required[i].field));
 			return ERR_PTR(-EINVAL);
 		}
 	}
-	if (nla_get_u32(attrs[FTNL_A_TIMEOUT_US]) <=
-	    nla_get_u32(attrs[FTNL_A_HB_PERIOD_US])) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[FTNL_A_TIMEOUT_US],
-				    "timeout must be greater than the heartbeat period");
-		return ERR_PTR(-EINVAL);
-	}
 
+	/* Count up to one past the limit, which the rules then refuse. */
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {
 		if (nla_type(attr) != FTNL_A_NODE)
 			continue;
 		if (++count > FTNL_MAX_NODES) {
-			NL_SET_ERR_MSG_ATTR(extack, attr, "too many nodes (at most "
-					    __stringify(FTNL_MAX_NODES) ")");
-			return ERR_PTR(-E2BIG);
+			extra_node = attr;
+			break;
 		}
 	}
-	if (!count) {
-		NL_SET_ERR_MSG(extack, "the node table is empty");
-		NL_SET_ERR_ATTR_MISS(extack, NULL, FTNL_A_NODE);
-		return ERR_PTR(-EINVAL);
+	ftnl_rules_config_from(&rules, attrs, count);
+	why = ftnl_rules_config(&rules, &field);
+	if (why) {
+		if (field == FTNL_RULES_NODES && !count) {
+			ftnl_set_err(extack, NULL, why);
+			NL_SET_ERR_ATTR_MISS(extack, NULL, FTNL_A_NODE);
+			return ERR_PTR(-EINVAL);
+		}
+		ftnl_set_err(extack, field == FTNL_RULES_NODES ? extra_node :
+			     attrs[ftnl_rules_attr[field]], why);
+		return ERR_PTR(field == FTNL_RULES_NODES ? -E2BIG : -EINVAL);
 	}
 
 	cluster = ftnl_cluster_alloc(count);
@@ -260,19 +268,14 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 		NL_SET_ERR_MSG(extack, "out of memory for the node table");
 		return ERR_PTR(-ENOMEM);
 	}
-	cluster->cluster_id = nla_get_u32(attrs[FTNL_A_CLUSTER_ID]);
+	cluster->cluster_id = rules.cluster_id;
 	cluster->self_id = nla_get_u32(attrs[FTNL_A_SELF_ID]);
-	cluster->hb_period_us = nla_get_u32(attrs[FTNL_A_HB_PERIOD_US]);
-	cluster->timeout_us = nla_get_u32(attrs[FTNL_A_TIMEOUT_US]);
+	cluster->hb_period_us = rules.hb_period_us;
+	cluster->timeout_us = rules.timeout_us;
 	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
-	cluster->bcast_algo = attrs[FTNL_A_BCAST_ALGO] ?
-			      nla_get_u8(attrs[FTNL_A_BCAST_ALGO]) :
-			      FTNL_BCAST_HYPERCUBE;
-	cluster->fcg_f = attrs[FTNL_A_BCAST_FCG_F] ?
-			 nla_get_u8(attrs[FTNL_A_BCAST_FCG_F]) :
-			 FTNL_FCG_F_DEFAULT;
-	cluster->gossip_end_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
-				 nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0;
+	cluster->bcast_algo = rules.bcast_algo;
+	cluster->fcg_f = rules.fcg_f;
+	cluster->gossip_end_us = rules.gossip_t_us;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {

@@ -15,6 +15,8 @@
 
 #include <ftnl/ftnl.h>
 
+#include "../kmod/config_rules.h"
+
 /* Everything is built with -fvisibility=hidden; this marks the API. */
 #define FTNL_EXPORT __attribute__((visibility("default")))
 
@@ -173,7 +175,10 @@ int ftnl_locate_error(const struct nlmsghdr *req, const struct ftnl_ack *ack,
 /* cluster.c */
 char *ftnl_bcast_algo_list(char *buf, size_t len);
 
-/* validate.c: checks shared by the validator and the config parser */
+/*
+ * validate.c: checks shared by the validator and the config parser, over
+ * the module's own rules (kmod/config_rules.c, compiled into libftnl).
+ */
 const char *ftnl_check_cluster_id(uint32_t cluster_id);
 const char *ftnl_check_hb_period(uint32_t hb_period_us);
 const char *ftnl_check_timeout(uint32_t timeout_us);

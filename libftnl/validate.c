@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Checking a configuration the way the kernel does (kmod/nl_parse.c and
- * kmod/cluster.c are authoritative; the messages here use their words), so
- * that tools catch mistakes before sending anything.
+ * Checking a configuration the way the kernel does, so that tools catch
+ * mistakes before sending anything. The rules themselves, and most of
+ * their words, are the module's own pure file (kmod/config_rules.c),
+ * compiled into libftnl; this file adapts libftnl's types to it and adds
+ * the details a person needs (which node, which line).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,49 +15,23 @@
 
 const char *ftnl_check_cluster_id(uint32_t cluster_id)
 {
-	return cluster_id ? NULL : "cluster id must be nonzero";
+	return ftnl_rules_cluster_id(cluster_id);
 }
 
 const char *ftnl_check_hb_period(uint32_t hb_period_us)
 {
-	if (hb_period_us < FTNL_HB_PERIOD_MIN_US ||
-	    hb_period_us > FTNL_HB_PERIOD_MAX_US)
-		return "heartbeat period must be between 1ms and 60s";
-	return NULL;
+	return ftnl_rules_hb_period(hb_period_us);
 }
 
 /* The range alone; d > h is checked where both are known. */
 const char *ftnl_check_timeout(uint32_t timeout_us)
 {
-	if (timeout_us <= FTNL_HB_PERIOD_MIN_US ||
-	    timeout_us > FTNL_TIMEOUT_MAX_US)
-		return "timeout must be above 1ms and at most 600s";
-	return NULL;
+	return ftnl_rules_timeout(timeout_us);
 }
 
-bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr)
-{
-	if (family == AF_INET) {
-		uint32_t a = ntohl(addr->v4.s_addr);
-
-		return (a >> 24) != 0 &&		/* 0.0.0.0/8 */
-		       (a >> 28) != 0xe &&		/* 224.0.0.0/4 */
-		       a != 0xffffffffu;		/* broadcast */
-	}
-	if (family == AF_INET6)
-		return !IN6_IS_ADDR_UNSPECIFIED(&addr->v6) &&
-		       !IN6_IS_ADDR_MULTICAST(&addr->v6) &&
-		       !IN6_IS_ADDR_V4MAPPED(&addr->v6);
-	return false;
-}
-
-/* FCG's parameters, as kmod/nl_parse.c's policy bounds them. */
 const char *ftnl_check_fcg_f(uint32_t fcg_f)
 {
-	if (fcg_f < FTNL_FCG_F_MIN || fcg_f > FTNL_FCG_F_MAX)
-		return "FCG's f must be between " FTNL_STR(FTNL_FCG_F_MIN)
-		       " and " FTNL_STR(FTNL_FCG_F_MAX);
-	return NULL;
+	return ftnl_rules_fcg_f(fcg_f);
 }
 
 /*
@@ -66,179 +42,177 @@ const char *ftnl_check_fcg_f(uint32_t fcg_f)
  */
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
 {
-	if (gossip_t_us > FTNL_GOSSIP_T_MAX_US)
-		return "FCG's gossip time must be at most 10s";
-	if (gossip_t_us && gossip_t_us < FTNL_GOSSIP_SLOT_US)
-		return "FCG's gossip time must be 0 (the module's choice) or at least 20us";
-	return NULL;
+	const char *why = ftnl_rules_gossip_t(gossip_t_us);
+
+	if (!why && gossip_t_us && gossip_t_us < FTNL_GOSSIP_SLOT_US)
+		why = "FCG's gossip time must be 0 (the module's choice) or at least 20us";
+	return why;
+}
+
+/* libftnl's node as the rules see it. */
+static void ftnl_node_to_rules(struct ftnl_rules_node *rules,
+			       const struct ftnl_node *node)
+{
+	memset(rules, 0, sizeof(*rules));
+	rules->id = node->id;
+	rules->port = node->port;
+	rules->name = node->name;
+	if (node->family == AF_INET) {
+		rules->family = 4;
+		memcpy(rules->addr, &node->addr.v4, sizeof(node->addr.v4));
+	} else if (node->family == AF_INET6) {
+		rules->family = 6;
+		memcpy(rules->addr, &node->addr.v6, sizeof(node->addr.v6));
+	}
+}
+
+bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr)
+{
+	struct ftnl_node node = { .family = family, .addr = *addr };
+	struct ftnl_rules_node rules;
+
+	ftnl_node_to_rules(&rules, &node);
+	return rules.family && !ftnl_rules_addr(rules.family, rules.addr);
 }
 
 /* A node name: what kmod/nl_parse.c accepts, or why not. */
 const char *ftnl_check_node_name(const char *name)
 {
-	size_t len = strnlen(name, FTNL_NODE_NAME_MAX + 1), i;
-
-	if (!len || len > FTNL_NODE_NAME_MAX)
-		return "node name must be 1 to " FTNL_STR(FTNL_NODE_NAME_MAX)
-		       " characters";
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
-		    !(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '_')
-			return "node name must be letters, digits, '.', '-' or '_'";
-	}
-	return NULL;
+	return ftnl_rules_node_name(name);
 }
 
 /* What is wrong with one node on its own, or NULL. */
 const char *ftnl_check_node(const struct ftnl_node *node)
 {
-	if (node->family != AF_INET && node->family != AF_INET6)
-		return "node needs exactly one address, IPv4 or IPv6";
-	if (!ftnl_addr_is_unicast(node->family, &node->addr))
-		return node->family == AF_INET ?
-			"node address must be unicast" :
-			"node address must be unicast (and not v4-mapped)";
-	if (!node->port)
-		return "node port must be nonzero";
-	if (node->name[0] ||
-	    strnlen(node->name, sizeof(node->name)) == sizeof(node->name))
-		return ftnl_check_node_name(node->name);
-	return NULL;
+	struct ftnl_rules_node rules;
+	const char *why;
+
+	ftnl_node_to_rules(&rules, node);
+	why = ftnl_rules_node(&rules);
+	/* No name, or one that fills the array without its terminator. */
+	if (!why && (node->name[0] ||
+		     strnlen(node->name, sizeof(node->name)) == sizeof(node->name)))
+		why = ftnl_rules_node_name(node->name);
+	return why;
 }
 
-static int ftnl_cmp_u32(uint32_t a, uint32_t b)
+/* @nodes as the rules see them, with a scratch order; NULL without memory. */
+static struct ftnl_rules_node *ftnl_rules_nodes(const struct ftnl_node *nodes,
+						size_t count, uint32_t **order)
 {
-	return a < b ? -1 : a > b;
-}
+	struct ftnl_rules_node *rules = malloc(count * sizeof(*rules) + 1);
+	size_t i;
 
-static int ftnl_node_cmp_endpoint(const struct ftnl_node *a,
-				  const struct ftnl_node *b)
-{
-	int r = ftnl_cmp_u32((uint32_t)a->family, (uint32_t)b->family);
-
-	if (r)
-		return r;
-	if (a->family == AF_INET)
-		r = memcmp(&a->addr.v4, &b->addr.v4, sizeof(a->addr.v4));
-	else if (a->family == AF_INET6)
-		r = memcmp(&a->addr.v6, &b->addr.v6, sizeof(a->addr.v6));
-	return r ? r : ftnl_cmp_u32(a->port, b->port);
-}
-
-/* qsort has no context argument: sort indices bundled with their node. */
-struct ftnl_sort_entry {
-	const struct ftnl_node *node;
-	size_t index;
-};
-
-static int ftnl_sort_cmp_id(const void *pa, const void *pb)
-{
-	const struct ftnl_sort_entry *a = pa, *b = pb;
-	int r = ftnl_cmp_u32(a->node->id, b->node->id);
-
-	return r ? r : (a->index > b->index) - (a->index < b->index);
-}
-
-static int ftnl_sort_cmp_endpoint(const void *pa, const void *pb)
-{
-	const struct ftnl_sort_entry *a = pa, *b = pb;
-	int r = ftnl_node_cmp_endpoint(a->node, b->node);
-
-	return r ? r : (a->index > b->index) - (a->index < b->index);
-}
-
-static int ftnl_sort_cmp_name(const void *pa, const void *pb)
-{
-	const struct ftnl_sort_entry *a = pa, *b = pb;
-	int r = strncmp(a->node->name, b->node->name, sizeof(a->node->name));
-
-	return r ? r : (a->index > b->index) - (a->index < b->index);
-}
-
-static bool ftnl_same(enum ftnl_dup_key key, const struct ftnl_sort_entry *a,
-		      const struct ftnl_sort_entry *b)
-{
-	if (key == FTNL_DUP_ID)
-		return a->node->id == b->node->id;
-	if (key == FTNL_DUP_NAME)
-		return a->node->name[0] &&
-		       !strncmp(a->node->name, b->node->name,
-				sizeof(a->node->name));
-	return !ftnl_node_cmp_endpoint(a->node, b->node);
+	*order = malloc(count * sizeof(**order) + 1);
+	if (!rules || !*order) {
+		free(rules);
+		free(*order);
+		return NULL;
+	}
+	for (i = 0; i < count; i++)
+		ftnl_node_to_rules(&rules[i], &nodes[i]);
+	return rules;
 }
 
 /**
  * ftnl_find_duplicate() - find the earliest node repeating an earlier one
- * @nodes: the table
+ * @nodes: the table, at most FTNL_MAX_NODES + 1 entries
  * @count: its size
  * @key: what makes two nodes equal
  * @first: set to the index of the earlier node of the pair
  * @second: set to the smallest index whose node equals an earlier node
- *
- * O(n log n), fine for FTNL_MAX_NODES.
  *
  * Return: 1 if a duplicate was found, 0 if none, -ENOMEM.
  */
 int ftnl_find_duplicate(const struct ftnl_node *nodes, size_t count,
 			enum ftnl_dup_key key, size_t *first, size_t *second)
 {
-	struct ftnl_sort_entry *order;
-	bool found = false;
-	size_t i;
+	struct ftnl_rules_node *rules;
+	uint32_t *order, f, s;
+	bool found;
 
 	if (count < 2)
 		return 0;
-	order = malloc(count * sizeof(*order));
-	if (!order)
+	rules = ftnl_rules_nodes(nodes, count, &order);
+	if (!rules)
 		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		order[i].node = &nodes[i];
-		order[i].index = i;
-	}
-	qsort(order, count, sizeof(*order),
-	      key == FTNL_DUP_ID ? ftnl_sort_cmp_id :
-	      key == FTNL_DUP_NAME ? ftnl_sort_cmp_name :
-	      ftnl_sort_cmp_endpoint);
-
-	/*
-	 * Equal nodes end up adjacent, in index order: the second entry of
-	 * each run of equal nodes is a candidate; keep the smallest.
-	 */
-	for (i = 1; i < count; i++) {
-		if (!ftnl_same(key, &order[i - 1], &order[i]) ||
-		    (i >= 2 && ftnl_same(key, &order[i - 2], &order[i - 1])))
-			continue;
-		if (!found || order[i].index < *second) {
-			*first = order[i - 1].index;
-			*second = order[i].index;
-			found = true;
-		}
-	}
+	found = ftnl_rules_find_duplicate(rules, (uint32_t)count,
+					  key == FTNL_DUP_ID ? FTNL_RULES_DUP_ID :
+					  key == FTNL_DUP_NAME ? FTNL_RULES_DUP_NAME :
+					  FTNL_RULES_DUP_ENDPOINT,
+					  order, &f, &s);
 	free(order);
+	free(rules);
+	if (found) {
+		*first = f;
+		*second = s;
+	}
 	return found;
 }
 
-static const struct {
-	unsigned int field;
-	const char *missing;
-} ftnl_required_fields[] = {
-	{ FTNL_CONFIG_CLUSTER_ID, "missing cluster id" },
-	{ FTNL_CONFIG_SELF_ID, "missing this node's id (self)" },
-	{ FTNL_CONFIG_HB_PERIOD, "missing heartbeat period" },
-	{ FTNL_CONFIG_TIMEOUT, "missing timeout" },
-	{ FTNL_CONFIG_KEY, "missing cluster key" },
+static const enum ftnl_rules_field ftnl_required_fields[] = {
+	FTNL_RULES_CLUSTER_ID, FTNL_RULES_SELF_ID, FTNL_RULES_HB_PERIOD,
+	FTNL_RULES_TIMEOUT, FTNL_RULES_KEY,
 };
+
+static const unsigned int ftnl_required_bits[] = {
+	FTNL_CONFIG_CLUSTER_ID, FTNL_CONFIG_SELF_ID, FTNL_CONFIG_HB_PERIOD,
+	FTNL_CONFIG_TIMEOUT, FTNL_CONFIG_KEY,
+};
+
+/* The scalar rules, in the words a person needs. */
+static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
+				 char *err, size_t errlen)
+{
+	struct ftnl_rules_config rules = {
+		.cluster_id = config->cluster_id,
+		.hb_period_us = config->hb_period_us,
+		.timeout_us = config->timeout_us,
+		.node_count = config->node_count > FTNL_MAX_NODES ?
+			      FTNL_MAX_NODES + 1 : (uint32_t)config->node_count,
+		.bcast_algo = config->has_bcast_algo ? config->bcast_algo :
+			      FTNL_BCAST_HYPERCUBE,
+		.fcg_f = config->has_fcg_f ? config->fcg_f : FTNL_FCG_F_DEFAULT,
+		.gossip_t_us = config->has_gossip_t ? config->gossip_t_us : 0,
+	};
+	enum ftnl_rules_field field;
+	const char *why;
+	char names[128];
+
+	why = ftnl_rules_config(&rules, &field);
+	if (!why && config->has_gossip_t) {
+		field = FTNL_RULES_GOSSIP_T;
+		why = ftnl_check_gossip_t(config->gossip_t_us);
+	}
+	if (!why)
+		return 0;
+	if (field == FTNL_RULES_BCAST_ALGO) {
+		ftnl_format_err(err, errlen,
+				"unknown broadcast algorithm %u (expected %s)",
+				config->bcast_algo,
+				ftnl_bcast_algo_list(names, sizeof(names)));
+		return -EINVAL;
+	}
+	if (field == FTNL_RULES_NODES && config->node_count) {
+		ftnl_format_err(err, errlen, "too many nodes: %zu (at most %d)",
+				config->node_count, FTNL_MAX_NODES);
+		return -E2BIG;
+	}
+	ftnl_format_err(err, errlen, "%s", why);
+	return -EINVAL;
+}
 
 FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 				     char *err, size_t errlen)
 {
 	char addr[FTNL_ADDR_STRLEN];
-	size_t i, first, second;
+	enum ftnl_rules_table_fault fault;
+	struct ftnl_rules_node *rules;
+	uint32_t *order, first, second;
+	const struct ftnl_node *node;
 	const char *why;
-	bool self_found = false;
-	int dup;
+	size_t i;
+	int ret;
 
 	if ((config->unset & FTNL_CONFIG_SELF_ID) && config->self_auto) {
 		ftnl_format_err(err, errlen,
@@ -246,106 +220,68 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 		return -EINVAL;
 	}
 	for (i = 0; i < FTNL_ARRAY_SIZE(ftnl_required_fields); i++) {
-		if (config->unset & ftnl_required_fields[i].field) {
+		if (config->unset & ftnl_required_bits[i]) {
 			ftnl_format_err(err, errlen, "%s",
-					ftnl_required_fields[i].missing);
+					ftnl_rules_missing(ftnl_required_fields[i]));
 			return -EINVAL;
 		}
 	}
-	why = ftnl_check_cluster_id(config->cluster_id);
-	if (!why)
-		why = ftnl_check_hb_period(config->hb_period_us);
-	if (!why)
-		why = ftnl_check_timeout(config->timeout_us);
-	if (!why && config->timeout_us <= config->hb_period_us)
-		why = "timeout must be greater than the heartbeat period";
-	if (!why && !config->node_count)
-		why = "the node table is empty";
-	if (why) {
-		ftnl_format_err(err, errlen, "%s", why);
-		return -EINVAL;
-	}
-	if (config->has_bcast_algo && config->bcast_algo > FTNL_BCAST_MAX) {
-		char names[128];
-
-		ftnl_format_err(err, errlen,
-				"unknown broadcast algorithm %u (expected %s)",
-				config->bcast_algo,
-				ftnl_bcast_algo_list(names, sizeof(names)));
-		return -EINVAL;
-	}
-	why = config->has_fcg_f ? ftnl_check_fcg_f(config->fcg_f) : NULL;
-	if (!why && config->has_gossip_t)
-		why = ftnl_check_gossip_t(config->gossip_t_us);
-	if (why) {
-		ftnl_format_err(err, errlen, "%s", why);
-		return -EINVAL;
-	}
-	if (config->node_count > FTNL_MAX_NODES) {
-		ftnl_format_err(err, errlen, "too many nodes: %zu (at most %d)",
-				config->node_count, FTNL_MAX_NODES);
-		return -E2BIG;
-	}
+	ret = ftnl_validate_scalars(config, err, errlen);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < config->node_count; i++) {
-		const struct ftnl_node *node = &config->nodes[i];
-
+		node = &config->nodes[i];
 		why = ftnl_check_node(node);
 		if (why) {
 			ftnl_format_err(err, errlen, "node %u (#%zu): %s",
 					node->id, i + 1, why);
 			return -EINVAL;
 		}
-		if (node->id == config->self_id)
-			self_found = true;
 	}
 
-	dup = ftnl_find_duplicate(config->nodes, config->node_count,
-				  FTNL_DUP_ID, &first, &second);
-	if (dup < 0) {
+	rules = ftnl_rules_nodes(config->nodes, config->node_count, &order);
+	if (!rules) {
 		ftnl_format_err(err, errlen, "out of memory");
-		return dup;
+		return -ENOMEM;
 	}
-	if (dup) {
-		ftnl_format_err(err, errlen,
-				"duplicate node id %u (nodes #%zu and #%zu)",
-				config->nodes[second].id, first + 1, second + 1);
-		return -EINVAL;
-	}
-	dup = ftnl_find_duplicate(config->nodes, config->node_count,
-				  FTNL_DUP_ENDPOINT, &first, &second);
-	if (dup < 0) {
-		ftnl_format_err(err, errlen, "out of memory");
-		return dup;
-	}
-	if (dup) {
-		const struct ftnl_node *node = &config->nodes[second];
-
-		ftnl_format_err(err, errlen,
-				"duplicate node address and port %s %u (nodes %u and %u)",
-				ftnl_format_addr(node->family, &node->addr,
-						 addr, sizeof(addr)),
-				node->port, config->nodes[first].id, node->id);
-		return -EINVAL;
-	}
-	dup = ftnl_find_duplicate(config->nodes, config->node_count,
-				  FTNL_DUP_NAME, &first, &second);
-	if (dup < 0) {
-		ftnl_format_err(err, errlen, "out of memory");
-		return dup;
-	}
-	if (dup) {
+	fault = ftnl_rules_table(rules, (uint32_t)config->node_count,
+				 config->self_id, order, &first, &second, &why);
+	/* libftnl also refuses two nodes of one name, before a missing self. */
+	if ((fault == FTNL_RULES_TABLE_OK || fault == FTNL_RULES_TABLE_NO_SELF) &&
+	    ftnl_rules_find_duplicate(rules, (uint32_t)config->node_count,
+				      FTNL_RULES_DUP_NAME, order, &first,
+				      &second)) {
+		free(order);
+		free(rules);
 		ftnl_format_err(err, errlen,
 				"duplicate node name %s (nodes %u and %u)",
 				config->nodes[second].name,
 				config->nodes[first].id, config->nodes[second].id);
 		return -EINVAL;
 	}
-	if (!self_found) {
+	free(order);
+	free(rules);
+	switch (fault) {
+	case FTNL_RULES_TABLE_OK:
+		return 0;
+	case FTNL_RULES_TABLE_DUP_ID:
+		node = &config->nodes[second];
+		ftnl_format_err(err, errlen, "%s %u (nodes #%u and #%u)", why,
+				node->id, first + 1, second + 1);
+		break;
+	case FTNL_RULES_TABLE_DUP_ENDPOINT:
+		node = &config->nodes[second];
+		ftnl_format_err(err, errlen, "%s %s %u (nodes %u and %u)", why,
+				ftnl_format_addr(node->family, &node->addr,
+						 addr, sizeof(addr)),
+				node->port, config->nodes[first].id, node->id);
+		break;
+	case FTNL_RULES_TABLE_NO_SELF:
 		ftnl_format_err(err, errlen,
 				"this node's id (self %u) is not in the node table",
 				config->self_id);
-		return -EINVAL;
+		break;
 	}
-	return 0;
+	return -EINVAL;
 }

@@ -48,6 +48,7 @@ static const char *const internals[] = {
 	"ftnl_format_err", "era_group_create", "era_start", "vall_group_create",
 	"vall_start", "grp_msg_frame", "grp_transport_open",
 	"grp_detector_open", "grp_view_create", "ftnl_read_all",
+	"ftnl_rules_config", "ftnl_rules_table", "ftnl_split_words",
 };
 
 static void *lib;

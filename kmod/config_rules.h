@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rules a cluster configuration obeys, pure: one file compiled into
+ * the module (which enforces them on FTNL_CMD_CLUSTER_SET) and into
+ * libftnl (which checks configurations before sending them, and points at
+ * the line of a configuration file that breaks one). Each check returns
+ * NULL or the message the user sees, the same words on both sides.
+ *
+ * The limits are the uapi's (uapi/linux/ftnl.h).
+ */
+#ifndef _FTNL_CONFIG_RULES_H
+#define _FTNL_CONFIG_RULES_H
+
+#include <linux/ftnl.h>
+
+#include "compat.h"
+
+/**
+ * struct ftnl_rules_node - one node of a table, as the rules see it
+ * @id: node id
+ * @port: UDP port, host order
+ * @family: 4 or 6 (IPv4, IPv6), 0 when the node has no address
+ * @addr: the address in network order; IPv4 in the first 4 bytes
+ * @name: its name (FTNL_A_NODE_NAME), NULL or "" when it has none
+ */
+struct ftnl_rules_node {
+	u32 id;
+	u16 port;
+	u8 family;
+	u8 addr[16];
+	const char *name;
+};
+
+/* What a message is about, so that the caller can point at it. */
+enum ftnl_rules_field {
+	FTNL_RULES_CLUSTER_ID,
+	FTNL_RULES_SELF_ID,
+	FTNL_RULES_HB_PERIOD,
+	FTNL_RULES_TIMEOUT,
+	FTNL_RULES_KEY,
+	FTNL_RULES_NODES,
+	FTNL_RULES_BCAST_ALGO,
+	FTNL_RULES_FCG_F,
+	FTNL_RULES_GOSSIP_T,
+	__FTNL_RULES_FIELD_MAX,
+};
+
+/* "missing cluster id", ... for the fields a configuration must give. */
+const char *ftnl_rules_missing(enum ftnl_rules_field field);
+
+/**
+ * struct ftnl_rules_config - the scalar part of a configuration
+ * @cluster_id: cluster id
+ * @hb_period_us: heartbeat period h
+ * @timeout_us: suspicion timeout d
+ * @node_count: entries in the node table
+ * @bcast_algo: enum ftnl_bcast_algo (FTNL_BCAST_HYPERCUBE when not given)
+ * @fcg_f: FCG's f (FTNL_FCG_F_DEFAULT when not given)
+ * @gossip_t_us: FCG's T (0 when not given)
+ */
+struct ftnl_rules_config {
+	u32 cluster_id;
+	u32 hb_period_us;
+	u32 timeout_us;
+	u32 node_count;
+	u32 bcast_algo;
+	u32 fcg_f;
+	u32 gossip_t_us;
+};
+
+const char *ftnl_rules_cluster_id(u32 cluster_id);
+const char *ftnl_rules_hb_period(u32 hb_period_us);
+const char *ftnl_rules_timeout(u32 timeout_us);
+const char *ftnl_rules_timeout_vs_hb(u32 timeout_us, u32 hb_period_us);
+const char *ftnl_rules_bcast_algo(u32 algo);
+const char *ftnl_rules_fcg_f(u32 fcg_f);
+const char *ftnl_rules_gossip_t(u32 gossip_t_us);
+const char *ftnl_rules_node_count(u32 count);
+const char *ftnl_rules_config(const struct ftnl_rules_config *config,
+			      enum ftnl_rules_field *field);
+
+bool ftnl_rules_addr4_unicast(const u8 addr[4]);
+bool ftnl_rules_addr6_unicast(const u8 addr[16]);
+const char *ftnl_rules_addr(u8 family, const u8 addr[16]);
+const char *ftnl_rules_node(const struct ftnl_rules_node *node);
+const char *ftnl_rules_node_name(const char *name);
+
+enum ftnl_rules_dup_key {
+	FTNL_RULES_DUP_ID,		/* same node id */
+	FTNL_RULES_DUP_ENDPOINT,	/* same family, address and port */
+	FTNL_RULES_DUP_NAME,		/* same name (nodes without one never are) */
+};
+
+bool ftnl_rules_find_duplicate(const struct ftnl_rules_node *nodes, u32 count,
+			       enum ftnl_rules_dup_key key, u32 *order,
+			       u32 *first, u32 *second);
+
+/**
+ * enum ftnl_rules_table_fault - what is wrong with a whole node table
+ * @FTNL_RULES_TABLE_OK: nothing
+ * @FTNL_RULES_TABLE_DUP_ID: two nodes share an id
+ * @FTNL_RULES_TABLE_DUP_ENDPOINT: two nodes share an address and port
+ * @FTNL_RULES_TABLE_NO_SELF: this node's id is not in the table
+ */
+enum ftnl_rules_table_fault {
+	FTNL_RULES_TABLE_OK,
+	FTNL_RULES_TABLE_DUP_ID,
+	FTNL_RULES_TABLE_DUP_ENDPOINT,
+	FTNL_RULES_TABLE_NO_SELF,
+};
+
+enum ftnl_rules_table_fault
+ftnl_rules_table(const struct ftnl_rules_node *nodes, u32 count, u32 self_id,
+		 u32 *order, u32 *first, u32 *second, const char **why);
+
+#endif /* _FTNL_CONFIG_RULES_H */
