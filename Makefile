@@ -3,8 +3,9 @@
 # ftnl top-level build. Out-of-tree module through kbuild, userspace library,
 # CLI and tests through the per-directory makefiles below. See README.md.
 #
-# Targets: all check check-all demo bench install clean setup deb check-deb
-#          module modules-vm lib cli sim sim-compare guest-scripts unit-tests
+# Targets: all check check-all check-debug demo bench install clean setup
+#          deb check-deb module modules-vm debug-kernel lib cli sim
+#          sim-compare guest-scripts unit-tests
 #          selftests
 #          checkpatch sparse
 
@@ -12,7 +13,8 @@ ROOT := $(abspath .)
 BUILD := $(ROOT)/build
 CACHE := $(ROOT)/.cache
 
-# Kernels the VM boots. 6.1 is the default; 6.12 comes from bookworm-backports.
+# Kernels the VM boots. 6.1 is the default; 6.12 comes from bookworm-backports;
+# debug is built here (make debug-kernel) and is not in the defaults.
 VM_KERNELS ?= 6.1 6.12
 CHECK_KERNELS ?= 6.1 6.12
 
@@ -28,7 +30,8 @@ export ROOT BUILD CACHE PREFIX DESTDIR
 
 .PHONY: all setup module modules-vm lib cli sim sim-compare era-soak vall-soak bench bench-tools \
 	guest-scripts unit-tests selftests \
-	check check-all demo install clean checkpatch sparse deb check-deb
+	check check-all check-debug debug-kernel demo install clean checkpatch sparse deb \
+	check-deb
 
 all: module lib cli sim guest-scripts unit-tests selftests bench-tools
 
@@ -119,8 +122,19 @@ sparse:
 check: setup
 	@$(ROOT)/tools/dev/check.sh $(CHECK_KERNELS)
 
+# The debug kernel (lockdep, KASAN, kmemleak; Documentation/vm-runner.rst):
+# built once per machine outside the clone, tens of minutes the first time.
+debug-kernel: setup
+	@$(ROOT)/tools/dev/debug-kernel.sh
+
+# The module and the ring, broadcast, process and teardown selftests on it.
+check-debug: setup
+	@$(ROOT)/tools/dev/check.sh --kernels-only debug
+
+# check plus the debug kernel: a fresh machine's kernel build alone pushes it
+# past an hour.
 check-all: setup
-	@CLUSTER_SET=all $(ROOT)/tools/dev/check.sh 6.1 6.12
+	@CLUSTER_SET=all $(ROOT)/tools/dev/check.sh 6.1 6.12 debug
 
 demo: setup
 	@$(ROOT)/tools/dev/demo.sh

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run_tests.sh [TEST...]: run the ftnl selftests inside the guest and print
-# one TAP stream on stdout.
+# run_tests.sh [--list FILE | TEST...]: run the ftnl selftests inside the
+# guest and print one TAP stream on stdout.
 #
-# Runs the tests of tests.list in order (or only the TESTs named). Each test
+# Runs the tests of tests.list in order (or those of FILE, e.g. debug.list,
+# or only the TESTs named). Each test
 # prints TAP of its own (kselftest_harness binaries, and the shell tests
 # through lib.sh); this script renumbers their result lines into one
 # sequence, prefixes them with the test's name, and turns everything else
@@ -12,6 +13,13 @@
 # the only top-level lines are this stream's "ok N" / "not ok N". A test
 # that exits non-zero without reporting a failure, reports fewer results
 # than it planned, or none at all, adds a "not ok" line of its own.
+#
+#
+# Under the VM runner, the kernel's own checkers judge too: a kernel log
+# line matching $FTNL_VM_WARN_RE (lockdep, KASAN, BUG:, WARNING:, ODEBUG ...)
+# logged while a test ran adds a "not ok" for that test, and on a kernel
+# with kmemleak a last result says whether a leak scan after all tests
+# found unreferenced objects.
 #
 # Exit status: 0 if every test passed (skips are passes), 1 otherwise.
 set -u
@@ -22,11 +30,16 @@ cd "$HERE" || exit 1
 # Longest any one test may run (the harness has its own per-case limits).
 TEST_TIMEOUT=${FTNL_SELFTEST_TIMEOUT:-900}
 
-if [ $# -gt 0 ]; then
+if [ "${1:-}" = --list ]; then
+	[ $# -eq 2 ] || { echo "usage: $0 [--list FILE | TEST...]" >&2; exit 2; }
+	tests=$(cat "$2") || exit 1
+elif [ $# -gt 0 ]; then
 	tests=$*
 else
 	tests=$(cat tests.list) || exit 1
 fi
+WARN_RE=${FTNL_VM_WARN_RE:-}
+KMEMLEAK=/sys/kernel/debug/kmemleak
 
 echo "TAP version 13"
 
@@ -96,7 +109,34 @@ renumber() {
 	}'
 }
 
+# log_clock: seconds since boot, the clock of the kernel log's timestamps.
+log_clock() {
+	read -r up _ </proc/uptime
+	echo "$up"
+}
+
+# kernel_reports SINCE: the kernel log lines matching $WARN_RE stamped at
+# or after SINCE (the buffer may have wrapped: times, not line counts).
+kernel_reports() {
+	[ -n "$WARN_RE" ] || return 0
+	dmesg | awk -v since="$1" '
+		/^\[ *[0-9]+\.[0-9]+\]/ { t = substr($0, 2, index($0, "]") - 2) + 0 }
+		t >= since' | grep -E "$WARN_RE"
+}
+
+# kernel_verdict NAME SINCE: a "not ok" for test NAME if the kernel
+# reported something since SINCE.
+kernel_verdict() {
+	reports=$(kernel_reports "$2")
+	[ -n "$reports" ] || return 0
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $1: kernel log: $(printf '%s\n' "$reports" | head -n1)"
+	printf '%s\n' "$reports" | head -n 40 | sed 's/^/# kernel: /'
+}
+
 for t in $tests; do
+	since=$(log_clock)
 	if [ ! -x "./$t" ]; then
 		n=$((n + 1))
 		failed=$((failed + 1))
@@ -117,8 +157,28 @@ for t in $tests; do
 	n=$((n + k))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
+	kernel_verdict "$t" "$since"
 	echo "# ---- $t: $k results, $f failed, $s skipped, $(($(date +%s) - ts)) s"
 done
+
+# Leaks: a scan once every test is over (kmemleak does not report objects
+# younger than 5 s: wait that long so the last test's are seen too).
+if [ -n "$WARN_RE" ] && [ -w "$KMEMLEAK" ]; then
+	echo "# ---- kmemleak"
+	sleep 5
+	ts=$(date +%s)
+	echo scan >"$KMEMLEAK"
+	leaks=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	n=$((n + 1))
+	if [ "$leaks" -eq 0 ]; then
+		echo "ok $n kmemleak: no unreferenced object after the tests"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n kmemleak: $leaks unreferenced objects after the tests"
+		sed 's/^/# kmemleak: /' "$KMEMLEAK" | head -n 200
+	fi
+	echo "# ---- kmemleak: scan in $(($(date +%s) - ts)) s"
+fi
 
 echo "1..$n"
 echo "# ftnl selftests: $((n - failed - skipped)) passed, $failed failed, $skipped skipped in $(($(date +%s) - t0)) s"

@@ -3,15 +3,28 @@
 #
 # make check: build everything, run the static checks, the userspace unit
 # tests (ASan/UBSan) and the kselftests inside QEMU on each kernel given as
-# argument (6.1, 6.12), and the cluster harness's scenarios (the short set
-# on 6.1; all of them on every kernel with CLUSTER_SET=all). Every suite speaks TAP; the last line is the total:
+# argument (6.1, 6.12, debug), and the cluster harness's scenarios (the
+# short set on 6.1; all of them on every kernel with CLUSTER_SET=all, the
+# debug kernel excepted). Every suite speaks TAP; the last line is the
+# total:
 #   N passed, N failed
 # preceded by "N skipped" when cases were skipped.
+#
+# The debug kernel (tools/dev/debug-kernel.sh: lockdep, KASAN, kmemleak) is
+# built first if needed (once per machine) and runs the selftests of
+# debug.list. --kernels-only (make check-debug) skips the host-side checks
+# and unit tests: the build, the module builds and their W=1 + sparse
+# check, and the selftests on the given kernels only.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$ROOT/build
 LOGDIR=$BUILD/check
+kernels_only=0
+if [ "${1:-}" = --kernels-only ]; then
+	kernels_only=1
+	shift
+fi
 KERNELS=("$@")
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 JOBS=${JOBS:-$(nproc)}
@@ -71,51 +84,66 @@ if ! step build make -j"$JOBS" all; then
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
-step modules-vm make -j"$JOBS" modules-vm VM_KERNELS="${KERNELS[*]}"
-vm_ok=$?
-
-echo "== static checks"
-step checkpatch "$ROOT/tools/dev/checkpatch.sh"
-step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/kbuild-warnings.sh"
-log=$LOGDIR/spec-check.tap
-/usr/bin/python3 "$ROOT/tools/dev/spec-check.py" >"$log" 2>&1
-tally spec-check "$log" $?
-
-echo "== userspace unit tests (ASan/UBSan)"
-for t in "$BUILD"/tests/*; do
-	[ -x "$t" ] && [ -f "$t" ] || continue
-	name=unit/$(basename "$t")
-	log=$LOGDIR/$(basename "$t").tap
-	(cd "$BUILD/tests" && timeout 300 "$t") >"$log" 2>&1
-	tally "$name" "$log" $?
+# The module for each kernel; a kernel that fails here runs no selftest.
+declare -A vm_ok
+for k in "${KERNELS[@]}"; do
+	vm_ok[$k]=1
+	if [ "$k" = debug ]; then
+		# Tens of minutes the first time on a machine, then cached.
+		step debug-kernel "$ROOT/tools/dev/debug-kernel.sh" || continue
+	fi
+	step "modules-vm-$k" make -j"$JOBS" modules-vm VM_KERNELS="$k"
+	vm_ok[$k]=$?
 done
 
-if [ $vm_ok -eq 0 ]; then
-	for k in "${KERNELS[@]}"; do
-		echo "== kselftests in QEMU, kernel $k"
-		log=$LOGDIR/selftests-$k.tap
-		"$ROOT/tools/vm/run" --kernel "$k" --timeout 1500 -- \
-			/opt/ftnl/selftests/run_tests.sh >"$log" 2>&1
-		tally "selftests/$k" "$log" $?
+echo "== static checks"
+[ $kernels_only -eq 1 ] || step checkpatch "$ROOT/tools/dev/checkpatch.sh"
+step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/kbuild-warnings.sh"
+if [ $kernels_only -eq 0 ]; then
+	log=$LOGDIR/spec-check.tap
+	/usr/bin/python3 "$ROOT/tools/dev/spec-check.py" >"$log" 2>&1
+	tally spec-check "$log" $?
+
+	echo "== userspace unit tests (ASan/UBSan)"
+	for t in "$BUILD"/tests/*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		name=unit/$(basename "$t")
+		log=$LOGDIR/$(basename "$t").tap
+		(cd "$BUILD/tests" && timeout 300 "$t") >"$log" 2>&1
+		tally "$name" "$log" $?
 	done
 fi
+
+for k in "${KERNELS[@]}"; do
+	[ "${vm_ok[$k]}" -eq 0 ] || continue
+	echo "== kselftests in QEMU, kernel $k"
+	log=$LOGDIR/selftests-$k.tap
+	if [ "$k" = debug ]; then
+		# Emulated CPUs under KASAN and lockdep: several times slower.
+		"$ROOT/tools/vm/run" --kernel debug --timeout 5400 -- \
+			/opt/ftnl/selftests/run_tests.sh --list debug.list >"$log" 2>&1
+	else
+		"$ROOT/tools/vm/run" --kernel "$k" --timeout 1500 -- \
+			/opt/ftnl/selftests/run_tests.sh >"$log" 2>&1
+	fi
+	tally "selftests/$k" "$log" $?
+done
 
 # Separate guests, real faults (tools/cluster/run): make check runs the
 # short set on 6.1, make check-all (CLUSTER_SET=all) every scenario on
-# every kernel given.
-if [ $vm_ok -eq 0 ]; then
-	for k in "${KERNELS[@]}"; do
-		[ "${CLUSTER_SET:-short}" = all ] || [ "$k" = 6.1 ] || continue
-		echo "== cluster harness (separate VMs), kernel $k"
-		while read -r set scenario nodes _; do
-			case $set in '' | '#'*) continue ;; esac
-			[ "${CLUSTER_SET:-short}" = all ] || [ "$set" = short ] || continue
-			log=$LOGDIR/cluster-$scenario-$k.tap
-			"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" -- "$scenario" </dev/null >"$log" 2>&1
-			tally "cluster/$scenario/$k" "$log" $?
-		done <"$ROOT/tools/cluster/scenarios/list"
-	done
-fi
+# every kernel given but debug (its tier is the selftests of debug.list).
+for k in "${KERNELS[@]}"; do
+	[ "${vm_ok[$k]}" -eq 0 ] && [ "$k" != debug ] || continue
+	[ "${CLUSTER_SET:-short}" = all ] || [ "$k" = 6.1 ] || continue
+	echo "== cluster harness (separate VMs), kernel $k"
+	while read -r set scenario nodes _; do
+		case $set in '' | '#'*) continue ;; esac
+		[ "${CLUSTER_SET:-short}" = all ] || [ "$set" = short ] || continue
+		log=$LOGDIR/cluster-$scenario-$k.tap
+		"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" -- "$scenario" </dev/null >"$log" 2>&1
+		tally "cluster/$scenario/$k" "$log" $?
+	done <"$ROOT/tools/cluster/scenarios/list"
+done
 
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "failed suites:"

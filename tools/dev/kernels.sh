@@ -12,6 +12,9 @@
 #   6.12  the LTS kernel from bookworm-backports, downloaded and unpacked by
 #         tools/dev/setup.sh under .cache/kernels/6.12/root (never installed on
 #         the host). Its release string is in .cache/kernels/6.12/kver.
+#   debug 6.1 from Debian's linux-source-6.1 with lockdep, KASAN, object
+#         debugging and kmemleak, built by tools/dev/debug-kernel.sh ('make
+#         debug-kernel') into a per-machine cache outside the repository.
 #
 # QUERY is one of:
 #   kver     the full release string, e.g. 6.1.0-56-amd64
@@ -33,7 +36,7 @@ set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$ROOT/.cache
-TAGS=(6.1 6.12)
+TAGS=(6.1 6.12 debug)
 
 die() {
 	printf 'kernels.sh: %s\n' "$*" >&2
@@ -88,7 +91,7 @@ kver_6_12() {
 
 # need PATH WHAT: PATH must exist, else fail naming WHAT.
 need() {
-	[ -e "$1" ] || die "kernel $tag: $2 missing ($1): run 'make setup'"
+	[ -e "$1" ] || die "kernel $tag: $2 missing ($1): run '$fix'"
 	printf '%s\n' "$1"
 }
 
@@ -101,6 +104,7 @@ if [ "$query" = list ]; then
 fi
 [ $# -eq 2 ] || usage
 tag=$2
+fix='make setup' # what provides a missing part
 
 case $tag in
 6.1)
@@ -117,6 +121,17 @@ case $tag in
 	kdir=$root/usr/src/linux-headers-$kver
 	vmlinuz=$root/boot/vmlinuz-$kver
 	config=$root/boot/config-$kver
+	moddir=$root/lib/modules/$kver
+	;;
+debug)
+	root=$("$ROOT/tools/dev/debug-kernel.sh" dir)
+	[ -s "$root/kver" ] || die "the debug kernel is not built ($root): run 'make debug-kernel'"
+	kver=$(cat "$root/kver")
+	fix='make debug-kernel'
+	kdir=$root/build
+	vmlinuz=$kdir/arch/x86/boot/bzImage
+	config=$kdir/.config
+	root=$root/root
 	moddir=$root/lib/modules/$kver
 	;;
 *)
