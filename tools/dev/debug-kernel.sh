@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/debug-kernel.sh [build|dir|kver]: the project's debug kernel.
+# tools/dev/debug-kernel.sh [build|dir|kver]: the project's debug kernel.
 #
 #   build  (default) build it unless already built: Debian's linux-source-6.1
 #          (/usr/src/linux-source-6.1.tar.xz, installed by tools/setup.sh),
-#          configured as allnoconfig + tools/debug-kernel.config (lockdep,
+#          configured as allnoconfig + tools/dev/debug-kernel.config (lockdep,
 #          KASAN, object debugging, kmemleak, everything the tests need built
 #          in), compiled with -j$(nproc) (or $FTNL_KBUILD_JOBS).
 #   dir    print its directory (it need not exist yet)
@@ -14,7 +14,7 @@
 # The kernel lives outside the repository, so every clone and worktree of a
 # machine shares one build: $FTNL_KERNEL_CACHE (default
 # /var/cache/ftnl/kernels) / debug-<source version>-<hash>, the hash covering
-# the config fragment and $RECIPE below. Inside:
+# the settings of the config fragment and $RECIPE below. Inside:
 #   src/    the unpacked source tree
 #   build/  the kbuild output (O=): the kdir of 'make -C build M=...', the
 #           image build/arch/x86/boot/bzImage, build/.config
@@ -25,8 +25,8 @@
 
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-FRAGMENT=$ROOT/tools/debug-kernel.config
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FRAGMENT=$ROOT/tools/dev/debug-kernel.config
 SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 CACHE=${FTNL_KERNEL_CACHE:-/var/cache/ftnl/kernels}
 # Part of the cache key with the fragment: change it when a change of the
@@ -45,7 +45,9 @@ kernel_dir() {
 	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 		die "package linux-source-6.1 is not installed: run 'make setup'"
 	[ -n "$srcver" ] || die "package linux-source-6.1 is not installed: run 'make setup'"
-	hash=$({ cat "$FRAGMENT"; echo "$RECIPE"; } | sha256sum | cut -c1-12)
+	# The settings only: editing a comment does not rebuild the kernel.
+	hash=$({ grep -E '^(CONFIG_|# CONFIG_.* is not set$)' "$FRAGMENT"; echo "$RECIPE"; } |
+		sha256sum | cut -c1-12)
 	printf '%s/debug-%s-%s\n' "$CACHE" "$srcver" "$hash"
 }
 
