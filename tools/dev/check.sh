@@ -136,11 +136,12 @@ for k in "${KERNELS[@]}"; do
 	[ "${vm_ok[$k]}" -eq 0 ] && [ "$k" != debug ] || continue
 	[ "${CLUSTER_SET:-short}" = all ] || [ "$k" = 6.1 ] || continue
 	echo "== cluster harness (separate VMs), kernel $k"
-	while read -r set scenario nodes _; do
+	while read -r set scenario nodes opts; do
 		case $set in '' | '#'*) continue ;; esac
 		[ "${CLUSTER_SET:-short}" = all ] || [ "$set" = short ] || continue
 		log=$LOGDIR/cluster-$scenario-$k.tap
-		"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" -- "$scenario" </dev/null >"$log" 2>&1
+		# shellcheck disable=SC2086 # options, one per word
+		"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" $opts -- "$scenario" </dev/null >"$log" 2>&1
 		tally "cluster/$scenario/$k" "$log" $?
 	done <"$ROOT/tools/cluster/scenarios/list"
 done
