@@ -71,9 +71,6 @@ node_start() {
 	echo "$pid" >"$d/pid"
 	echo "$EPOCHREALTIME" >"$d/started"
 	cl_mark "$i" boot "\"pid\":$pid"
-	# QMP is ready for commands once capabilities are negotiated; QEMU
-	# reads this as soon as it starts.
-	printf '{"execute":"qmp_capabilities"}\n' 1<>"$d/qmp.in"
 	# Each line of the event port, stamped on arrival. The reader ends
 	# when QEMU closes the port (exit): EOF on the fifo.
 	(
@@ -167,7 +164,10 @@ node_qmp() {
 	d=$(node_dir "$i")
 	node_alive "$i" || return 1
 	id=q${EPOCHREALTIME/./}
-	printf '{"execute":"%s","id":"%s"}\n' "$2" "$id" 1<>"$d/qmp.in"
+	# Capabilities first, every time: a write to the fifo before QEMU
+	# opened it was lost, and after the first time QEMU just says the
+	# negotiation is over.
+	printf '{"execute":"qmp_capabilities"}\n{"execute":"%s","id":"%s"}\n' "$2" "$id" 1<>"$d/qmp.in"
 	exec {fd}<>"$d/qmp.out"
 	deadline=$((${EPOCHREALTIME%.*} + 10))
 	while [ "${EPOCHREALTIME%.*}" -lt $deadline ]; do

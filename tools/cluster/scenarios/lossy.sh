@@ -22,6 +22,15 @@ check "netem loss 5% delay 2ms 1ms on every node's egress" cl_degrade loss 5% de
 t0=$(cl_now)
 sleep "$SECONDS_LOSSY"
 t1=$(cl_now)
+# The netem really dropped: its counters, summed over the nodes.
+sent=0 dropped=0
+for i in $(seq "$CL_N"); do
+	read -r p d < <(node_run "$i" "tc -s qdisc show dev eth0" |
+		sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\),.*/\1 \2/p' | head -n 1)
+	sent=$((sent + ${p:-0}))
+	dropped=$((dropped + ${d:-0}))
+done
+check "netem dropped datagrams: $dropped of $((sent + dropped))" test "$dropped" -gt 0
 check "netem removed" cl_degrade off
 
 c=$(awk -v t="$t0" '$1 >= t && index($3, "\"event\":\"failure\"")' "$CL_EVENTS" | wc -l)
