@@ -6,7 +6,7 @@
 # Targets: all check check-all check-debug demo bench install clean setup
 #          deb check-deb module modules-vm debug-kernel lib cli sim
 #          sim-compare guest-scripts unit-tests
-#          selftests
+#          selftests fuzz
 #          checkpatch sparse
 
 ROOT := $(abspath .)
@@ -29,7 +29,7 @@ DESTDIR ?=
 export ROOT BUILD CACHE PREFIX DESTDIR
 
 .PHONY: all setup module modules-vm lib cli sim sim-compare era-soak vall-soak bench bench-tools \
-	guest-scripts unit-tests selftests \
+	guest-scripts unit-tests selftests fuzz \
 	check check-all check-debug debug-kernel demo install clean checkpatch sparse deb \
 	check-deb
 
@@ -107,6 +107,13 @@ unit-tests: lib cli
 	$(MAKE) -C tools tests
 	$(MAKE) -C libftnl/group/tests
 	$(MAKE) -C examples
+	$(MAKE) -C tools/fuzz
+
+# Coverage-guided fuzzing of the network decoders, FUZZ_SECONDS (default
+# 60) per target; needs clang (Documentation/fuzzing.rst). make check
+# replays the committed corpus instead.
+fuzz: setup
+	$(MAKE) -C tools/fuzz run
 
 selftests: lib
 	$(MAKE) -C selftests
@@ -170,6 +177,7 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
 	$(MAKE) -C libftnl/group/tests clean
+	$(MAKE) -C tools/fuzz clean
 	$(MAKE) -C examples clean
 	$(MAKE) -C tools/bench/era clean
 	$(MAKE) -C tools/bench/radix clean

@@ -36,7 +36,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 # Everything the build, the checks and the VM runner use. gcc-12 is the
 # compiler Debian 12's kernels are built with (the headers call it by name);
-# dwarves provides pahole, which kbuild runs to add BTF to modules.
+# dwarves provides pahole, which kbuild runs to add BTF to modules. clang
+# and its libFuzzer runtime are for 'make fuzz' (make check replays the
+# fuzz corpus with gcc alone).
 PACKAGES=(
 	gcc gcc-12 make pkg-config libc6-dev binutils libasan8 libubsan1
 	perl python3 kmod bc flex bison libelf-dev libssl-dev dwarves
@@ -44,6 +46,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static iproute2 dash bash
 	libmnl-dev libnl-3-dev libnl-genl-3-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 sparse
+	clang libclang-rt-14-dev
 )
 
 # The members of the 6.1 source tarball the project uses.
