@@ -39,6 +39,9 @@ struct radix_node {
 	bool in_group;
 	uint64_t term;			/* highest term seen; low 32 bits:
 					 * its root */
+	uint32_t term_inc;		/* that root's incarnation, 0: not
+					 * known (a restarted id is another
+					 * process) */
 	struct radix_set dead;		/* id -> highest dead incarnation */
 	struct radix_set reported;	/* failures told to report_to */
 	uint32_t report_to;
@@ -148,7 +151,8 @@ static bool root_alive(const struct radix_node *n)
 {
 	uint32_t root = term_root(n->term);
 
-	return !is_dead(n, root, known_inc(n, root));
+	return !is_dead(n, root, n->term_inc ? n->term_inc :
+			known_inc(n, root));
 }
 
 static uint32_t current_root(const struct radix_node *n)
@@ -163,7 +167,15 @@ static bool is_member(const struct radix_node *n)
 
 bool radix_is_root(const struct radix_node *n)
 {
-	return term_root(n->term) == n->cfg.self && is_member(n);
+	return term_root(n->term) == n->cfg.self &&
+	       n->term_inc == n->cfg.inc && is_member(n);
+}
+
+/* The incarnation of @term's root, if @v is a view that root issued. */
+static uint32_t root_inc_of(uint64_t term, const struct radix_view *v)
+{
+	return v && v->root == term_root(term) ?
+	       radix_view_inc(v, v->root) : 0;
 }
 
 static void deliver(struct radix_node *n, const struct radix_sink *out)
@@ -364,6 +376,7 @@ static void ack(struct radix_node *n, const struct radix_sink *out,
 	struct radix_msg m = {
 		.type = (uint8_t)radix_msg_ack_type(r->type),
 		.term = r->term, .seq = r->seq, .min_seq = r->min_seq,
+		.who = { term_root(r->term), n->term_inc },
 	};
 
 	if (r->type == RADIX_MSG_ROOT_DEAD && n->max.n) {
@@ -584,6 +597,7 @@ static void take_over(struct radix_node *n, const struct radix_sink *out)
 	}
 	n->stats.takeovers++;
 	n->term = ((n->term >> 32) + 1) << 32 | n->cfg.self;
+	n->term_inc = n->cfg.inc;
 	round_reset(n);
 	radix_set_clear(&n->reported);
 	nomem(n, radix_view_copy(&n->collect, &n->view));
@@ -833,8 +847,10 @@ static void on_welcome(struct radix_node *n, const struct radix_msg *m,
 		proto_error(n, "welcomed into a view without it");
 		return;
 	}
-	if (m->term > n->term)
+	if (m->term > n->term) {
 		n->term = m->term;
+		n->term_inc = root_inc_of(m->term, m->view);
+	}
 	/* Views some members may still need from it, one day as root. */
 	for (uint32_t i = 0; m->chain && i < m->chain->n; i++)
 		if (m->chain->v[i].seq > n->view.seq)
@@ -857,13 +873,15 @@ static void step_down(struct radix_node *n, const struct radix_sink *out);
  * is dead, takes over above it) instead of waiting for ever.
  */
 static void nack(struct radix_node *n, const struct radix_sink *out,
-		 uint32_t to, uint8_t round_type, uint64_t term)
+		 uint32_t to, uint8_t round_type, uint64_t term,
+		 uint32_t term_inc)
 {
 	/* The seq no round has: it never passes for a real acknowledgment. */
 	struct radix_msg m = {
 		.type = (uint8_t)radix_msg_ack_type(round_type),
 		.term = term, .seq = RADIX_SEQ_REFUSED,
 		.min_seq = RADIX_SEQ_REFUSED,
+		.who = { term_root(term), term_inc },
 	};
 
 	n->stats.refusals++;
@@ -878,7 +896,7 @@ static uint64_t round_key(uint8_t type, uint64_t seq)
 
 /* A higher term exists: its root is the root; any older round is over. */
 static void adopt_term(struct radix_node *n, uint64_t term,
-		       const struct radix_sink *out)
+		       uint32_t term_inc, const struct radix_sink *out)
 {
 	bool was_root = radix_is_root(n);
 	struct round *r = &n->r;
@@ -889,8 +907,9 @@ static void adopt_term(struct radix_node *n, uint64_t term,
 			if (!is_dead(n, r->ack_to.v[i].id,
 				     r->ack_to.v[i].inc))
 				nack(n, out, r->ack_to.v[i].id, r->type,
-				     term);
+				     term, term_inc);
 	n->term = term;
+	n->term_inc = term_inc;
 	round_reset(n);
 	n->took_over = false;
 	if (was_root)
@@ -927,11 +946,11 @@ static void on_round(struct radix_node *n, const struct radix_msg *m,
 	}
 	if (m->term < n->term) {
 		n->stats.stale++;
-		nack(n, out, m->from.id, m->type, n->term);
+		nack(n, out, m->from.id, m->type, n->term, n->term_inc);
 		return;
 	}
 	if (m->term > n->term)
-		adopt_term(n, m->term, out);
+		adopt_term(n, m->term, root_inc_of(m->term, m->view), out);
 	for (uint32_t i = 0; i < m->failed->n; i++)
 		learn_dead(n, out, m->failed->v[i].id, m->failed->v[i].inc);
 	if (r->valid && r->term == m->term &&
@@ -1081,7 +1100,7 @@ int radix_on_message(struct radix_node *n, const struct radix_msg *m,
 		if (m->term > n->term) {	/* a term this node missed */
 			bool was_root = radix_is_root(n);
 
-			adopt_term(n, m->term, out);
+			adopt_term(n, m->term, m->who.inc, out);
 			/*
 			 * A root refused for a term whose root is dead goes on
 			 * above it, whoever the others name: the members of
@@ -1146,6 +1165,7 @@ int radix_create(const struct radix_config *cfg, struct radix_node **node)
 	}
 	n->report_to = RADIX_NONE;
 	n->join_target = RADIX_NONE;
+	n->term_inc = 1;		/* term 0: the first process of id 0 */
 	if (!cfg->join) {
 		radix_view_add_run(&n->view, 0, cfg->initial);
 		n->view.root = 0;

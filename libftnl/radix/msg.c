@@ -93,9 +93,9 @@ size_t radix_msg_size(const struct radix_msg *m)
 		       set_size(m->joined) + chain_size(m->chain);
 	case RADIX_MSG_FAILURE_ACK:
 	case RADIX_MSG_NODE_JOIN_ACK:
-		return len + 16;
+		return len + 20;
 	case RADIX_MSG_ROOT_DEAD_ACK:
-		len += 24 + chain_size(m->chain);
+		len += 28 + chain_size(m->chain);
 		if (m->chain && m->chain->n)
 			len += set_size(m->joined);
 		return len;
@@ -199,9 +199,11 @@ size_t radix_msg_encode(const struct radix_msg *m, uint8_t *buf, size_t cap)
 	case RADIX_MSG_FAILURE_ACK:
 	case RADIX_MSG_NODE_JOIN_ACK:
 		put64(&w, m->seq);
+		put32(&w, m->who.inc);
 		break;
 	case RADIX_MSG_ROOT_DEAD_ACK:
 		put64(&w, m->seq);
+		put32(&w, m->who.inc);
 		put64(&w, m->min_seq);
 		put_chain(&w, m->chain);
 		if (m->chain && m->chain->n)
@@ -466,12 +468,16 @@ int radix_msg_decode(const uint8_t *buf, size_t len, struct radix_inbox *in)
 	case RADIX_MSG_FAILURE_ACK:
 	case RADIX_MSG_NODE_JOIN_ACK:
 		m->seq = get64(&r);
+		m->who = (struct radix_member){ (uint32_t)m->term,
+						get32(&r) };
 		break;
 	case RADIX_MSG_ROOT_DEAD_ACK: {
 		struct radix_view tmp;
 		uint64_t top;
 
 		m->seq = get64(&r);
+		m->who = (struct radix_member){ (uint32_t)m->term,
+						get32(&r) };
 		m->min_seq = get64(&r);
 		if (r.bad || radix_view_init(&tmp, cap))
 			return r.bad ? -EBADMSG : -ENOMEM;

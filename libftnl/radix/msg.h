@@ -22,11 +22,13 @@
  *	FAILED_NODE, NODE_JOIN, ROOT_AND_NODE_FAILURE, ROOT_DEAD:
  *		term(8) floor(8) view failed joined chain
  *	FAILURE_ACK, NODE_JOIN_ACK:
- *		term(8) seq(8)
- *	(an acknowledgment whose seq is all ones refuses a round of an older
- *	term than its own: the sender learns of the newer term)
+ *		term(8) seq(8) root_inc(4)
+ *	(root_inc: the incarnation of the term's root, 0 if the sender does
+ *	not know it; an acknowledgment whose seq is all ones refuses a round
+ *	of an older term than its own: the sender learns of the newer term
+ *	and which process's it is)
  *	ROOT_DEAD_ACK:
- *		term(8) seq(8) min_seq(8) chain [joined, if the chain is not
+ *		term(8) seq(8) root_inc(4) min_seq(8) chain [joined, if the chain is not
  *		empty: the joiners of its last view]
  *	JOIN_DET_ACK:
  *		term(8) view joined chain
@@ -103,7 +105,8 @@ enum radix_msg_type {
  * @type: enum radix_msg_type
  * @group: group id
  * @from: sender
- * @who: the failed process, the joiner, or the root named by a redirect
+ * @who: the failed process, the joiner, or the root named by a redirect;
+ *	acknowledgments: the term's root (id from @term, incarnation or 0)
  * @term: round messages and acks: the root's term
  * @seq: acks: the acknowledged view's seq
  * @min_seq: ROOT_DEAD_ACK: the lowest view seq in the subtree

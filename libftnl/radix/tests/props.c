@@ -72,6 +72,8 @@ static const struct {
 		 "term was the only one who could take over" },
 	{ 9144394, "a joiner that refused welcomes while its root lived "
 		   "stopped looking when that root died" },
+	{ 20339163, "a root's restarted successor was taken for the root of "
+		    "the dead one's term" },
 };
 
 struct totals {
