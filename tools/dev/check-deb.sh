@@ -14,9 +14,12 @@
 #     nothing is left under /lib/modules for a kernel the host lacks);
 #  4. compiles and runs a program against the installed libftnl-dev through
 #     pkg-config, and checks it records the LIBFTNL_1.0 symbol version;
+#     checks the installed ftnl.service (systemd-analyze verify, the
+#     template's text, enabled);
 #  5. boots each kernel with the DKMS-built module (tools/vm/run --ko) and
-#     the packaged ftnl-cli, and runs the selftests named (default below)
-#     with it.
+#     runs the selftests named (default below) with it; the shell tests
+#     call the packaged ftnl-cli (FTNL_CLI), node_config.sh runs the
+#     packaged ftnl.service's commands.
 #
 # Prints the time of the package build and of each DKMS build. Exit status
 # 0 when everything passed. Not part of 'make check' (it installs packages).
@@ -28,7 +31,8 @@ OUT=$ROOT/build/deb
 KERNELS=$ROOT/tools/dev/kernels.sh
 SELFTESTS=("$@")
 [ ${#SELFTESTS[@]} -gt 0 ] ||
-	SELFTESTS=(family_netns config_invalid events cli_cluster.sh ring_detect ring_leave)
+	SELFTESTS=(family_netns config_invalid events cli_cluster.sh ring_detect ring_leave
+		node_config.sh health.sh)
 export DEBIAN_FRONTEND=noninteractive
 
 log() { printf 'check-deb: %s\n' "$*" >&2; }
@@ -126,6 +130,16 @@ objdump -T "$prog" | grep -q 'LIBFTNL_1\.0.*ftnl_node_state_name' ||
 	die "$prog does not record the symbol version LIBFTNL_1.0"
 log "libftnl-dev: a program built with pkg-config runs, linked to LIBFTNL_1.0"
 
+# --- ftnl-tools: the unit is valid and is the template's (whose commands
+# node_config.sh runs in the VM), enabled, not started ----------------------
+unit=/lib/systemd/system/ftnl.service
+systemd-analyze verify "$unit" || die "systemd-analyze verify $unit failed"
+sed 's|@BINDIR@|/usr/bin|g' "$ROOT/tools/systemd/ftnl.service.in" | cmp -s - "$unit" ||
+	die "$unit differs from tools/systemd/ftnl.service.in"
+[ -L /etc/systemd/system/multi-user.target.wants/ftnl.service ] ||
+	die "ftnl.service is not enabled after the install"
+log "ftnl-tools: $unit verified, enabled"
+
 # --- 5. selftests in the VM with the DKMS-built modules ------------------------
 nice -n 10 make -C "$ROOT" -s lib cli selftests guest-scripts >/dev/null
 rc=0
@@ -133,6 +147,7 @@ for k in 6.1 6.12; do
 	log "kernel $k: selftests ${SELFTESTS[*]} with $OUT/ko/$k/ftnl.ko"
 	if "$ROOT/tools/vm/run" --kernel "$k" --ko "$OUT/ko/$k/ftnl.ko" \
 		--bin /usr/bin/ftnl-cli --timeout 1200 -- \
+		env FTNL_CLI=/usr/local/bin/ftnl-cli \
 		/opt/ftnl/selftests/run_tests.sh "${SELFTESTS[@]}" >"$OUT/selftests-$k.tap" 2>&1; then
 		log "kernel $k: $(grep -c '^ok ' "$OUT/selftests-$k.tap") passed"
 	else
