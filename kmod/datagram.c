@@ -12,7 +12,6 @@
 #include <linux/netdevice.h>
 #include <linux/udp.h>
 
-#include "ring/ring.h"
 #include "transport.h"
 #include "wire.h"
 
@@ -24,21 +23,21 @@ static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
 }
 
 /**
- * ftnl_dgram_send - send a datagram to a ring member
- * @ring: the sending ring
+ * ftnl_transport_send - send a datagram to a ring member
+ * @t: the sending transport
  * @pos: the destination's position
  * @type: enum ftnl_wire_type
  * @payload: its payload, or NULL
  * @payload_len: its length, at most FTNL_WIRE_MAX_PAYLOAD
  *
- * Atomic context: this runs from the heartbeat timer and the receive path.
+ * Atomic context: this runs from the timers and the receive path.
  *
  * Return: 0 or a negative errno (nothing was sent).
  */
-int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
-		    const u8 *payload, u32 payload_len)
+int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
+			const u8 *payload, u32 payload_len)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
+	const struct ftnl_cluster *cluster = t->cluster;
 	const unsigned int len = FTNL_WIRE_HDR_LEN + payload_len +
 				 FTNL_WIRE_MAC_LEN;
 	struct ftnl_wire_hdr hdr = {
@@ -49,8 +48,8 @@ int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
 		.cluster_id = cluster->cluster_id,
 		.sender_id = cluster->self_id,
 		.dest_id = cluster->nodes[pos].id,
-		.incarnation = ring->incarnation,
-		.seq = atomic64_inc_return(&ring->tx_seq),
+		.incarnation = t->incarnation,
+		.seq = atomic64_inc_return(&t->tx_seq),
 	};
 	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 				sizeof(struct udphdr);
@@ -69,7 +68,27 @@ int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
 		memcpy(buf + FTNL_WIRE_HDR_LEN, payload, payload_len);
 	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN + payload_len, buf,
 		       FTNL_WIRE_HDR_LEN + payload_len, cluster);
-	return ftnl_sock_xmit(ring, &cluster->nodes[pos], skb);
+	return ftnl_sock_xmit(t, &cluster->nodes[pos], skb);
+}
+
+/**
+ * ftnl_transport_replay_accept - anti-replay check of a datagram's number
+ * @t: the transport
+ * @pos: its sender
+ * @seq: its sequence number
+ * @fresh: first datagram of the sender's incarnation: the window starts
+ *	afresh
+ *
+ * Under the ring's lock (the ring decides which incarnation is current).
+ *
+ * Return: the number was never seen and is not too old.
+ */
+bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
+				  u64 seq, bool fresh)
+{
+	if (fresh)
+		t->replay[pos] = (struct ftnl_replay){};
+	return ftnl_replay_accept(&t->replay[pos], seq);
 }
 
 static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
@@ -100,58 +119,59 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
 	struct ftnl_cluster *cluster;
 	const struct ftnl_node *from;
 	struct ftnl_wire_hdr hdr;
-	struct ftnl_ring *ring;
+	struct ftnl_transport *t;
 	unsigned int len;
 	const u8 *data;
 
 	cluster = rcu_dereference(fn->cluster);
 	if (!cluster)
 		return;
-	ring = cluster->ring;
+	t = cluster->transport;
 
 	len = skb->len - sizeof(struct udphdr);
 	if (len < FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN ||
 	    len > FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAX_PAYLOAD + FTNL_WIRE_MAC_LEN ||
 	    !pskb_may_pull(skb, sizeof(struct udphdr) + len)) {
-		ftnl_ring_drop(ring, FTNL_DROP_SIZE);
+		ftnl_transport_drop(t, FTNL_DROP_SIZE);
 		return;
 	}
 	data = skb->data + sizeof(struct udphdr);
 	ftnl_wire_hdr_decode(&hdr, data);
 
 	if (hdr.magic != FTNL_WIRE_MAGIC) {
-		ftnl_ring_drop(ring, FTNL_DROP_MAGIC);
+		ftnl_transport_drop(t, FTNL_DROP_MAGIC);
 		return;
 	}
 	if (hdr.version != FTNL_PROTO_VERSION) {
-		ftnl_ring_drop(ring, FTNL_DROP_VERSION);
+		ftnl_transport_drop(t, FTNL_DROP_VERSION);
 		return;
 	}
 	if (FTNL_WIRE_HDR_LEN + hdr.payload_len + FTNL_WIRE_MAC_LEN != len) {
-		ftnl_ring_drop(ring, FTNL_DROP_SIZE);
+		ftnl_transport_drop(t, FTNL_DROP_SIZE);
 		return;
 	}
 	if (hdr.cluster_id != cluster->cluster_id) {
-		ftnl_ring_drop(ring, FTNL_DROP_CLUSTER);
+		ftnl_transport_drop(t, FTNL_DROP_CLUSTER);
 		return;
 	}
 	from = ftnl_cluster_find(cluster, hdr.sender_id);
 	if (!from || hdr.sender_id == cluster->self_id) {
-		ftnl_ring_drop(ring, FTNL_DROP_UNKNOWN_SENDER);
+		ftnl_transport_drop(t, FTNL_DROP_UNKNOWN_SENDER);
 		return;
 	}
 	if (hdr.dest_id != cluster->self_id) {
-		ftnl_ring_drop(ring, FTNL_DROP_NOT_FOR_US);
+		ftnl_transport_drop(t, FTNL_DROP_NOT_FOR_US);
 		return;
 	}
 	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster);
 	if (crypto_memneq(mac, data + len - FTNL_WIRE_MAC_LEN, sizeof(mac))) {
-		ftnl_ring_drop(ring, FTNL_DROP_MAC);
+		ftnl_transport_drop(t, FTNL_DROP_MAC);
 		return;
 	}
 	if (!ftnl_dgram_type_ok(&hdr)) {
-		ftnl_ring_drop(ring, FTNL_DROP_TYPE);
+		ftnl_transport_drop(t, FTNL_DROP_TYPE);
 		return;
 	}
-	ftnl_ring_rx(ring, from - cluster->nodes, &hdr, data + FTNL_WIRE_HDR_LEN);
+	ftnl_ring_rx(cluster->ring, from - cluster->nodes, &hdr,
+		     data + FTNL_WIRE_HDR_LEN);
 }

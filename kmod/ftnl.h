@@ -16,6 +16,7 @@
 #include <linux/ftnl.h>
 
 struct ftnl_ring;
+struct ftnl_transport;
 
 /**
  * struct ftnl_node - one member of the cluster's node table
@@ -52,6 +53,8 @@ struct ftnl_node {
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
+ * @transport: the ring's datagram endpoint (sockets, sequence numbers,
+ *	drop counters), for the receive path
  * @node_count: number of entries in @nodes
  * @nodes: node table, sorted by ascending id; a node's index is its
  *	position on the ring
@@ -73,6 +76,7 @@ struct ftnl_cluster {
 	u32 gossip_end_us;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
+	struct ftnl_transport *transport;
 	u32 node_count;
 	struct ftnl_node nodes[];
 };

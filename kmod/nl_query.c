@@ -123,8 +123,8 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
 	    nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
 	    nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
-	    nla_put_u64_64bit(msg, FTNL_A_INCARNATION, cluster->ring->incarnation,
-			      FTNL_A_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_INCARNATION,
+			      cluster->transport->incarnation, FTNL_A_PAD) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
 	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us))
@@ -234,22 +234,17 @@ static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
 	return 0;
 }
 
-/* The broadcast latencies change under the ring lock. */
 static int ftnl_put_bcast_latency(struct sk_buff *msg, struct ftnl_ring *ring)
 {
-	u64 last, max, sum;
+	struct ftnl_bcast_stats st;
 
-	spin_lock_bh(&ring->lock);
-	last = ring->bcast.latency_last_ns;
-	max = ring->bcast.latency_max_ns;
-	sum = ring->bcast.latency_sum_ns;
-	spin_unlock_bh(&ring->lock);
-	if (nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_LAST_NS, last,
-			      FTNL_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_MAX_NS, max,
-			      FTNL_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_SUM_NS, sum,
-			      FTNL_A_STATS_PAD))
+	ftnl_ring_bcast_stats(ring, &st);
+	if (nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_LAST_NS,
+			      st.latency_last_ns, FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_MAX_NS,
+			      st.latency_max_ns, FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
+			      st.latency_sum_ns, FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -276,7 +271,7 @@ static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
-	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->drops,
+	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->xport.drops,
 				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||
 	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, ring->lateness,
 				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||

@@ -8,6 +8,7 @@
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/mm.h>
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -15,7 +16,6 @@
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
-#include "ring/ring.h"
 #include "transport.h"
 
 static int ftnl_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
@@ -125,7 +125,7 @@ static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
 
 /**
  * ftnl_sock_xmit - send @skb (an ftnl datagram, data at its first byte)
- * @ring: the sending ring, owner of the sockets
+ * @t: the sending transport, owner of the sockets
  * @to: destination
  * @skb: consumed in every case
  *
@@ -133,19 +133,126 @@ static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
  *
  * Return: 0 or a negative errno.
  */
-int ftnl_sock_xmit(struct ftnl_ring *ring, const struct ftnl_node *to,
+int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
 		   struct sk_buff *skb)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
+	const struct ftnl_cluster *cluster = t->cluster;
 	__be16 sport = htons(cluster->nodes[cluster->self_index].port);
-	struct net *net = read_pnet(&ring->fn->net);
+	struct net *net = read_pnet(&t->fn->net);
 
-	if (to->family == AF_INET && ring->sock4)
-		return ftnl_sock_xmit4(net, ring->sock4, to, sport, skb);
+	if (to->family == AF_INET && t->sock4)
+		return ftnl_sock_xmit4(net, t->sock4, to, sport, skb);
 #if IS_ENABLED(CONFIG_IPV6)
-	if (to->family == AF_INET6 && ring->sock6)
-		return ftnl_sock_xmit6(net, ring->sock6, to, sport, skb);
+	if (to->family == AF_INET6 && t->sock6)
+		return ftnl_sock_xmit6(net, t->sock6, to, sport, skb);
 #endif
 	kfree_skb(skb);
 	return -EAFNOSUPPORT;
+}
+
+/**
+ * ftnl_transport_open - the transport of a new configuration
+ * @t: zeroed
+ * @fn: the netns state
+ * @cluster: the configuration
+ * @prev: the running transport it replaces, or NULL
+ *
+ * Opens the UDP sockets the members' address families need on this node's
+ * port, unless @prev has them on the same port: those are handed over by
+ * ftnl_transport_start(), so that replacing a configuration never needs
+ * the port free. Process context.
+ *
+ * Return: 0, or a negative errno (nothing left open or allocated).
+ */
+int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
+			const struct ftnl_cluster *cluster,
+			const struct ftnl_transport *prev)
+{
+	u16 port = cluster->nodes[cluster->self_index].port;
+	bool need4 = false, need6 = false;
+	u32 i, n = cluster->node_count;
+	int err;
+
+	t->fn = fn;
+	t->cluster = cluster;
+	t->incarnation = fn->incarnation;
+	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
+	if (!t->replay)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (cluster->nodes[i].family == AF_INET)
+			need4 = true;
+		else
+			need6 = true;
+	}
+	if (prev && prev->cluster->nodes[prev->cluster->self_index].port == port) {
+		t->reuse4 = need4 && prev->sock4;
+		t->reuse6 = need6 && prev->sock6;
+	}
+	if (need4 && !t->reuse4) {
+		err = ftnl_sock_open(fn, AF_INET, port, &t->sock4);
+		if (err)
+			goto err_free;
+	}
+	if (need6 && !t->reuse6) {
+		err = ftnl_sock_open(fn, AF_INET6, port, &t->sock6);
+		if (err)
+			goto err_close;
+	}
+	return 0;
+
+err_close:
+	ftnl_sock_close(t->sock4);
+	t->sock4 = NULL;
+err_free:
+	kvfree(t->replay);
+	t->replay = NULL;
+	return err;
+}
+
+/**
+ * ftnl_transport_start - take over from the transport it replaces
+ * @t: from ftnl_transport_open()
+ * @prev: the replaced transport, already quiet (its ring stopped), or NULL
+ *
+ * Same node, same incarnation: its sequence numbers go on, or the others'
+ * replay windows would drop the new datagrams; likewise its broadcast
+ * numbers, which receivers remember. Sockets promised by
+ * ftnl_transport_open() move over. Process context.
+ */
+void ftnl_transport_start(struct ftnl_transport *t,
+			  struct ftnl_transport *prev)
+{
+	if (!prev)
+		return;
+	atomic64_set(&t->tx_seq, atomic64_read(&prev->tx_seq));
+	t->bcast_seq = prev->bcast_seq;
+	if (t->reuse4) {
+		t->sock4 = prev->sock4;
+		prev->sock4 = NULL;
+	}
+	if (t->reuse6) {
+		t->sock6 = prev->sock6;
+		prev->sock6 = NULL;
+	}
+}
+
+/*
+ * Close the sockets a quiet transport still owns (not those handed over).
+ * Process context: closing waits for receive paths in flight.
+ */
+void ftnl_transport_close(struct ftnl_transport *t)
+{
+	ftnl_sock_close(t->sock4);
+	t->sock4 = NULL;
+	ftnl_sock_close(t->sock6);
+	t->sock6 = NULL;
+}
+
+/* Free a closed transport; may run in softirq (an RCU callback). */
+void ftnl_transport_free(struct ftnl_transport *t)
+{
+	WARN_ON_ONCE(t->sock4 || t->sock6);
+	kvfree(t->replay);
+	t->replay = NULL;
 }

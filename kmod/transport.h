@@ -1,28 +1,82 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Datagrams between nodes: building and checking them (datagram.c) and the
- * per-netns kernel UDP sockets that carry them (socket.c).
+ * per-netns kernel UDP sockets that carry them (socket.c). The transport
+ * owns the sockets and every sequence number (datagrams sent, broadcasts
+ * started, the anti-replay windows of what arrives); the ring and the
+ * broadcast layer only name a destination position and a type.
  */
 #ifndef _FTNL_TRANSPORT_H
 #define _FTNL_TRANSPORT_H
 
+#include <linux/atomic.h>
 #include <linux/net.h>
 #include <linux/skbuff.h>
 
 #include "ftnl.h"
+#include "wire.h"
 
 struct ftnl_ring;
 
-/* datagram.c */
-void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb);
-int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
-		    const u8 *payload, u32 len);
+/**
+ * struct ftnl_transport - one configuration's datagram endpoint
+ * @fn: the netns state
+ * @cluster: the configuration (addresses, key)
+ * @sock4: UDP socket for IPv4 members, NULL if none
+ * @sock6: UDP socket for IPv6 members, NULL if none
+ * @reuse4: @sock4 is the previous transport's, handed over when started
+ * @reuse6: @sock6 likewise
+ * @incarnation: this node's incarnation, stamped on every datagram
+ * @tx_seq: last datagram sequence number sent
+ * @bcast_seq: number of the last broadcast this node started (under the
+ *	ring's lock)
+ * @replay: per position, the anti-replay window over the sender's
+ *	incarnation the ring accepted (under the ring's lock)
+ * @drops: received datagrams dropped, by enum ftnl_drop_reason
+ */
+struct ftnl_transport {
+	struct ftnl_net *fn;
+	const struct ftnl_cluster *cluster;
+	struct socket *sock4;
+	struct socket *sock6;
+	bool reuse4;
+	bool reuse6;
+	u64 incarnation;
+	atomic64_t tx_seq;
+	u64 bcast_seq;
+	struct ftnl_replay *replay;
+	atomic64_t drops[__FTNL_DROP_MAX];
+};
+
+static inline void ftnl_transport_drop(struct ftnl_transport *t,
+				       enum ftnl_drop_reason reason)
+{
+	atomic64_inc(&t->drops[reason]);
+}
 
 /* socket.c */
+int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
+			const struct ftnl_cluster *cluster,
+			const struct ftnl_transport *prev);
+void ftnl_transport_start(struct ftnl_transport *t,
+			  struct ftnl_transport *prev);
+void ftnl_transport_close(struct ftnl_transport *t);
+void ftnl_transport_free(struct ftnl_transport *t);
 int ftnl_sock_open(struct ftnl_net *fn, int family, u16 port,
 		   struct socket **sockp);
 void ftnl_sock_close(struct socket *sock);
-int ftnl_sock_xmit(struct ftnl_ring *ring, const struct ftnl_node *to,
+int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
 		   struct sk_buff *skb);
+
+/* datagram.c */
+int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
+			const u8 *payload, u32 len);
+bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
+				  u64 seq, bool fresh);
+void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb);
+
+/* Where an authentic datagram goes up (kmod/ring/ring.c). */
+void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
+		  const struct ftnl_wire_hdr *hdr, const u8 *payload);
 
 #endif /* _FTNL_TRANSPORT_H */

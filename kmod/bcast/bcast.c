@@ -9,21 +9,32 @@
  * message's D into its own, publishes an event for each death it did not
  * know (cause "broadcast") and lets the ring re-evaluate its emitter.
  *
- * Everything here runs under the ring's lock, in softirq or with BHs off.
+ * Everything here but init and stop runs under the ring's lock
+ * (env->lock), in softirq or with BHs off.
  */
 
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
-#include "bcast.h"
+#include "fcg.h"
 #include "topology.h"
-#include "../ring/ring.h"
+#include "../transport.h"
 
-int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo, u8 fcg_f,
-		    u32 gossip_end_us)
+/**
+ * ftnl_bcast_init - a ring's broadcast state
+ * @bcast: zeroed
+ * @env: the node as the broadcast layer sees it (copied)
+ *
+ * Process context. Return: 0 or -ENOMEM (nothing left allocated).
+ */
+int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 {
-	bcast->algo = algo;
-	ftnl_fcg_init(&bcast->fcg, fcg_f, gossip_end_us);
+	const struct ftnl_cluster *cluster = env->cluster;
+	u32 npos = cluster->node_count;
+
+	bcast->env = *env;
+	bcast->algo = cluster->bcast_algo;
+	ftnl_fcg_init(&bcast->fcg, cluster->fcg_f, cluster->gossip_end_us);
 	bcast->txbuf_len = ftnl_bcast_msg_max_len(npos);
 	bcast->txbuf = kmalloc(bcast->txbuf_len, GFP_KERNEL_ACCOUNT);
 	bcast->scratch = bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT);
@@ -92,20 +103,29 @@ void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
 
 void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns)
 {
+	struct ftnl_bcast_stats *st = &bcast->stats;
 	s64 latency = ktime_get_real_ns() - origin_time_ns;
 
 	if (latency < 0)
 		return;
-	bcast->latency_last_ns = latency;
-	bcast->latency_sum_ns += latency;
-	bcast->latency_max_ns = max_t(u64, bcast->latency_max_ns, latency);
+	st->latency_last_ns = latency;
+	st->latency_sum_ns += latency;
+	st->latency_max_ns = max_t(u64, st->latency_max_ns, latency);
+}
+
+/* Stats of the node's deliveries; under the ring's lock. */
+void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
+			  struct ftnl_bcast_stats *stats)
+{
+	lockdep_assert_held(bcast->env.lock);
+	*stats = bcast->stats;
 }
 
 /*
  * Send @payload to Neighbors(s, D) of the node labeled @label, which got
  * it from @from_label (@label itself at the source), in @cube.
  */
-static void ftnl_bcast_send_neighbors(struct ftnl_ring *ring,
+static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
 				      const struct ftnl_bcast_view *view,
 				      u8 algo, u8 cube, u32 label,
 				      u32 from_label, const u8 *payload,
@@ -120,32 +140,37 @@ static void ftnl_bcast_send_neighbors(struct ftnl_ring *ring,
 	for (i = 0; i < count; i++) {
 		u32 pos = ftnl_bcast_pos(view, to[i]);
 
-		if (pos == ring->core.det.self || to[i] == from_label)
+		if (pos == bcast->env.self || to[i] == from_label)
 			continue;
-		if (ftnl_dgram_send(ring, pos, FTNL_MSG_BCAST, payload, len)) {
-			ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+		if (ftnl_transport_send(bcast->env.transport, pos,
+					FTNL_MSG_BCAST, payload, len)) {
+			ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
 			continue;
 		}
-		ftnl_ring_count(ring, FTNL_A_STATS_BCAST_SENT);
+		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_SENT);
 		if (counter)
-			ftnl_ring_count(ring, counter);
+			ftnl_bcast_count(bcast, counter);
 	}
 }
 
-/* Start a broadcast of @death over this node's current D. */
-static void ftnl_bcast_start(struct ftnl_ring *ring,
-			     const struct ftnl_bcast_death *death)
+/**
+ * ftnl_bcast_originate - start a broadcast of @death over this node's D
+ * @bcast: the broadcast state, the ring locked
+ * @death: a node's failure this node found (task T3, line 24; the node
+ *	is in D already), or a registered process's exit
+ */
+void ftnl_bcast_originate(struct ftnl_bcast *bcast,
+			  const struct ftnl_bcast_death *death)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_seen *seen;
 	struct ftnl_bcast_msg msg = {
 		.overlay = bcast->algo,
 		.cube = 0,
 		.origin_id = cluster->self_id,
-		.origin_incarnation = ring->incarnation,
-		.seq = ++bcast->seq,
+		.origin_incarnation = env->incarnation,
 		.origin_time_ns = ktime_get_real_ns(),
 		.npos = cluster->node_count,
 		.ndeaths = 1,
@@ -153,67 +178,30 @@ static void ftnl_bcast_start(struct ftnl_ring *ring,
 	};
 	u32 len;
 
+	lockdep_assert_held(env->lock);
 	if (bcast->algo == FTNL_BCAST_FCG) {
-		ftnl_fcg_originate(ring, death);
+		ftnl_fcg_originate(bcast, death);
 		return;
 	}
+	msg.seq = ++env->transport->bcast_seq;
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
-				    ring->core.dead);
+				    env->dead);
 	if (WARN_ON_ONCE(!len))
 		return;
-	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_ORIGINATED);
+	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
 	seen = ftnl_bcast_remember(bcast, &msg);
 	seen->forwarded = 3;
 
-	ftnl_bcast_view_init(&view, ring->core.dead, cluster->node_count, ring->core.det.self);
+	ftnl_bcast_view_init(&view, env->dead, cluster->node_count, env->self);
 	if (view.n < 2)
 		return;
-	ftnl_bcast_send_neighbors(ring, &view, bcast->algo, 0, 0, 0,
+	ftnl_bcast_send_neighbors(bcast, &view, bcast->algo, 0, 0, 0,
 				  bcast->txbuf, len, 0);
 	if (bcast->algo == FTNL_BCAST_HYPERCUBE) {
 		ftnl_bcast_msg_set_cube(bcast->txbuf, 1);
-		ftnl_bcast_send_neighbors(ring, &view, bcast->algo, 1, 0, 0,
+		ftnl_bcast_send_neighbors(bcast, &view, bcast->algo, 1, 0, 0,
 					  bcast->txbuf, len, 0);
 	}
-}
-
-/**
- * ftnl_bcast_originate - task T3 line 24: broadcast the failure at @pos
- * @ring: the ring, locked; @pos is already in its D
- * @pos: the failed node
- */
-void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos)
-{
-	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
-	const struct ftnl_bcast_death death = {
-		.node_id = ring->cluster->nodes[pos].id,
-		.observer_id = ring->cluster->nodes[peer->observer].id,
-		.incarnation = peer->dead_incarnation,
-		.cause = peer->cause,
-		.state = peer->state,
-	};
-
-	ftnl_bcast_start(ring, &death);
-}
-
-/**
- * ftnl_bcast_originate_proc - broadcast that a process registered on this
- *	node exited
- * @ring: the ring, locked
- * @job: its job
- * @rank: its rank
- */
-void ftnl_bcast_originate_proc(struct ftnl_ring *ring, u64 job, u32 rank)
-{
-	const struct ftnl_bcast_death death = {
-		.node_id = ring->cluster->self_id,
-		.rank = rank,
-		.job = job,
-		.cause = FTNL_CAUSE_OBSERVED,
-		.state = FTNL_BCAST_PROC_EXIT,
-	};
-
-	ftnl_bcast_start(ring, &death);
 }
 
 static bool ftnl_bcast_is_member(const void *cluster, u32 id)
@@ -234,77 +222,69 @@ struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster)
  * The decoder checked the ids and deaths; an origin that D itself counts
  * dead takes no part in a broadcast.
  */
-static bool ftnl_bcast_msg_valid(struct ftnl_ring *ring,
+static bool ftnl_bcast_msg_valid(struct ftnl_bcast *bcast,
 				 const struct ftnl_bcast_msg *msg,
 				 u32 *origin_pos)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
+	const struct ftnl_cluster *cluster = bcast->env.cluster;
 
 	*origin_pos = ftnl_cluster_find(cluster, msg->origin_id) - cluster->nodes;
-	return !ftnl_bit_test(ring->bcast.scratch, *origin_pos);
+	return !ftnl_bit_test(bcast->scratch, *origin_pos);
 }
 
-void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
+void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death)
 {
 	struct ftnl_event_rec *rec;
 
-	rec = ftnl_event_new(ring->cluster, FTNL_CAUSE_BROADCAST,
+	rec = ftnl_event_new(bcast->env.cluster, FTNL_CAUSE_BROADCAST,
 			     death->node_id, death->node_id);
 	if (!rec) {
-		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+		ftnl_bcast_count(bcast, FTNL_A_STATS_EVENTS_LOST);
 		return;
 	}
 	rec->proc = true;
 	rec->job = death->job;
 	rec->rank = death->rank;
-	ftnl_event_queue(ring->fn, rec);
+	ftnl_event_queue(bcast->env.fn, rec);
 }
 
 /* First receipt: learn the deaths and the message's D (task T5, line 33). */
-static void ftnl_bcast_deliver(struct ftnl_ring *ring,
+static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 			       const struct ftnl_bcast_msg *msg, ktime_t now)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	u32 i, pos;
 
-	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DELIVERED);
+	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 	ftnl_bcast_note_latency(bcast, msg->origin_time_ns);
 
 	for (i = 0; i < msg->ndeaths; i++) {
 		const struct ftnl_bcast_death *death = &msg->deaths[i];
 
 		if (death->state == FTNL_BCAST_PROC_EXIT) {
-			ftnl_bcast_publish_proc(ring, death);
+			ftnl_bcast_publish_proc(bcast, death);
 			continue;
 		}
 		pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
-		ftnl_ring_death_heard(ring, pos, death->state,
-				      death->incarnation, death->observer_id,
-				      now);
+		env->ops->failure_learned(env->ctx, pos, death->state,
+					  death->incarnation,
+					  death->observer_id, now);
 	}
 	for (pos = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
-			ftnl_ring_death_heard(ring, pos, FTNL_NODE_STATE_DEAD, 0,
-					      msg->origin_id, now);
+			env->ops->failure_learned(env->ctx, pos,
+						  FTNL_NODE_STATE_DEAD, 0,
+						  msg->origin_id, now);
 }
 
-/**
- * ftnl_bcast_rx - a BCAST datagram from the node at @from, authenticated
- * @ring: the ring, locked
- * @from: the sender's position (the forwarder, not the origin)
- * @payload: the broadcast payload
- * @len: its length
- *
- * Return: 0, or -EINVAL if the payload is malformed or inconsistent with
- * this node's table (nothing was changed).
- */
-int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
-		  u32 len)
+/* A BCAST payload (hypercube or BMG). */
+static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
+			     const u8 *payload, u32 len)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_seen *seen;
 	struct ftnl_bcast_msg msg;
@@ -314,30 +294,50 @@ int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
 
 	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
 				  &members, payload, len) ||
-	    !ftnl_bcast_msg_valid(ring, &msg, &origin_pos))
+	    !ftnl_bcast_msg_valid(bcast, &msg, &origin_pos))
 		return -EINVAL;
 
 	seen = ftnl_bcast_lookup(bcast, &msg);
 	if (!seen) {
 		seen = ftnl_bcast_remember(bcast, &msg);
-		ftnl_bcast_deliver(ring, &msg, now);
+		ftnl_bcast_deliver(bcast, &msg, now);
 	} else {
-		ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DUPLICATES);
+		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DUPLICATES);
 	}
 
 	/* Forward once per cube; a node in the message's D takes no part. */
 	if (seen->forwarded & (1U << msg.cube))
 		return 0;
 	seen->forwarded |= 1U << msg.cube;
-	if (ftnl_bit_test(bcast->scratch, ring->core.det.self))
+	if (ftnl_bit_test(bcast->scratch, env->self))
 		return 0;
 	ftnl_bcast_view_init(&view, bcast->scratch, cluster->node_count,
 			     origin_pos);
-	label = ftnl_bcast_label(&view, ring->core.det.self);
+	label = ftnl_bcast_label(&view, env->self);
 	from_label = ftnl_bit_test(bcast->scratch, from) ? label :
 			ftnl_bcast_label(&view, from);
-	ftnl_bcast_send_neighbors(ring, &view, msg.overlay, msg.cube, label,
+	ftnl_bcast_send_neighbors(bcast, &view, msg.overlay, msg.cube, label,
 				  from_label, payload, len,
 				  FTNL_A_STATS_BCAST_FORWARDED);
 	return 0;
+}
+
+/**
+ * ftnl_bcast_rx - a broadcast datagram from the node at @from, authentic
+ * @bcast: the broadcast state, the ring locked
+ * @from: the sender's position (the forwarder, not the origin)
+ * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP (corrected gossip)
+ * @payload: the broadcast payload
+ * @len: its length
+ *
+ * Return: 0, or -EINVAL if the payload is malformed or inconsistent with
+ * this node's table (nothing was changed).
+ */
+int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
+		  const u8 *payload, u32 len)
+{
+	lockdep_assert_held(bcast->env.lock);
+	if (type == FTNL_MSG_GOSSIP)
+		return ftnl_fcg_rx(bcast, from, payload, len);
+	return ftnl_bcast_rx_msg(bcast, from, payload, len);
 }

@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reliable broadcast of failure notifications: kernel glue around the pure
- * overlays (topology.c) and message codec (message.c).
+ * overlays (topology.c), message codec (message.c) and corrected gossip
+ * (gossip.c, driven by fcg.c behind this interface).
+ *
+ * The contract with the ring: the broadcast layer sees its node through a
+ * read-only struct ftnl_bcast_env (the configuration, this node's
+ * position and incarnation, D, whether the ring runs), sends through the
+ * transport, and tells the ring of a death it learned through one
+ * callback (->failure_learned). It exports init, originate, receive,
+ * stats and stop; all but init and stop run under the ring's lock
+ * (env->lock), which they assert.
  */
 #ifndef _FTNL_BCAST_H
 #define _FTNL_BCAST_H
 
+#include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/spinlock.h>
 
 #include "../compat.h"
 #include "../wire.h"
@@ -15,7 +26,60 @@
 #include "message.h"
 
 struct ftnl_cluster;
-struct ftnl_ring;
+struct ftnl_net;
+struct ftnl_transport;
+
+/**
+ * struct ftnl_bcast_ops - what the broadcast layer may ask of the ring
+ * @failure_learned: a broadcast says the node at @pos failed (@state
+ *	FTNL_NODE_STATE_DEAD or _LEFT, @incarnation 0 if not said,
+ *	@observer_id the node that detected it, in the table): task T5
+ */
+struct ftnl_bcast_ops {
+	void (*failure_learned)(void *ctx, u32 pos, u8 state, u64 incarnation,
+				u32 observer_id, ktime_t now);
+};
+
+/**
+ * struct ftnl_bcast_env - the node as the broadcast layer sees it
+ * @fn: the netns, where events are queued
+ * @cluster: the configuration (immutable)
+ * @self: this node's position
+ * @incarnation: this node's incarnation (a broadcast's identity)
+ * @dead: D, read-only here (the ring writes it)
+ * @running: the ring runs (read-only here)
+ * @lock: the ring's lock, held by every caller but init and stop
+ * @transport: where datagrams and broadcast numbers come from
+ * @counters: the node's statistics, by enum ftnl_stats_attr
+ * @ops: the ring's callbacks
+ * @ctx: passed back to them
+ */
+struct ftnl_bcast_env {
+	struct ftnl_net *fn;
+	const struct ftnl_cluster *cluster;
+	u32 self;
+	u64 incarnation;
+	const unsigned long *dead;
+	const bool *running;
+	spinlock_t *lock; /* the ring's, held around every call but init/stop */
+	struct ftnl_transport *transport;
+	atomic64_t *counters;
+	const struct ftnl_bcast_ops *ops;
+	void *ctx;
+};
+
+/**
+ * struct ftnl_bcast_stats - delivery latencies (origin to delivery, wall
+ *	clocks of both nodes)
+ * @latency_last_ns: of the last delivery
+ * @latency_max_ns: the largest
+ * @latency_sum_ns: their sum
+ */
+struct ftnl_bcast_stats {
+	u64 latency_last_ns;
+	u64 latency_max_ns;
+	u64 latency_sum_ns;
+};
 
 /* Broadcasts remembered for deduplication, most recent first out. */
 #define FTNL_BCAST_SEEN		256
@@ -71,53 +135,36 @@ struct ftnl_fcg {
 
 /**
  * struct ftnl_bcast - a ring's broadcast state, under the ring's lock
+ * @env: the node as seen from here
  * @algo: enum ftnl_bcast_algo of broadcasts this node starts
- * @seq: number of the last broadcast this node started
  * @seen: recent broadcasts, for deduplication
  * @seen_next: next slot of @seen to reuse
  * @scratch: a message's D while it is handled
  * @txbuf: payload being sent
  * @txbuf_len: size of @txbuf
- * @latency_last_ns: origin-to-delivery time of the last delivery
- * @latency_max_ns: largest such time
- * @latency_sum_ns: sum of such times
+ * @stats: delivery latencies
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
  */
 struct ftnl_bcast {
+	struct ftnl_bcast_env env;
 	u8 algo;
-	u64 seq;
 	struct ftnl_bcast_seen seen[FTNL_BCAST_SEEN];
 	u32 seen_next;
 	unsigned long *scratch;
 	u8 *txbuf;
 	u32 txbuf_len;
-	u64 latency_last_ns;
-	u64 latency_max_ns;
-	u64 latency_sum_ns;
+	struct ftnl_bcast_stats stats;
 	struct ftnl_fcg fcg;
 };
 
-int ftnl_bcast_init(struct ftnl_bcast *bcast, u32 npos, u8 algo, u8 fcg_f,
-		    u32 gossip_end_us);
+int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);
+void ftnl_bcast_originate(struct ftnl_bcast *bcast,
+			  const struct ftnl_bcast_death *death);
+int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
+		  const u8 *payload, u32 len);
+void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
+			  struct ftnl_bcast_stats *stats);
 void ftnl_bcast_stop(struct ftnl_bcast *bcast);
 void ftnl_bcast_free(struct ftnl_bcast *bcast);
-bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg);
-void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
-			 const struct ftnl_bcast_msg *msg);
-void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns);
-struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster);
-void ftnl_bcast_publish_proc(struct ftnl_ring *ring,
-			     const struct ftnl_bcast_death *death);
-void ftnl_bcast_originate(struct ftnl_ring *ring, u32 pos);
-void ftnl_bcast_originate_proc(struct ftnl_ring *ring, u64 job, u32 rank);
-int ftnl_bcast_rx(struct ftnl_ring *ring, u32 from, const u8 *payload,
-		  u32 len);
-
-/* fcg.c */
-void ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us);
-void ftnl_fcg_stop(struct ftnl_fcg *fcg);
-void ftnl_fcg_originate(struct ftnl_ring *ring,
-			const struct ftnl_bcast_death *death);
-int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len);
 
 #endif /* _FTNL_BCAST_H */

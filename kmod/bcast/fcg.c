@@ -7,7 +7,8 @@
  * clocks, one slot being FTNL_FCG_SLOT_NS of real time (the LogP overhead
  * O: a node sends at most one message per slot).
  *
- * All under the ring's lock, like the rest of the broadcast layer.
+ * All under the ring's lock (env->lock), like the rest of the broadcast
+ * layer.
  */
 
 #include <linux/ktime.h>
@@ -15,10 +16,10 @@
 #include <linux/random.h>
 #include <linux/timekeeping.h>
 
-#include "bcast.h"
+#include "fcg.h"
 #include "gossip.h"
 #include "message.h"
-#include "../ring/ring.h"
+#include "../transport.h"
 
 /*
  * O and L / O of the model: one send per 20 us, 100 us in flight. A LAN
@@ -83,39 +84,40 @@ static ktime_t ftnl_fcg_next_wake(const struct ftnl_fcg *fcg)
 }
 
 /* Carry out what the state machine asked for. */
-static void ftnl_fcg_act(struct ftnl_ring *ring, struct ftnl_fcg_bcast *b,
+static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 			 const struct ftnl_gossip_out *out, ktime_t now)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	const struct ftnl_node *node;
 	u32 len;
 
 	if (out->flags & FTNL_GOSSIP_OUT_SEND && out->to < cluster->node_count &&
-	    out->to != ring->core.det.self) {
+	    out->to != env->self) {
 		len = ftnl_gossip_payload_encode(bcast->txbuf, bcast->txbuf_len,
 						 &b->wire, &out->msg);
-		if (len && !ftnl_dgram_send(ring, out->to, FTNL_MSG_GOSSIP,
-					    bcast->txbuf, len)) {
-			ftnl_ring_count(ring, FTNL_A_STATS_BCAST_SENT);
+		if (len && !ftnl_transport_send(env->transport, out->to,
+						FTNL_MSG_GOSSIP, bcast->txbuf,
+						len)) {
+			ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_SENT);
 			if (b->node.self != b->par.root)
-				ftnl_ring_count(ring, FTNL_A_STATS_BCAST_FORWARDED);
+				ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_FORWARDED);
 		} else {
-			ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+			ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
 		}
 	}
 	if (out->flags & FTNL_GOSSIP_OUT_DELIVER && b->node.self != b->par.root) {
-		ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DELIVERED);
+		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 		ftnl_bcast_note_latency(bcast, b->wire.origin_time_ns);
 		if (b->wire.death.state == FTNL_BCAST_PROC_EXIT) {
-			ftnl_bcast_publish_proc(ring, &b->wire.death);
+			ftnl_bcast_publish_proc(bcast, &b->wire.death);
 		} else {
 			node = ftnl_cluster_find(cluster, b->wire.death.node_id);
 			if (node)
-				ftnl_ring_failure_learned(ring, node - cluster->nodes,
+				env->ops->failure_learned(env->ctx,
+							  node - cluster->nodes,
 							  b->wire.death.state,
-							  FTNL_CAUSE_BROADCAST,
-							  b->wire.death.observer_id,
+							  0, b->wire.death.observer_id,
 							  now);
 		}
 	}
@@ -133,26 +135,26 @@ static void ftnl_fcg_act(struct ftnl_ring *ring, struct ftnl_fcg_bcast *b,
 }
 
 /* (Re)start the ring's gossip timer for the earliest wake. */
-static void ftnl_fcg_arm(struct ftnl_ring *ring)
+static void ftnl_fcg_arm(struct ftnl_bcast *bcast)
 {
-	ktime_t next = ftnl_fcg_next_wake(&ring->bcast.fcg);
+	ktime_t next = ftnl_fcg_next_wake(&bcast->fcg);
 
 	if (next != KTIME_MAX)
-		hrtimer_start(&ring->bcast.fcg.timer, next, HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(&bcast->fcg.timer, next, HRTIMER_MODE_ABS_SOFT);
 }
 
 static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 {
-	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring,
-					      bcast.fcg.timer);
-	struct ftnl_fcg *fcg = &ring->bcast.fcg;
+	struct ftnl_bcast *bcast = container_of(timer, struct ftnl_bcast,
+						fcg.timer);
+	struct ftnl_fcg *fcg = &bcast->fcg;
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	ktime_t now = ktime_get(), next;
 	int i;
 
-	spin_lock(&ring->lock);
+	spin_lock(bcast->env.lock);
 	/* Restarted under the lock while this callback waited for it. */
-	if (hrtimer_is_queued(timer) || !ring->core.running)
+	if (hrtimer_is_queued(timer) || !*bcast->env.running)
 		goto out;
 	for (i = 0; i < FTNL_FCG_ACTIVE; i++) {
 		struct ftnl_fcg_bcast *b = &fcg->active[i];
@@ -163,7 +165,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 		    ktime_after(ftnl_fcg_slot_time(b, b->node.wake), now))
 			continue;
 		ftnl_gossip_step(&b->node, ftnl_fcg_slots_since(b, now), &out);
-		ftnl_fcg_act(ring, b, &out, now);
+		ftnl_fcg_act(bcast, b, &out, now);
 	}
 	next = ftnl_fcg_next_wake(fcg);
 	if (next != KTIME_MAX) {
@@ -171,7 +173,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 		ret = HRTIMER_RESTART;
 	}
 out:
-	spin_unlock(&ring->lock);
+	spin_unlock(bcast->env.lock);
 	return ret;
 }
 
@@ -190,23 +192,23 @@ void ftnl_fcg_stop(struct ftnl_fcg *fcg)
 
 /**
  * ftnl_fcg_originate - start an FCG broadcast of @death from this node
- * @ring: the ring, locked
+ * @bcast: the broadcast state, the ring locked
  * @death: what to broadcast
  */
-void ftnl_fcg_originate(struct ftnl_ring *ring,
+void ftnl_fcg_originate(struct ftnl_bcast *bcast,
 			const struct ftnl_bcast_death *death)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	struct ftnl_fcg_bcast *b = ftnl_fcg_slot(&bcast->fcg);
 	struct ftnl_gossip_out out;
 	ktime_t now = ktime_get();
 
 	if (!b) {
-		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+		ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
 		return;
 	}
-	ftnl_ring_count(ring, FTNL_A_STATS_BCAST_ORIGINATED);
+	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
 	*b = (struct ftnl_fcg_bcast){
 		.used = true,
 		.epoch = now,
@@ -215,22 +217,22 @@ void ftnl_fcg_originate(struct ftnl_ring *ring,
 			.f = bcast->fcg.f,
 			.lat = FTNL_FCG_LAT,
 			.origin_id = cluster->self_id,
-			.origin_incarnation = ring->incarnation,
-			.seq = ++bcast->seq,
+			.origin_incarnation = env->incarnation,
+			.seq = ++env->transport->bcast_seq,
 			.origin_time_ns = ktime_get_real_ns(),
 			.npos = cluster->node_count,
 			.death = *death,
 		},
 	};
 	ftnl_gossip_params_init(&b->par, FTNL_GOSSIP_FCG, cluster->node_count,
-				ring->core.det.self, FTNL_FCG_LAT, bcast->fcg.f);
+				env->self, FTNL_FCG_LAT, bcast->fcg.f);
 	if (bcast->fcg.gossip_end)
 		b->par.gossip_end = bcast->fcg.gossip_end;
 	b->wire.gossip_end = b->par.gossip_end;
-	ftnl_gossip_init(&b->node, &b->par, ring->core.det.self, get_random_u64());
+	ftnl_gossip_init(&b->node, &b->par, env->self, get_random_u64());
 	ftnl_gossip_start(&b->node, &out);
-	ftnl_fcg_act(ring, b, &out, now);
-	ftnl_fcg_arm(ring);
+	ftnl_fcg_act(bcast, b, &out, now);
+	ftnl_fcg_arm(bcast);
 }
 
 /*
@@ -244,17 +246,18 @@ static bool ftnl_fcg_wire_ok(const struct ftnl_gossip_wire *wire)
 
 /**
  * ftnl_fcg_rx - a GOSSIP datagram from the node at @from, authenticated
- * @ring: the ring, locked
+ * @bcast: the broadcast state, the ring locked
  * @from: the sender's position
  * @payload: the payload
  * @len: its length
  *
  * Return: 0, or -EINVAL if malformed or inconsistent (nothing changed).
  */
-int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
+int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
+		u32 len)
 {
-	const struct ftnl_cluster *cluster = ring->cluster;
-	struct ftnl_bcast *bcast = &ring->bcast;
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
 	const struct ftnl_node *origin;
 	struct ftnl_gossip_wire wire;
 	struct ftnl_gossip_msg msg;
@@ -279,12 +282,12 @@ int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
 	b = ftnl_fcg_find(&bcast->fcg, &wire);
 	if (!b) {
 		if (ftnl_bcast_seen(bcast, &id)) {
-			ftnl_ring_count(ring, FTNL_A_STATS_BCAST_DUPLICATES);
+			ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DUPLICATES);
 			return 0;
 		}
 		b = ftnl_fcg_slot(&bcast->fcg);
 		if (!b) {
-			ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+			ftnl_bcast_count(bcast, FTNL_A_STATS_EVENTS_LOST);
 			return 0;
 		}
 		*b = (struct ftnl_fcg_bcast){ .used = true, .wire = wire };
@@ -292,7 +295,7 @@ int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
 					cluster->node_count, origin - cluster->nodes,
 					wire.lat, wire.f);
 		b->par.gossip_end = wire.gossip_end;
-		ftnl_gossip_init(&b->node, &b->par, ring->core.det.self, get_random_u64());
+		ftnl_gossip_init(&b->node, &b->par, env->self, get_random_u64());
 		fresh = true;
 	}
 	if (!ftnl_gossip_msg_valid(&b->par, &msg)) {
@@ -309,7 +312,7 @@ int ftnl_fcg_rx(struct ftnl_ring *ring, u32 from, const u8 *payload, u32 len)
 	/* Its logical clock starts where the message says: map it to now. */
 	if (fresh)
 		b->epoch = ktime_sub_ns(now, (u64)b->node.time * FTNL_FCG_SLOT_NS);
-	ftnl_fcg_act(ring, b, &out, now);
-	ftnl_fcg_arm(ring);
+	ftnl_fcg_act(bcast, b, &out, now);
+	ftnl_fcg_arm(bcast);
 	return 0;
 }

@@ -23,8 +23,6 @@
 #include <linux/timekeeping.h>
 
 #include "ring.h"
-#include "../bcast/bcast.h"
-#include "../transport.h"
 
 static u32 ftnl_ring_id(const struct ftnl_ring *ring, u32 pos)
 {
@@ -56,7 +54,8 @@ static void ftnl_ring_sink_send(void *ctx, u32 pos, u8 type)
 {
 	struct ftnl_ring *ring = ctx;
 
-	if (ftnl_dgram_send(ring, pos, type, NULL, 0))
+	lockdep_assert_held(&ring->lock);
+	if (ftnl_transport_send(&ring->xport, pos, type, NULL, 0))
 		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
 	else
 		ftnl_ring_count(ring, ftnl_ring_tx_counter(type));
@@ -84,10 +83,19 @@ static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos)
 static void ftnl_ring_sink_failed(void *ctx, u32 pos, bool originate)
 {
 	struct ftnl_ring *ring = ctx;
+	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
+	const struct ftnl_bcast_death death = {
+		.node_id = ftnl_ring_id(ring, pos),
+		.observer_id = ftnl_ring_id(ring, peer->observer),
+		.incarnation = peer->dead_incarnation,
+		.cause = peer->cause,
+		.state = peer->state,
+	};
 
+	lockdep_assert_held(&ring->lock);
 	ftnl_ring_publish(ring, pos);
 	if (originate)
-		ftnl_bcast_originate(ring, pos);
+		ftnl_bcast_originate(&ring->bcast, &death);
 }
 
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
@@ -110,47 +118,17 @@ static void ftnl_ring_sync_timer(struct ftnl_ring *ring)
 			      HRTIMER_MODE_ABS_SOFT);
 }
 
-/**
- * ftnl_ring_failure_learned - this node learned that the node at @pos
- *	failed (or left)
- * @ring: the ring, locked
- * @pos: the failed node
- * @state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT
- * @cause: enum ftnl_event_cause
- * @observer_id: the node that detected it, in the node table
- * @now: current time
- *
- * See ftnl_ring_core_failure_learned(). Called by the broadcast layer
- * (task T5), which is how a broadcast can reveal that the emitter is dead
- * before its timeout.
+/*
+ * The broadcast layer's one call into the ring (struct ftnl_bcast_ops): a
+ * broadcast says the node at @pos failed, task T5 (see
+ * ftnl_ring_core_death_heard()), which is also how a broadcast can reveal
+ * that the emitter is dead before its timeout.
  */
-void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
-			       u8 cause, u32 observer_id, ktime_t now)
+static void ftnl_ring_death_heard(void *ctx, u32 pos, u8 state,
+				  u64 incarnation, u32 observer_id,
+				  ktime_t now)
 {
-	struct ftnl_ring_sink out;
-
-	lockdep_assert_held(&ring->lock);
-	ftnl_ring_sink(ring, &out);
-	ftnl_ring_core_failure_learned(&ring->core, pos, state, cause,
-				       ftnl_ring_pos_of(ring, observer_id),
-				       ktime_to_ns(now), &out);
-	ftnl_ring_sync_timer(ring);
-}
-
-/**
- * ftnl_ring_death_heard - a broadcast says the node at @pos failed
- * @ring: the ring, locked
- * @pos: the failed node
- * @state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT
- * @incarnation: the incarnation that failed, 0 if unknown
- * @observer_id: the node that detected it, in the node table
- * @now: current time
- *
- * See ftnl_ring_core_death_heard() (task T5).
- */
-void ftnl_ring_death_heard(struct ftnl_ring *ring, u32 pos, u8 state,
-			   u64 incarnation, u32 observer_id, ktime_t now)
-{
+	struct ftnl_ring *ring = ctx;
 	struct ftnl_ring_sink out;
 
 	lockdep_assert_held(&ring->lock);
@@ -160,6 +138,10 @@ void ftnl_ring_death_heard(struct ftnl_ring *ring, u32 pos, u8 state,
 				   ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);
 }
+
+static const struct ftnl_bcast_ops ftnl_ring_bcast_ops = {
+	.failure_learned = ftnl_ring_death_heard,
+};
 
 static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
 {
@@ -238,6 +220,8 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 			   const struct ftnl_wire_hdr *hdr, ktime_t now,
 			   const struct ftnl_ring_sink *out)
 {
+	bool fresh = false;
+
 	switch (ftnl_ring_core_admit(&ring->core, pos, hdr->incarnation,
 				     ktime_to_ns(now), out)) {
 	case FTNL_RING_DEAD_SENDER:
@@ -245,12 +229,12 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	case FTNL_RING_STALE:
 		return FTNL_DROP_STALE_INCARNATION;
 	case FTNL_RING_ACCEPT_NEW:
-		ring->replay[pos] = (struct ftnl_replay){};
+		fresh = true;
 		break;
 	case FTNL_RING_ACCEPT:
 		break;
 	}
-	if (!ftnl_replay_accept(&ring->replay[pos], hdr->seq))
+	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr->seq, fresh))
 		return FTNL_DROP_REPLAY;
 	return -1;
 }
@@ -278,7 +262,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	ftnl_ring_sink(ring, &out);
 	drop = ftnl_ring_admit(ring, pos, hdr, now, &out);
 	if (drop >= 0) {
-		ftnl_ring_drop(ring, drop);
+		ftnl_transport_drop(&ring->xport, drop);
 		goto sync;
 	}
 
@@ -297,12 +281,10 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		ftnl_ring_core_leave_rx(&ring->core, pos, ktime_to_ns(now), &out);
 		break;
 	case FTNL_MSG_BCAST:
-		if (ftnl_bcast_rx(ring, pos, payload, hdr->payload_len))
-			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
-		break;
 	case FTNL_MSG_GOSSIP:
-		if (ftnl_fcg_rx(ring, pos, payload, hdr->payload_len))
-			ftnl_ring_drop(ring, FTNL_DROP_TYPE);
+		if (ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
+				  hdr->payload_len))
+			ftnl_transport_drop(&ring->xport, FTNL_DROP_TYPE);
 		break;
 	}
 sync:
@@ -314,24 +296,23 @@ out:
 /**
  * ftnl_ring_create - prepare the ring of a new configuration
  * @fn: the netns state
- * @cluster: the finalized configuration; on success @cluster->ring is set
+ * @cluster: the finalized configuration; on success @cluster->ring and
+ *	@cluster->transport are set
  * @prev: the running ring it replaces, or NULL
  *
- * Opens the UDP sockets the members' address families need on this node's
- * port, unless @prev has them on the same port: those are handed over by
- * ftnl_ring_start(), so that replacing a configuration never needs the port
- * free. Nothing runs yet. Process context, @fn->lock held.
+ * Opens its transport (ftnl_transport_open(): sockets of @prev on the same
+ * port are handed over by ftnl_ring_start()). Nothing runs yet. Process
+ * context, @fn->lock held.
  *
  * Return: 0, or a negative errno (with nothing left allocated).
  */
 int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		     const struct ftnl_ring *prev)
 {
-	u16 port = cluster->nodes[cluster->self_index].port;
-	bool need4 = false, need6 = false;
+	u32 n = cluster->node_count;
 	struct ftnl_ring_peer *peers;
+	struct ftnl_bcast_env env;
 	struct ftnl_ring *ring;
-	u32 i, n = cluster->node_count;
 	unsigned long *dead;
 	int err;
 
@@ -340,57 +321,50 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		return -ENOMEM;
 	dead = bitmap_zalloc(n, GFP_KERNEL_ACCOUNT);
 	peers = kvcalloc(n, sizeof(*peers), GFP_KERNEL_ACCOUNT);
-	ring->replay = kvcalloc(n, sizeof(*ring->replay), GFP_KERNEL_ACCOUNT);
 	ftnl_ring_core_init(&ring->core, n, cluster->self_index,
 			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
 			    (u64)cluster->timeout_us * NSEC_PER_USEC,
 			    fn->incarnation, dead, peers);
-	if (!dead || !peers || !ring->replay) {
+	if (!dead || !peers) {
 		err = -ENOMEM;
 		goto err_free;
 	}
-	err = ftnl_bcast_init(&ring->bcast, n, cluster->bcast_algo,
-			      cluster->fcg_f, cluster->gossip_end_us);
-	if (err)
-		goto err_free;
-
-	for (i = 0; i < n; i++) {
-		if (cluster->nodes[i].family == AF_INET)
-			need4 = true;
-		else
-			need6 = true;
-	}
-	if (prev && prev->cluster->nodes[prev->cluster->self_index].port == port) {
-		ring->reuse4 = need4 && prev->sock4;
-		ring->reuse6 = need6 && prev->sock6;
-	}
-	if (need4 && !ring->reuse4) {
-		err = ftnl_sock_open(fn, AF_INET, port, &ring->sock4);
-		if (err)
-			goto err_free;
-	}
-	if (need6 && !ring->reuse6) {
-		err = ftnl_sock_open(fn, AF_INET6, port, &ring->sock6);
-		if (err)
-			goto err_close;
-	}
-
 	ring->fn = fn;
 	ring->cluster = cluster;
 	spin_lock_init(&ring->lock);
-	ring->incarnation = fn->incarnation;
+	err = ftnl_transport_open(&ring->xport, fn, cluster,
+				  prev ? &prev->xport : NULL);
+	if (err)
+		goto err_free;
+	env = (struct ftnl_bcast_env){
+		.fn = fn,
+		.cluster = cluster,
+		.self = cluster->self_index,
+		.incarnation = ring->xport.incarnation,
+		.dead = ring->core.dead,
+		.running = &ring->core.running,
+		.lock = &ring->lock,
+		.transport = &ring->xport,
+		.counters = ring->counters,
+		.ops = &ftnl_ring_bcast_ops,
+		.ctx = ring,
+	};
+	err = ftnl_bcast_init(&ring->bcast, &env);
+	if (err)
+		goto err_close;
+
 	hrtimer_init(&ring->hb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ring->hb_timer.function = ftnl_ring_hb_fire;
 	hrtimer_init(&ring->susp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	ring->susp_timer.function = ftnl_ring_susp_fire;
 	cluster->ring = ring;
+	cluster->transport = &ring->xport;
 	return 0;
 
 err_close:
-	ftnl_sock_close(ring->sock4);
+	ftnl_transport_close(&ring->xport);
+	ftnl_transport_free(&ring->xport);
 err_free:
-	ftnl_bcast_free(&ring->bcast);
-	kvfree(ring->replay);
 	kvfree(ring->core.peers);
 	bitmap_free(ring->core.dead);
 	kfree(ring);
@@ -400,8 +374,8 @@ err_free:
 /**
  * ftnl_ring_start - start heartbeating and observing
  * @ring: a ring from ftnl_ring_create()
- * @prev: the ring it replaces, already stopped, or NULL; sockets marked
- *	for reuse move from it to @ring
+ * @prev: the ring it replaces, already stopped, or NULL; its transport's
+ *	sequence numbers go on in @ring's, sockets marked for reuse move over
  *
  * The node first tells its emitter that it observes it (NEW_OBSERVER), so
  * that a node joining or coming back is heartbeaten at once, and sends its
@@ -412,24 +386,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	ktime_t now = ktime_get();
 	struct ftnl_ring_sink out;
 
-	/*
-	 * Same node, same incarnation: its sequence numbers go on, or the
-	 * others' replay windows would drop the new ring's datagrams.
-	 */
-	if (prev) {
-		atomic64_set(&ring->tx_seq, atomic64_read(&prev->tx_seq));
-		/* Likewise its broadcasts: receivers remember their numbers. */
-		ring->bcast.seq = prev->bcast.seq;
-	}
-	if (ring->reuse4) {
-		ring->sock4 = prev->sock4;
-		prev->sock4 = NULL;
-	}
-	if (ring->reuse6) {
-		ring->sock6 = prev->sock6;
-		prev->sock6 = NULL;
-	}
-
+	ftnl_transport_start(&ring->xport, prev ? &prev->xport : NULL);
 	spin_lock_bh(&ring->lock);
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
@@ -439,7 +396,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 }
 
 /**
- * ftnl_ring_stop - stop timers and datagram handling, close own sockets
+ * ftnl_ring_stop - stop timers and datagram handling
  * @ring: the ring
  *
  * After this returns no timer of @ring runs and no datagram changes it;
@@ -466,10 +423,7 @@ void ftnl_ring_stop(struct ftnl_ring *ring)
  */
 void ftnl_ring_close_sockets(struct ftnl_ring *ring)
 {
-	ftnl_sock_close(ring->sock4);
-	ring->sock4 = NULL;
-	ftnl_sock_close(ring->sock6);
-	ring->sock6 = NULL;
+	ftnl_transport_close(&ring->xport);
 }
 
 /**
@@ -483,9 +437,8 @@ void ftnl_ring_destroy(struct ftnl_ring *ring)
 {
 	if (!ring)
 		return;
-	WARN_ON_ONCE(ring->sock4 || ring->sock6);
+	ftnl_transport_free(&ring->xport);
 	ftnl_bcast_free(&ring->bcast);
-	kvfree(ring->replay);
 	kvfree(ring->core.peers);
 	bitmap_free(ring->core.dead);
 	kfree(ring);
@@ -564,10 +517,33 @@ void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view
 void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
 			   bool event_lost)
 {
+	const struct ftnl_bcast_death death = {
+		.node_id = ring->cluster->self_id,
+		.rank = rank,
+		.job = job,
+		.cause = FTNL_CAUSE_OBSERVED,
+		.state = FTNL_BCAST_PROC_EXIT,
+	};
+
 	spin_lock_bh(&ring->lock);
 	if (event_lost)
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 	if (ring->core.running)
-		ftnl_bcast_originate_proc(ring, job, rank);
+		ftnl_bcast_originate(&ring->bcast, &death);
+	spin_unlock_bh(&ring->lock);
+}
+
+/**
+ * ftnl_ring_bcast_stats - the broadcast layer's delivery latencies
+ * @ring: the ring
+ * @stats: filled in
+ *
+ * Process context.
+ */
+void ftnl_ring_bcast_stats(struct ftnl_ring *ring,
+			   struct ftnl_bcast_stats *stats)
+{
+	spin_lock_bh(&ring->lock);
+	ftnl_bcast_get_stats(&ring->bcast, stats);
 	spin_unlock_bh(&ring->lock);
 }

@@ -16,6 +16,7 @@
 #include "../bcast/bcast.h"
 #include "core.h"
 #include "../ftnl.h"
+#include "../transport.h"
 #include "../wire.h"
 
 /* Counters are indexed by their enum ftnl_stats_attr value. */
@@ -29,18 +30,10 @@
  *	and, with BHs off, in process context
  * @core: Algorithm 1 and the membership state (emitter, observer, D,
  *	what is known of every peer), pure
- * @incarnation: this node's incarnation, stamped on every datagram
  * @hb_timer: HB-TIMEOUT, task T1
  * @susp_timer: SUSP-TIMEOUT, tasks T2/T3, set as @core asks
- * @replay: per position, the anti-replay window over the incarnation
- *	@core accepted for it
- * @sock4: UDP socket for IPv4 members, NULL if none
- * @sock6: UDP socket for IPv6 members, NULL if none
- * @reuse4: @sock4 is the previous ring's, handed over when started
- * @reuse6: @sock6 likewise
- * @tx_seq: last sequence number sent
+ * @xport: the transport: sockets, sequence numbers, replay windows, drops
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
- * @drops: indexed by enum ftnl_drop_reason
  * @lateness: heartbeat emission lateness histogram (see uapi)
  * @lateness_max_ns: largest emission lateness
  * @bcast: the broadcast layer's state
@@ -50,17 +43,10 @@ struct ftnl_ring {
 	struct ftnl_cluster *cluster;
 	spinlock_t lock; /* protects the ring state */
 	struct ftnl_ring_core core;
-	u64 incarnation;
 	struct hrtimer hb_timer;
 	struct hrtimer susp_timer;
-	struct ftnl_replay *replay;
-	struct socket *sock4;
-	struct socket *sock6;
-	bool reuse4;
-	bool reuse6;
-	atomic64_t tx_seq;
+	struct ftnl_transport xport;
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];
-	atomic64_t drops[__FTNL_DROP_MAX];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];
 	u64 lateness_max_ns;
 	struct ftnl_bcast bcast;
@@ -74,12 +60,6 @@ void ftnl_ring_close_sockets(struct ftnl_ring *ring);
 void ftnl_ring_destroy(struct ftnl_ring *ring);
 void ftnl_ring_leave(struct ftnl_ring *ring);
 int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why);
-void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
-		  const struct ftnl_wire_hdr *hdr, const u8 *payload);
-void ftnl_ring_failure_learned(struct ftnl_ring *ring, u32 pos, u8 state,
-			       u8 cause, u32 observer_id, ktime_t now);
-void ftnl_ring_death_heard(struct ftnl_ring *ring, u32 pos, u8 state,
-			   u64 incarnation, u32 observer_id, ktime_t now);
 void ftnl_ring_view(struct ftnl_ring *ring, u32 pos,
 		    struct ftnl_node_view *view);
 void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
@@ -90,14 +70,7 @@ static inline void ftnl_ring_count(struct ftnl_ring *ring, int counter)
 	atomic64_inc(&ring->counters[counter]);
 }
 
-static inline void ftnl_ring_drop(struct ftnl_ring *ring,
-				  enum ftnl_drop_reason reason)
-{
-	atomic64_inc(&ring->drops[reason]);
-}
-
-/* transport, for the ring's layers */
-int ftnl_dgram_send(struct ftnl_ring *ring, u32 pos, u8 type,
-		    const u8 *payload, u32 len);
+void ftnl_ring_bcast_stats(struct ftnl_ring *ring,
+			   struct ftnl_bcast_stats *stats);
 
 #endif /* _FTNL_RING_H */

@@ -98,6 +98,7 @@ done
 
 echo "== static checks"
 [ $kernels_only -eq 1 ] || step checkpatch "$ROOT/tools/dev/checkpatch.sh"
+[ $kernels_only -eq 1 ] || step layers /usr/bin/python3 "$ROOT/tools/dev/check-layers.py"
 step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/kbuild-warnings.sh"
 if [ $kernels_only -eq 0 ]; then
 	log=$LOGDIR/spec-check.tap

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the broadcast layer: what bcast.c and fcg.c share. Nothing
+ * outside kmod/bcast/ includes this.
+ */
+#ifndef _FTNL_BCAST_FCG_H
+#define _FTNL_BCAST_FCG_H
+
+#include "bcast.h"
+
+static inline void ftnl_bcast_count(struct ftnl_bcast *bcast, int counter)
+{
+	atomic64_inc(&bcast->env.counters[counter]);
+}
+
+bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg);
+void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
+			 const struct ftnl_bcast_msg *msg);
+void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns);
+struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster);
+void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
+			     const struct ftnl_bcast_death *death);
+
+/* fcg.c */
+void ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us);
+void ftnl_fcg_stop(struct ftnl_fcg *fcg);
+void ftnl_fcg_originate(struct ftnl_bcast *bcast,
+			const struct ftnl_bcast_death *death);
+int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
+		u32 len);
+
+#endif /* _FTNL_BCAST_FCG_H */
