@@ -11,9 +11,12 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <linux/ftnl.h>
+
+#include "tbucket.h"
 
 struct ftnl_ring;
 struct ftnl_transport;
@@ -98,6 +101,8 @@ struct ftnl_cluster {
  * @job: the process's job (@proc)
  * @rank: the process's rank (@proc)
  * @node_name: the failed node's name, "" when it has none
+ * @owner_uid: the uid that registered it, in the initial user namespace
+ *	(@proc)
  */
 struct ftnl_event_rec {
 	struct list_head list;
@@ -113,6 +118,19 @@ struct ftnl_event_rec {
 	u64 job;
 	u32 rank;
 	char node_name[FTNL_NODE_NAME_MAX + 1];
+	u32 owner_uid;
+};
+
+/**
+ * struct ftnl_proc_exit - a registered process's death, to broadcast
+ * @job: its job
+ * @rank: its rank
+ * @owner_uid: its owner's uid in the initial user namespace
+ */
+struct ftnl_proc_exit {
+	u64 job;
+	u32 rank;
+	u32 owner_uid;
 };
 
 /**
@@ -126,9 +144,13 @@ struct ftnl_event_rec {
  * @events_lock: protects @events
  * @events: failures waiting for @events_work
  * @events_work: multicasts @events with GFP_KERNEL, off the datagram path
- * @procs_lock: protects @procs and @nprocs
+ * @procs_lock: protects @procs, @nprocs, @exits, @nexits, @exit_bucket
  * @procs: processes registered on this node (struct ftnl_proc)
  * @nprocs: their number
+ * @exits: registered processes that died, waiting for their broadcast
+ * @nexits: their number
+ * @exit_bucket: rate limit of the broadcasts of @exits
+ * @exits_work: broadcasts @exits in batches, as @exit_bucket allows
  */
 struct ftnl_net {
 	possible_net_t net;
@@ -139,9 +161,27 @@ struct ftnl_net {
 	spinlock_t events_lock; /* protects events */
 	struct list_head events;
 	struct work_struct events_work;
-	spinlock_t procs_lock; /* protects procs, nprocs */
+	spinlock_t procs_lock; /* protects procs, exits, their counts, bucket */
 	struct list_head procs;
 	u32 nprocs;
+	struct list_head exits;
+	u32 nexits;
+	struct ftnl_tbucket exit_bucket;
+	struct delayed_work exits_work;
+};
+
+/**
+ * struct ftnl_proc_info - what a dump shows of a registration
+ * @job: its job
+ * @rank: its rank
+ * @portid: its netlink socket
+ * @owner: the uid that registered it
+ */
+struct ftnl_proc_info {
+	u64 job;
+	u32 rank;
+	u32 portid;
+	kuid_t owner;
 };
 
 /* netns.c */
@@ -164,10 +204,11 @@ void ftnl_events_flush(struct ftnl_net *fn);
 /* process_registry.c */
 void ftnl_procs_init(struct ftnl_net *fn);
 void ftnl_procs_flush(struct ftnl_net *fn);
-int ftnl_proc_register(struct ftnl_net *fn, u32 portid, u64 job, u32 rank);
+int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
+		       u64 job, u32 rank, const char **why);
 int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid);
-int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, u64 *job, u32 *rank,
-		       u32 *portid);
+int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, const kuid_t *only,
+		       struct ftnl_proc_info *info);
 int ftnl_proc_notifier_register(void);
 void ftnl_proc_notifier_unregister(void);
 

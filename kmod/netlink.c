@@ -79,7 +79,8 @@ static int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
 		return -EMSGSIZE;
 	if (rec->proc) {
 		if (nla_put_u64_64bit(msg, FTNL_A_PROC_JOB, rec->job, FTNL_A_PAD) ||
-		    nla_put_u32(msg, FTNL_A_PROC_RANK, rec->rank))
+		    nla_put_u32(msg, FTNL_A_PROC_RANK, rec->rank) ||
+		    nla_put_u32(msg, FTNL_A_PROC_OWNER_UID, rec->owner_uid))
 			return -EMSGSIZE;
 		return 0;
 	}

@@ -14,6 +14,7 @@
 int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	const char *why = NULL;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PROC_JOB)) {
@@ -31,15 +32,12 @@ int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
 		return err;
 	}
-	err = ftnl_proc_register(fn, info->snd_portid,
+	/* The owner is the sender's uid as its netlink credentials carry it. */
+	err = ftnl_proc_register(fn, info->snd_portid, NETLINK_CB(skb).creds.uid,
 				 nla_get_u64(info->attrs[FTNL_A_PROC_JOB]),
-				 nla_get_u32(info->attrs[FTNL_A_PROC_RANK]));
-	if (err == -EEXIST)
-		GENL_SET_ERR_MSG(info, "this socket already registered a process");
-	else if (err == -ENOSPC)
-		GENL_SET_ERR_MSG(info, "too many registered processes on this node");
-	else if (err)
-		GENL_SET_ERR_MSG(info, "out of memory for the registration");
+				 nla_get_u32(info->attrs[FTNL_A_PROC_RANK]), &why);
+	if (err)
+		ftnl_set_err(info->extack, NULL, why);
 	return err;
 }
 
@@ -54,23 +52,33 @@ int ftnl_nl_proc_unregister(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-/* cb->args[0]: index of the next registration to emit. */
+/*
+ * cb->args[0]: index of the next registration to emit; cb->args[1]: 1 when
+ * the reader may see every registration (CAP_NET_ADMIN over the netns), 2
+ * when only its own uid's; 0 before the first part.
+ */
 int ftnl_nl_proc_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftnl_net *fn = ftnl_net(sock_net(skb->sk));
-	u32 index = cb->args[0], rank, portid;
+	kuid_t reader = NETLINK_CB(cb->skb).creds.uid;
+	u32 index = cb->args[0];
+	struct ftnl_proc_info info;
 	void *hdr;
-	u64 job;
 
-	for (; !ftnl_proc_snapshot(fn, index, &job, &rank, &portid); index++) {
+	if (!cb->args[1])
+		cb->args[1] = netlink_net_capable(cb->skb, CAP_NET_ADMIN) ? 1 : 2;
+	for (; !ftnl_proc_snapshot(fn, index, cb->args[1] == 1 ? NULL : &reader,
+				   &info); index++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &ftnl_genl_family,
 				  NLM_F_MULTI, FTNL_CMD_PROC_GET);
 		if (!hdr)
 			break;
-		if (nla_put_u64_64bit(skb, FTNL_A_PROC_JOB, job, FTNL_A_PAD) ||
-		    nla_put_u32(skb, FTNL_A_PROC_RANK, rank) ||
-		    nla_put_u32(skb, FTNL_A_PROC_PORTID, portid)) {
+		if (nla_put_u64_64bit(skb, FTNL_A_PROC_JOB, info.job, FTNL_A_PAD) ||
+		    nla_put_u32(skb, FTNL_A_PROC_RANK, info.rank) ||
+		    nla_put_u32(skb, FTNL_A_PROC_PORTID, info.portid) ||
+		    nla_put_u32(skb, FTNL_A_PROC_OWNER_UID,
+				from_kuid_munged(&init_user_ns, info.owner))) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}

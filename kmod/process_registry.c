@@ -6,47 +6,96 @@
  * published and the death is broadcast like a node's. The kernel sees the
  * release, so no live process is ever suspected (ERA needs a perfect
  * detector).
+ *
+ * A registration belongs to its owner, the uid of the process that made it
+ * (its netlink credentials): the owner travels with the death to every
+ * node, so that a consumer takes a death only from the owner and node it
+ * expects. One live registration per (owner, job, rank) on a node; at most
+ * max_procs_per_user per owner and FTNL_MAX_PROCS in all, deaths waiting
+ * for their broadcast included. Deaths are broadcast in batches (up to
+ * FTNL_BCAST_MAX_DEATHS per broadcast), at most proc_exit_burst at once and
+ * proc_exit_rate per second after that, so that a storm of exits is not a
+ * storm of broadcasts.
  */
 
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uidgid.h>
 
 #include "ftnl.h"
 #include "ring/ring.h"
 
+static unsigned int max_procs_per_user = 1024;
+module_param(max_procs_per_user, uint, 0644);
+MODULE_PARM_DESC(max_procs_per_user,
+		 "registered processes one user may have on a node, deaths not yet broadcast included (default 1024)");
+
+static unsigned int proc_exit_burst = 8;
+module_param(proc_exit_burst, uint, 0644);
+MODULE_PARM_DESC(proc_exit_burst,
+		 "process-exit broadcasts a node may start at once (default 8)");
+
+static unsigned int proc_exit_rate = 20;
+module_param(proc_exit_rate, uint, 0644);
+MODULE_PARM_DESC(proc_exit_rate,
+		 "process-exit broadcasts per second a node starts after a burst (default 20); each carries up to 32 deaths");
+
 /**
- * struct ftnl_proc - a process registered on this node
- * @list: in ftnl_net.procs
+ * struct ftnl_proc - a process registered on this node, or its death
+ *	waiting to be broadcast
+ * @list: in ftnl_net.procs (alive) or ftnl_net.exits (dead)
  * @portid: its netlink socket
+ * @owner: the uid that registered it
  * @job: its job id
  * @rank: its rank
  */
 struct ftnl_proc {
 	struct list_head list;
 	u32 portid;
+	kuid_t owner;
 	u64 job;
 	u32 rank;
 };
+
+static void ftnl_exits_work(struct work_struct *work);
 
 void ftnl_procs_init(struct ftnl_net *fn)
 {
 	spin_lock_init(&fn->procs_lock);
 	INIT_LIST_HEAD(&fn->procs);
+	INIT_LIST_HEAD(&fn->exits);
 	fn->nprocs = 0;
+	fn->nexits = 0;
+	memset(&fn->exit_bucket, 0, sizeof(fn->exit_bucket));
+	INIT_DELAYED_WORK(&fn->exits_work, ftnl_exits_work);
 }
 
-/* The netns is going away: its sockets, hence its processes, are gone. */
-void ftnl_procs_flush(struct ftnl_net *fn)
+static void ftnl_procs_free_list(struct list_head *head)
 {
 	struct ftnl_proc *proc, *tmp;
 
-	spin_lock_bh(&fn->procs_lock);
-	list_for_each_entry_safe(proc, tmp, &fn->procs, list) {
+	list_for_each_entry_safe(proc, tmp, head, list) {
 		list_del(&proc->list);
 		kfree(proc);
 	}
+}
+
+/*
+ * The netns is going away: its sockets, hence its processes, are gone, and
+ * so is its cluster (no broadcast to make).
+ */
+void ftnl_procs_flush(struct ftnl_net *fn)
+{
+	cancel_delayed_work_sync(&fn->exits_work);
+	spin_lock_bh(&fn->procs_lock);
+	ftnl_procs_free_list(&fn->procs);
+	ftnl_procs_free_list(&fn->exits);
 	fn->nprocs = 0;
+	fn->nexits = 0;
 	spin_unlock_bh(&fn->procs_lock);
 }
 
@@ -61,33 +110,77 @@ static struct ftnl_proc *ftnl_proc_find(struct ftnl_net *fn, u32 portid)
 	return NULL;
 }
 
+/* Registrations of @owner, alive or dead and not yet broadcast. */
+static u32 ftnl_proc_count_owner(struct ftnl_net *fn, kuid_t owner)
+{
+	struct ftnl_proc *proc;
+	u32 n = 0;
+
+	lockdep_assert_held(&fn->procs_lock);
+	list_for_each_entry(proc, &fn->procs, list)
+		n += uid_eq(proc->owner, owner);
+	list_for_each_entry(proc, &fn->exits, list)
+		n += uid_eq(proc->owner, owner);
+	return n;
+}
+
+static bool ftnl_proc_live(struct ftnl_net *fn, kuid_t owner, u64 job,
+			   u32 rank)
+{
+	struct ftnl_proc *proc;
+
+	lockdep_assert_held(&fn->procs_lock);
+	list_for_each_entry(proc, &fn->procs, list)
+		if (uid_eq(proc->owner, owner) && proc->job == job &&
+		    proc->rank == rank)
+			return true;
+	return false;
+}
+
 /**
  * ftnl_proc_register - register the process behind netlink port @portid
  * @fn: the node
  * @portid: the registering socket
+ * @owner: the registering process's uid
  * @job: job id
  * @rank: rank in the job
+ * @why: set to the reason of a refusal
  *
- * Return: 0, -EEXIST (this socket is registered), -ENOSPC (FTNL_MAX_PROCS
- * reached) or -ENOMEM.
+ * Return: 0, -EEXIST (this socket is registered, or @owner has a live
+ * registration of (@job, @rank) here), -ENOSPC (FTNL_MAX_PROCS reached),
+ * -EDQUOT (@owner has max_procs_per_user) or -ENOMEM.
  */
-int ftnl_proc_register(struct ftnl_net *fn, u32 portid, u64 job, u32 rank)
+int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
+		       u64 job, u32 rank, const char **why)
 {
 	struct ftnl_proc *proc;
 	int err = 0;
 
 	proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT);
-	if (!proc)
+	if (!proc) {
+		*why = "out of memory for the registration";
 		return -ENOMEM;
+	}
 	proc->portid = portid;
+	proc->owner = owner;
 	proc->job = job;
 	proc->rank = rank;
 
 	spin_lock_bh(&fn->procs_lock);
-	if (ftnl_proc_find(fn, portid))
+	if (ftnl_proc_find(fn, portid)) {
+		*why = "this socket already registered a process";
 		err = -EEXIST;
-	else if (fn->nprocs >= FTNL_MAX_PROCS)
+	} else if (ftnl_proc_live(fn, owner, job, rank)) {
+		*why = "this rank of this job is already registered by this user on this node";
+		err = -EEXIST;
+	} else if (fn->nprocs + fn->nexits >= FTNL_MAX_PROCS) {
+		*why = "too many registered processes on this node";
 		err = -ENOSPC;
+	} else if (ftnl_proc_count_owner(fn, owner) >=
+		   READ_ONCE(max_procs_per_user)) {
+		*why = "this user has max_procs_per_user registered processes on this node";
+		err = -EDQUOT;
+	}
 	if (!err) {
 		list_add_tail(&proc->list, &fn->procs);
 		fn->nprocs++;
@@ -98,7 +191,8 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, u64 job, u32 rank)
 	return err;
 }
 
-static struct ftnl_proc *ftnl_proc_take(struct ftnl_net *fn, u32 portid)
+/* A clean exit: the registration ends without a death. */
+int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid)
 {
 	struct ftnl_proc *proc;
 
@@ -109,14 +203,6 @@ static struct ftnl_proc *ftnl_proc_take(struct ftnl_net *fn, u32 portid)
 		fn->nprocs--;
 	}
 	spin_unlock_bh(&fn->procs_lock);
-	return proc;
-}
-
-/* A clean exit: the registration ends without a death. */
-int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid)
-{
-	struct ftnl_proc *proc = ftnl_proc_take(fn, portid);
-
 	if (!proc)
 		return -ENOENT;
 	kfree(proc);
@@ -124,28 +210,31 @@ int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid)
 }
 
 /**
- * ftnl_proc_snapshot - the @index-th registered process, for dumps
+ * ftnl_proc_snapshot - the @index-th registered process @only may see, for
+ *	dumps
  * @fn: the node
- * @index: position in registration order
- * @job: set to its job
- * @rank: set to its rank
- * @portid: set to its socket's port
+ * @index: position in registration order among those visible
+ * @only: the owner whose registrations are visible, NULL for all
+ * @info: set to the registration
  *
  * Return: 0, or -ENOENT past the last one.
  */
-int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, u64 *job, u32 *rank,
-		       u32 *portid)
+int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, const kuid_t *only,
+		       struct ftnl_proc_info *info)
 {
 	struct ftnl_proc *proc;
 	int err = -ENOENT;
 
 	spin_lock_bh(&fn->procs_lock);
 	list_for_each_entry(proc, &fn->procs, list) {
+		if (only && !uid_eq(proc->owner, *only))
+			continue;
 		if (index--)
 			continue;
-		*job = proc->job;
-		*rank = proc->rank;
-		*portid = proc->portid;
+		info->job = proc->job;
+		info->rank = proc->rank;
+		info->portid = proc->portid;
+		info->owner = proc->owner;
 		err = 0;
 		break;
 	}
@@ -153,7 +242,73 @@ int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, u64 *job, u32 *rank,
 	return err;
 }
 
-static void ftnl_proc_died(struct ftnl_net *fn, const struct ftnl_proc *proc)
+/*
+ * Broadcast waiting deaths, as the token bucket allows: each token starts
+ * one broadcast of up to FTNL_BCAST_MAX_DEATHS deaths (one with FCG, whose
+ * messages carry one). Runs again when the next token is due.
+ */
+static void ftnl_exits_work(struct work_struct *work)
+{
+	struct ftnl_net *fn = container_of(to_delayed_work(work),
+					   struct ftnl_net, exits_work);
+	struct ftnl_proc_exit batch[FTNL_BCAST_MAX_DEATHS];
+	struct ftnl_cluster *cluster;
+	struct ftnl_proc *proc, *tmp;
+	u32 n, per_bcast;
+	u64 wait;
+
+	for (;;) {
+		rcu_read_lock();
+		cluster = rcu_dereference(fn->cluster);
+		per_bcast = cluster && cluster->bcast_algo == FTNL_BCAST_FCG ?
+			    1 : FTNL_BCAST_MAX_DEATHS;
+		spin_lock_bh(&fn->procs_lock);
+		if (!cluster) {
+			/* Nobody to tell: their local events are out. */
+			ftnl_procs_free_list(&fn->exits);
+			fn->nexits = 0;
+		}
+		if (list_empty(&fn->exits)) {
+			spin_unlock_bh(&fn->procs_lock);
+			rcu_read_unlock();
+			return;
+		}
+		if (!ftnl_tbucket_take(&fn->exit_bucket, ktime_get_ns(),
+				       READ_ONCE(proc_exit_burst),
+				       READ_ONCE(proc_exit_rate))) {
+			wait = ftnl_tbucket_wait_ns(&fn->exit_bucket,
+						    ktime_get_ns(),
+						    READ_ONCE(proc_exit_burst),
+						    READ_ONCE(proc_exit_rate));
+			spin_unlock_bh(&fn->procs_lock);
+			rcu_read_unlock();
+			schedule_delayed_work(&fn->exits_work,
+					      nsecs_to_jiffies(wait) + 1);
+			return;
+		}
+		n = 0;
+		list_for_each_entry_safe(proc, tmp, &fn->exits, list) {
+			if (n == per_bcast)
+				break;
+			batch[n].job = proc->job;
+			batch[n].rank = proc->rank;
+			batch[n].owner_uid = from_kuid_munged(&init_user_ns,
+							      proc->owner);
+			n++;
+			list_del(&proc->list);
+			fn->nexits--;
+			kfree(proc);
+		}
+		spin_unlock_bh(&fn->procs_lock);
+		ftnl_ring_proc_exited(cluster->ring, batch, n);
+		rcu_read_unlock();
+		cond_resched();
+	}
+}
+
+/* Publish @proc's death here; its broadcast is queued (it is on exits). */
+static void ftnl_proc_died(struct ftnl_net *fn, u64 job, u32 rank,
+			   kuid_t owner)
 {
 	struct ftnl_cluster *cluster;
 	struct ftnl_event_rec *rec;
@@ -165,30 +320,45 @@ static void ftnl_proc_died(struct ftnl_net *fn, const struct ftnl_proc *proc)
 	rec = ftnl_event_new(cluster, FTNL_CAUSE_OBSERVED, self_id, self_id);
 	if (rec) {
 		rec->proc = true;
-		rec->job = proc->job;
-		rec->rank = proc->rank;
+		rec->job = job;
+		rec->rank = rank;
+		rec->owner_uid = from_kuid_munged(&init_user_ns, owner);
 		ftnl_event_queue(fn, rec);
+	} else if (cluster) {
+		ftnl_ring_count(cluster->ring, FTNL_A_STATS_EVENTS_LOST);
 	}
-	if (cluster)
-		ftnl_ring_proc_exited(cluster->ring, proc->job, proc->rank,
-				      !rec);
 	rcu_read_unlock();
+	schedule_delayed_work(&fn->exits_work, 0);
 }
 
 static int ftnl_proc_netlink_event(struct notifier_block *nb,
 				   unsigned long event, void *ptr)
 {
 	struct netlink_notify *notify = ptr;
+	struct ftnl_net *fn;
 	struct ftnl_proc *proc;
+	kuid_t owner;
+	u64 job;
+	u32 rank;
 
 	if (event != NETLINK_URELEASE || notify->protocol != NETLINK_GENERIC ||
 	    !notify->portid)
 		return NOTIFY_DONE;
-	proc = ftnl_proc_take(ftnl_net(notify->net), notify->portid);
+	fn = ftnl_net(notify->net);
+	spin_lock_bh(&fn->procs_lock);
+	proc = ftnl_proc_find(fn, notify->portid);
 	if (proc) {
-		ftnl_proc_died(ftnl_net(notify->net), proc);
-		kfree(proc);
+		/* Its registration slot is held until the broadcast. */
+		list_move_tail(&proc->list, &fn->exits);
+		fn->nprocs--;
+		fn->nexits++;
+		job = proc->job;
+		rank = proc->rank;
+		owner = proc->owner;
 	}
+	spin_unlock_bh(&fn->procs_lock);
+	if (proc)
+		ftnl_proc_died(fn, job, rank, owner);
 	return NOTIFY_DONE;
 }
 

@@ -93,6 +93,7 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_BCAST_FCG_F] = "bcast-fcg-f",
 	[FTNL_A_BCAST_GOSSIP_T_US] = "bcast-gossip-t-us",
 	[FTNL_A_EVENT_NODE_NAME] = "event-node-name",
+	[FTNL_A_PROC_OWNER_UID] = "proc-owner-uid",
 };
 
 static const char *const ftnl_node_attr_names[] = {

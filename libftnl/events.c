@@ -198,6 +198,9 @@ static int ftnl_proc_exit_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u64(attr, &pe->time_real_ns);
 	case FTNL_A_EVENT_NODE_NAME:
 		return ftnl_attr_node_name(attr, pe->node_name);
+	case FTNL_A_PROC_OWNER_UID:
+		pe->has_owner = true;
+		return ftnl_attr_u32(attr, &pe->owner_uid);
 	}
 	return 0;	/* padding, or a newer module's attribute */
 }

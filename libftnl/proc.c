@@ -40,6 +40,7 @@ struct ftnl_proc_parse {
 	bool has_job;
 	bool has_rank;
 	bool has_portid;
+	bool has_owner;
 };
 
 static int ftnl_proc_attr(const struct nlattr *attr, void *arg)
@@ -56,6 +57,9 @@ static int ftnl_proc_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_PROC_PORTID:
 		p->has_portid = true;
 		return ftnl_attr_u32(attr, &p->proc->portid);
+	case FTNL_A_PROC_OWNER_UID:
+		p->has_owner = true;
+		return ftnl_attr_u32(attr, &p->proc->owner_uid);
 	}
 	return 0;	/* padding, or a newer module's attribute */
 }
@@ -77,7 +81,7 @@ static int ftnl_proc_reply(const struct nlmsghdr *nlh, void *arg)
 	err = ftnl_genl_walk(nlh, ftnl_proc_attr, &p);
 	if (err)
 		return err;
-	if (!p.has_job || !p.has_rank || !p.has_portid)
+	if (!p.has_job || !p.has_rank || !p.has_portid || !p.has_owner)
 		return -EBADMSG;
 	s->stop = s->cb(&proc, s->arg);
 	return s->stop;

@@ -73,7 +73,7 @@ show_logs() {
 }
 
 # registered NODE JOB: the ranks of job JOB registered on NODE, "r r "
-# (ftnl-cli proc list: a "JOB RANK PORTID" table)
+# (ftnl-cli proc list: a "JOB RANK OWNER PORTID" table)
 registered() {
 	ftnl-vcluster exec "$1" ftnl-cli proc list 2>/dev/null |
 		awk -v j="$2" '$1 == j { print $2 }' | sort -n | tr '\n' ' '

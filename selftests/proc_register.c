@@ -47,9 +47,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <ftnl/group.h>
 
 #include "ftnl_selftest.h"
 #include "st_vcluster.h"
@@ -68,7 +71,7 @@
  * (it keeps node failures only), so the subscriptions are read directly.
  */
 
-#define MAX_PE		256
+#define MAX_PE		1024
 
 struct pe {
 	uint32_t at;
@@ -248,6 +251,9 @@ struct report {
 	char again_msg[160];	/* ftnl_errmsg() after it */
 	uint32_t portid;	/* of the registering socket, 0 if not found */
 	uid_t uid;
+	int dump_err;		/* its own PROC_GET, after registering */
+	unsigned int own_listed;	/* entries of its uid in it */
+	unsigned int foreign_listed;	/* entries of other uids */
 };
 
 /* What the parent tells a child to do next. */
@@ -328,9 +334,26 @@ static uint32_t new_genl_portid(const unsigned long *before, size_t nbefore)
 	return found == 0xffffffffu ? 0 : found;
 }
 
+struct own_view {
+	uid_t uid;
+	unsigned int own, foreign;
+};
+
+static int own_view_cb(const struct ftnl_proc *proc, void *arg)
+{
+	struct own_view *v = arg;
+
+	if (proc->owner_uid == v->uid)
+		v->own++;
+	else
+		v->foreign++;
+	return 0;
+}
+
 static void child_main(int ns, bool drop, uint64_t job, uint32_t rank,
 		       int cmd_fd, int rep_fd)
 {
+	struct own_view view = { 0 };
 	struct report rep = { 0 };
 	struct unreg_report ur;
 	unsigned long before[256];
@@ -355,6 +378,10 @@ static void child_main(int ns, bool drop, uint64_t job, uint32_t rank,
 		snprintf(rep.again_msg, sizeof(rep.again_msg), "%s",
 			 ftnl_errmsg(h));
 		rep.portid = new_genl_portid(before, nbefore);
+		view.uid = rep.uid;
+		rep.dump_err = ftnl_proc_dump(h, own_view_cb, &view);
+		rep.own_listed = view.own;
+		rep.foreign_listed = view.foreign;
 	}
 	if (write(rep_fd, &rep, sizeof(rep)) != sizeof(rep))
 		_exit(12);
@@ -413,6 +440,17 @@ static int child_reap(struct child *c)
 	if (WIFSIGNALED(status))
 		return -WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/* Tell @c to unregister and exit, read its report, reap it: its status. */
+static int child_end_clean(struct child *c)
+{
+	struct unreg_report ur;
+
+	if (child_send(c, DO_UNREGISTER_EXIT) ||
+	    read(c->rep_fd, &ur, sizeof(ur)) != sizeof(ur))
+		return -2000;
+	return child_reap(c);
 }
 
 /* ------------------------------------------------------------------------
@@ -545,10 +583,8 @@ TEST_F_TIMEOUT(proc, register_list, 60)
 	EXPECT_EQ(2u, l.n);
 
 	/* Both end cleanly: nothing is listed any more. */
-	ASSERT_EQ(0, child_send(&a, DO_UNREGISTER_EXIT));
-	ASSERT_EQ(0, child_send(&b, DO_UNREGISTER_EXIT));
-	EXPECT_EQ(0, child_reap(&a));
-	EXPECT_EQ(0, child_reap(&b));
+	EXPECT_EQ(0, child_end_clean(&a));
+	EXPECT_EQ(0, child_end_clean(&b));
 	ASSERT_EQ(0, list_node(&self->vc, 3, &l));
 	EXPECT_EQ(0u, l.n);
 	ASSERT_EQ(0, collect(&self->vc, &self->ev, 0));
@@ -648,12 +684,22 @@ TEST_F_TIMEOUT(proc, killed_is_broadcast, 60)
 	expect_no_node_failure(_metadata, &self->vc, &self->ev);
 }
 
+/*
+ * An unprivileged process registers itself, under its own uid: root's
+ * list shows both owners; its own dump shows only its registration (not
+ * root's on the same node, nor its port id); its exit reaches every node
+ * with its owner.
+ */
 TEST_F_TIMEOUT(proc, unprivileged, 60)
 {
-	uint64_t exited;
-	struct child u;
+	struct child r, u;
 	struct listed l;
+	uint64_t exited;
+	uint32_t id;
+	size_t i;
 
+	ASSERT_EQ(0, child_start(&self->vc, 5, false, JOB, 8, &r));
+	ASSERT_EQ(0, r.rep.reg_err);
 	ASSERT_EQ(0, child_start(&self->vc, 5, true, JOB, 9, &u));
 	ASSERT_EQ(65534u, u.rep.uid);
 	ASSERT_EQ(0, u.rep.open_err);
@@ -661,12 +707,22 @@ TEST_F_TIMEOUT(proc, unprivileged, 60)
 		TH_LOG("an unprivileged process cannot register itself");
 	}
 	EXPECT_EQ(-EEXIST, u.rep.again_err);
+	/* Its own dump: its registration only. */
+	EXPECT_EQ(0, u.rep.dump_err);
+	EXPECT_EQ(1u, u.rep.own_listed);
+	EXPECT_EQ(0u, u.rep.foreign_listed) {
+		TH_LOG("an unprivileged user sees another user's registrations");
+	}
+	/* Root's: both, with their owners. */
 	ASSERT_EQ(0, list_node(&self->vc, 5, &l));
-	ASSERT_EQ(1u, l.n);
-	EXPECT_EQ(JOB, l.p[0].job);
-	EXPECT_EQ(9u, l.p[0].rank);
+	ASSERT_EQ(2u, l.n);
+	EXPECT_EQ(8u, l.p[0].rank);
+	EXPECT_EQ(0u, l.p[0].owner_uid);
+	EXPECT_EQ(JOB, l.p[1].job);
+	EXPECT_EQ(9u, l.p[1].rank);
+	EXPECT_EQ(65534u, l.p[1].owner_uid);
 	if (u.rep.portid)
-		EXPECT_EQ(u.rep.portid, l.p[0].portid);
+		EXPECT_EQ(u.rep.portid, l.p[1].portid);
 
 	exited = st_mono_ns();
 	ASSERT_EQ(0, child_send(&u, DO_EXIT));
@@ -677,8 +733,380 @@ TEST_F_TIMEOUT(proc, unprivileged, 60)
 	}
 	ASSERT_EQ(0, collect_for(&self->vc, &self->ev, DUP_MS));
 	expect_once_everywhere(_metadata, &self->ev, JOB, 9, 5, exited, NULL);
+	for (id = 1; id <= N; id++) {
+		const struct pe *p = find_pe(&self->ev, id, JOB, 9);
+
+		if (!p)
+			continue;
+		EXPECT_TRUE(p->e.has_owner);
+		EXPECT_EQ(65534u, p->e.owner_uid);
+	}
 	ASSERT_EQ(0, list_node(&self->vc, 5, &l));
-	EXPECT_EQ(0u, l.n);
+	ASSERT_EQ(1u, l.n);
+	EXPECT_EQ(8u, l.p[0].rank);
+	EXPECT_EQ(0, child_end_clean(&r));
+	for (i = 0; i < self->ev.npe; i++)
+		EXPECT_NE(8u, self->ev.pe[i].e.rank);
+	expect_no_node_failure(_metadata, &self->vc, &self->ev);
+}
+
+/*
+ * One live registration of a (job, rank) per owner on a node: the same
+ * user's second one is refused with the reason; another user's is its own
+ * (nobody can block a job by registering its numbers first), and so is the
+ * same user's on another node.
+ */
+TEST_F_TIMEOUT(proc, duplicate_refused, 60)
+{
+	struct child a, b, c, d;
+	struct listed l;
+
+	ASSERT_EQ(0, child_start(&self->vc, 2, false, JOB, 3, &a));
+	ASSERT_EQ(0, a.rep.reg_err);
+	ASSERT_EQ(0, child_start(&self->vc, 2, false, JOB, 3, &b));
+	EXPECT_EQ(-EEXIST, b.rep.reg_err) {
+		TH_LOG("a second live registration of (job, rank) by the same user was taken");
+	}
+	ASSERT_EQ(0, child_start(&self->vc, 2, true, JOB, 3, &c));
+	EXPECT_EQ(0, c.rep.reg_err);
+	ASSERT_EQ(0, child_start(&self->vc, 3, false, JOB, 3, &d));
+	EXPECT_EQ(0, d.rep.reg_err);
+	/* a, c, and b's second try (rank 1003 on the same socket) */
+	ASSERT_EQ(0, list_node(&self->vc, 2, &l));
+	EXPECT_EQ(3u, l.n);
+	ASSERT_EQ(0, list_node(&self->vc, 3, &l));
+	EXPECT_EQ(1u, l.n);
+
+	/* Once the first is gone (cleanly), the rank may register again. */
+	EXPECT_EQ(0, child_end_clean(&a));
+	EXPECT_EQ(0, child_end_clean(&b));
+	ASSERT_EQ(0, child_start(&self->vc, 2, false, JOB, 3, &b));
+	EXPECT_EQ(0, b.rep.reg_err);
+	EXPECT_EQ(0, child_end_clean(&b));
+	EXPECT_EQ(0, child_end_clean(&c));
+	EXPECT_EQ(0, child_end_clean(&d));
+	ASSERT_EQ(0, collect(&self->vc, &self->ev, 0));
+	EXPECT_EQ(0u, self->ev.npe);
+	expect_no_node_failure(_metadata, &self->vc, &self->ev);
+}
+
+/* Module parameters, read and written through sysfs. */
+static int param_get(const char *name, unsigned int *v)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%u", v) == 1;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
+static int param_set(const char *name, unsigned int v)
+{
+	char path[128];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", v) < 0)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * max_procs_per_user: a user's registrations beyond it are refused with
+ * -EDQUOT and the reason; another user is not affected.
+ */
+TEST_F_TIMEOUT(proc, quota, 60)
+{
+	struct child u[4], r;
+	unsigned int saved;
+	int i;
+
+	ASSERT_EQ(0, param_get("max_procs_per_user", &saved)) {
+		TH_LOG("no max_procs_per_user parameter");
+	}
+	ASSERT_EQ(0, param_set("max_procs_per_user", 3));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, child_start(&self->vc, 6, true, JOB, 20 + i, &u[i]));
+	ASSERT_EQ(0, child_start(&self->vc, 6, false, JOB, 20, &r));
+	param_set("max_procs_per_user", saved);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, u[i].rep.reg_err);
+	EXPECT_EQ(-EDQUOT, u[3].rep.reg_err) {
+		TH_LOG("a fourth registration of one user was taken with a quota of 3");
+	}
+	EXPECT_EQ(0, r.rep.reg_err);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, child_end_clean(&u[i]));
+	EXPECT_EQ(0, child_end_clean(&r));
+	ASSERT_EQ(0, collect(&self->vc, &self->ev, 0));
+	EXPECT_EQ(0u, self->ev.npe);
+	expect_no_node_failure(_metadata, &self->vc, &self->ev);
+}
+
+/* ------------------------------------------------------------------------
+ * A process group (libftnl) against an impostor
+ */
+
+#define GRP_JOB		0x6a6f62ull
+#define GRP_PORT	7710
+
+/* A 2-rank world: rank 0 on node 1, rank 1 on node 2, owner the caller. */
+static void grp_spec(struct ftnl_group_spec *spec,
+		     struct ftnl_group_peer peers[2], uint32_t rank)
+{
+	uint32_t r;
+
+	memset(peers, 0, 2 * sizeof(*peers));
+	for (r = 0; r < 2; r++) {
+		peers[r].family = AF_INET;
+		peers[r].addr.v4.s_addr = htonl(ST_VC_NET | (r + 1));
+		peers[r].port = GRP_PORT + r;
+		peers[r].host = r;
+		peers[r].node_id = r + 1;
+	}
+	*spec = (struct ftnl_group_spec){
+		.job = GRP_JOB, .size = 2, .rank = rank, .peers = peers,
+		.module = FTNL_GROUP_MODULE_ON,
+	};
+}
+
+/* Rank 1, in node 2: opens its group (registering), reports, waits. */
+static pid_t grp_rank1_start(struct st_vc *vc, int *rep_fd)
+{
+	struct ftnl_group_peer peers[2];
+	struct ftnl_group_spec spec;
+	struct ftnl_group *g;
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid)
+		close(fds[1]);
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(fds[0]);
+		if (st_setns(vc->node[2].ns))
+			_exit(10);
+		grp_spec(&spec, peers, 1);
+		err = ftnl_group_open(&spec, NULL, &g);
+		if (write(fds[1], &err, sizeof(err)) != sizeof(err))
+			_exit(11);
+		for (;;)
+			pause();
+	}
+	*rep_fd = fds[0];
+	return pid;
+}
+
+/* Progress @g for @ms; the number of ranks it knows dead then. */
+static int grp_run(struct ftnl_group *g, unsigned int ms)
+{
+	uint64_t end = st_mono_ns() + (uint64_t)ms * 1000000, now;
+	struct pollfd pfd = { .fd = ftnl_group_fd(g), .events = POLLIN };
+	int err;
+
+	while ((now = st_mono_ns()) < end) {
+		poll(&pfd, 1, (int)((end - now) / 1000000) + 1);
+		err = ftnl_group_progress(g);
+		if (err)
+			return err;
+	}
+	return ftnl_group_failed(g, NULL, 0);
+}
+
+/*
+ * Another user registers a live rank's (job, rank) on that rank's own
+ * node and exits: every node publishes the exit (with the impostor's uid),
+ * and rank 0's group does not take it as rank 1's death. Control: rank 1
+ * is then killed, and rank 0's group learns it.
+ */
+TEST_F_TIMEOUT(proc, impostor_exit_kills_no_rank, 90)
+{
+	struct ftnl_group_peer peers[2];
+	struct ftnl_group_spec spec;
+	struct ftnl_group *g0 = NULL;
+	struct child imp;
+	uint32_t failed[2];
+	volatile int rep_fd = -1;
+	int err = -1, root, fd = -1;
+	pid_t rank1;
+	uint32_t id;
+
+	/* rank 0: this process, in node 1 */
+	root = st_netns_fd();
+	ASSERT_LE(0, root);
+	ASSERT_EQ(0, st_setns(self->vc.node[1].ns));
+	grp_spec(&spec, peers, 0);
+	err = ftnl_group_open(&spec, NULL, &g0);
+	st_setns(root);
+	close(root);
+	ASSERT_EQ(0, err);
+	rank1 = grp_rank1_start(&self->vc, &fd);
+	rep_fd = fd;
+	ASSERT_LT(0, rank1);
+	ASSERT_EQ(sizeof(err), (size_t)read(rep_fd, &err, sizeof(err)));
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, grp_run(g0, 500));
+
+	/* The impostor: uid 65534, rank 1 of the job, on rank 1's node. */
+	ASSERT_EQ(0, child_start(&self->vc, 2, true, GRP_JOB, 1, &imp));
+	ASSERT_EQ(0, imp.rep.reg_err);
+	ASSERT_EQ(0, child_send(&imp, DO_EXIT));
+	EXPECT_EQ(0, child_reap(&imp));
+	ASSERT_EQ(0, wait_everywhere(&self->vc, &self->ev, GRP_JOB, 1,
+				     ST_EVENT_TIMEOUT_MS));
+	for (id = 1; id <= N; id++) {
+		const struct pe *p = find_pe(&self->ev, id, GRP_JOB, 1);
+
+		EXPECT_EQ(65534u, p->e.owner_uid);
+		EXPECT_EQ(2u, p->e.node_id);
+	}
+	/* rank 0's own subscription had as long again to deliver it */
+	EXPECT_EQ(0, grp_run(g0, 1500)) {
+		TH_LOG("rank 0 declared the live rank 1 dead on an impostor's exit");
+	}
+
+	/* Control: the real rank 1 dies; rank 0 learns it. */
+	kill(rank1, SIGKILL);
+	waitpid(rank1, NULL, 0);
+	close(rep_fd);
+	err = 0;
+	for (id = 0; id < 50 && err == 0; id++)
+		err = grp_run(g0, 100);
+	EXPECT_EQ(1, err);
+	EXPECT_EQ(1, ftnl_group_failed(g0, failed, 2));
+	EXPECT_EQ(1u, failed[0]);
+	ftnl_group_close(g0);
+	ASSERT_EQ(0, collect(&self->vc, &self->ev, 0));
+	expect_no_node_failure(_metadata, &self->vc, &self->ev);
+}
+
+/* ------------------------------------------------------------------------
+ * A storm of exits
+ */
+
+#define STORM_N		96
+#define STORM_NODE	4
+#define STORM_JOB	0x73746f726dull
+#define STORM_BURST	2
+#define STORM_RATE	2
+
+/* Registers STORM_N ranks on as many handles, reports, exits when told. */
+static pid_t storm_start(struct st_vc *vc, int *cmd_fd, int *rep_fd)
+{
+	struct ftnl_handle *h[STORM_N];
+	int cmd[2], rep[2], ok = 0, r;
+	char c;
+	pid_t pid;
+
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(rep, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(cmd[1]);
+		close(rep[0]);
+		if (st_setns(vc->node[STORM_NODE].ns))
+			_exit(10);
+		for (r = 0; r < STORM_N; r++)
+			ok += !ftnl_open(&h[r]) &&
+			      !ftnl_proc_register(h[r], STORM_JOB, (uint32_t)r);
+		if (write(rep[1], &ok, sizeof(ok)) != sizeof(ok))
+			_exit(11);
+		if (read(cmd[0], &c, 1) < 0)
+			_exit(12);
+		_exit(0);	/* every socket released: STORM_N deaths */
+	}
+	close(cmd[0]);
+	close(rep[1]);
+	*cmd_fd = cmd[1];
+	*rep_fd = rep[0];
+	return pid;
+}
+
+/*
+ * STORM_N registered processes of one node die at once: every node gets
+ * each death exactly once, and the node starts at most STORM_BURST +
+ * ceil(STORM_N / 32) + 1 broadcasts (proc_exit_burst = 2, proc_exit_rate
+ * = 2/s here), not one per death.
+ */
+TEST_F_TIMEOUT(proc, exit_storm, 120)
+{
+	unsigned int saved_burst, saved_rate;
+	struct ftnl_stats before, after;
+	uint64_t originated, bound;
+	volatile int cmd_fd = -1, rep_fd = -1;
+	int ok = 0, fds[2] = { -1, -1 };
+	bool all, have_params;
+	uint32_t id, r;
+	pid_t pid;
+
+	/* A module without them fails the bound below, not here. */
+	have_params = !param_get("proc_exit_burst", &saved_burst) &&
+		      !param_get("proc_exit_rate", &saved_rate);
+	EXPECT_TRUE(have_params);
+	if (have_params) {
+		ASSERT_EQ(0, param_set("proc_exit_burst", STORM_BURST));
+		ASSERT_EQ(0, param_set("proc_exit_rate", STORM_RATE));
+	}
+	pid = storm_start(&self->vc, &fds[0], &fds[1]);
+	cmd_fd = fds[0];
+	rep_fd = fds[1];
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(sizeof(ok), (size_t)read(rep_fd, &ok, sizeof(ok)));
+	ASSERT_EQ(STORM_N, ok);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, STORM_NODE, &before));
+
+	ASSERT_EQ(1, (int)write(cmd_fd, "x", 1));
+	waitpid(pid, NULL, 0);
+	close(cmd_fd);
+	close(rep_fd);
+	for (r = 0, all = true; r < STORM_N && all; r++)
+		all = !wait_everywhere(&self->vc, &self->ev, STORM_JOB, r,
+				       30000);
+	ASSERT_EQ(0, collect_for(&self->vc, &self->ev, DUP_MS));
+	ASSERT_EQ(0, st_vc_stats(&self->vc, STORM_NODE, &after));
+	if (have_params) {
+		param_set("proc_exit_burst", saved_burst);
+		param_set("proc_exit_rate", saved_rate);
+	}
+
+	EXPECT_TRUE(all) {
+		TH_LOG("rank %u's death did not reach every node", r - 1);
+	}
+	for (id = 1; id <= N; id++)
+		for (r = 0; r < STORM_N; r++)
+			EXPECT_EQ(1u, count_pe(&self->ev, id, STORM_JOB, r)) {
+				TH_LOG("node %u: rank %u's death %zu times", id,
+				       r, count_pe(&self->ev, id, STORM_JOB, r));
+			}
+	EXPECT_EQ((size_t)N * STORM_N, self->ev.npe);
+	originated = after.bcast_originated - before.bcast_originated;
+	bound = STORM_BURST + (STORM_N + 31) / 32 + 1;
+	TH_LOG("%d deaths on node %u: %" PRIu64 " broadcasts (bound %" PRIu64 ")",
+	       STORM_N, STORM_NODE, originated, bound);
+	EXPECT_LE(originated, bound);
+	EXPECT_LE(1u, originated);
 	expect_no_node_failure(_metadata, &self->vc, &self->ev);
 }
 

@@ -343,8 +343,8 @@ TEST_F(dgram, wrong_version)
 	const char *a0[] = { "send", ADDR(TARGET), "7600", "--version", "0",
 			     "--cluster", U(CLUSTER), "--sender", "4",
 			     "--dest", "5", NULL };
-	const char *a2[] = { "send", ADDR(TARGET), "7600", "--version", "2",
-			     "--cluster", U(CLUSTER), "--sender", "4",
+	const char *a2[] = { "send", ADDR(TARGET), "7600", "--version",
+			     U(FTNL_PROTO_VERSION + 1), "--cluster", U(CLUSTER), "--sender", "4",
 			     "--dest", "5", "--count", "2", NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_VERSION, 1, a0);

@@ -154,13 +154,17 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
 }
 
 /**
- * ftnl_bcast_originate - start a broadcast of @death over this node's D
+ * ftnl_bcast_originate - start a broadcast of @deaths over this node's D
  * @bcast: the broadcast state, the ring locked
- * @death: a node's failure this node found (task T3, line 24; the node
- *	is in D already), or a registered process's exit
+ * @deaths: a node's failure this node found (task T3, line 24; the node
+ *	is in D already), or registered processes' exits
+ * @n: their number, 1..FTNL_BCAST_MAX_DEATHS; one broadcast carries them
+ *	all, but for FCG, whose messages carry one death: one broadcast each
+ *
+ * Return: the number of broadcasts started.
  */
-void ftnl_bcast_originate(struct ftnl_bcast *bcast,
-			  const struct ftnl_bcast_death *death)
+u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
+			 const struct ftnl_bcast_death *deaths, u32 n)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
@@ -173,28 +177,31 @@ void ftnl_bcast_originate(struct ftnl_bcast *bcast,
 		.origin_incarnation = env->incarnation,
 		.origin_time_ns = ktime_get_real_ns(),
 		.npos = cluster->node_count,
-		.ndeaths = 1,
-		.deaths[0] = *death,
+		.ndeaths = n,
 	};
-	u32 len;
+	u32 len, i;
 
 	lockdep_assert_held(env->lock);
+	if (WARN_ON_ONCE(!n || n > FTNL_BCAST_MAX_DEATHS))
+		return 0;
 	if (bcast->algo == FTNL_BCAST_FCG) {
-		ftnl_fcg_originate(bcast, death);
-		return;
+		for (i = 0; i < n; i++)
+			ftnl_fcg_originate(bcast, &deaths[i]);
+		return n;
 	}
+	memcpy(msg.deaths, deaths, n * sizeof(*deaths));
 	msg.seq = ++env->transport->bcast_seq;
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
 				    env->dead);
 	if (WARN_ON_ONCE(!len))
-		return;
+		return 0;
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
 	seen = ftnl_bcast_remember(bcast, &msg);
 	seen->forwarded = 3;
 
 	ftnl_bcast_view_init(&view, env->dead, cluster->node_count, env->self);
 	if (view.n < 2)
-		return;
+		return 1;
 	ftnl_bcast_send_neighbors(bcast, &view, bcast->algo, 0, 0, 0,
 				  bcast->txbuf, len, 0);
 	if (bcast->algo == FTNL_BCAST_HYPERCUBE) {
@@ -202,6 +209,7 @@ void ftnl_bcast_originate(struct ftnl_bcast *bcast,
 		ftnl_bcast_send_neighbors(bcast, &view, bcast->algo, 1, 0, 0,
 					  bcast->txbuf, len, 0);
 	}
+	return 1;
 }
 
 static bool ftnl_bcast_is_member(const void *cluster, u32 id)
@@ -246,6 +254,7 @@ void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 	rec->proc = true;
 	rec->job = death->job;
 	rec->rank = death->rank;
+	rec->owner_uid = death->owner_uid;
 	ftnl_event_queue(bcast->env.fn, rec);
 }
 

@@ -158,8 +158,8 @@ struct ftnl_bcast {
 };
 
 int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);
-void ftnl_bcast_originate(struct ftnl_bcast *bcast,
-			  const struct ftnl_bcast_death *death);
+u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
+			 const struct ftnl_bcast_death *deaths, u32 n);
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 		  const u8 *payload, u32 len);
 void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,

@@ -13,7 +13,7 @@ static void ftnl_death_encode(u8 *p, const struct ftnl_bcast_death *death)
 {
 	bool proc = death->state == FTNL_BCAST_PROC_EXIT;
 
-	ftnl_put_be32(p, death->node_id);
+	ftnl_put_be32(p, proc ? death->owner_uid : death->node_id);
 	ftnl_put_be32(p + 4, proc ? death->rank : death->observer_id);
 	ftnl_put_be64(p + 8, proc ? death->job : death->incarnation);
 	p[16] = death->cause;
@@ -31,22 +31,27 @@ static bool ftnl_is_member(const struct ftnl_bcast_members *members, u32 id)
  * Decode and check one death: a member, a known cause, and for a node
  * death an observer that is a member and a state of dead or left. A
  * receiver acts on these fields (it looks the ids up in its table), so no
- * payload naming anything else may get past the decoder.
+ * payload naming anything else may get past the decoder. A process exit
+ * is the origin's (@origin_id): a node broadcasts only its own.
  */
 static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p,
-			     const struct ftnl_bcast_members *members)
+			     const struct ftnl_bcast_members *members,
+			     u32 origin_id)
 {
-	death->node_id = ftnl_get_be32(p);
 	death->cause = p[16];
 	death->state = p[17];
 	if (p[18] || p[19])
 		return -1;
 	if (death->state == FTNL_BCAST_PROC_EXIT) {
+		death->node_id = origin_id;
+		death->owner_uid = ftnl_get_be32(p);
 		death->rank = ftnl_get_be32(p + 4);
 		death->job = ftnl_get_be64(p + 8);
 		death->observer_id = 0;
 		death->incarnation = 0;
 	} else {
+		death->node_id = ftnl_get_be32(p);
+		death->owner_uid = 0;
 		death->observer_id = ftnl_get_be32(p + 4);
 		death->incarnation = ftnl_get_be64(p + 8);
 		death->rank = 0;
@@ -206,7 +211,8 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 
 	off = FTNL_BCAST_HDR_LEN;
 	for (i = 0; i < msg->ndeaths; i++) {
-		if (ftnl_death_decode(&msg->deaths[i], buf + off, members))
+		if (ftnl_death_decode(&msg->deaths[i], buf + off, members,
+				      msg->origin_id))
 			return -1;
 		off += FTNL_BCAST_DEATH_LEN;
 	}
@@ -328,7 +334,7 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 	    buf[61] || buf[62] || buf[63] ||
 	    wire->gossip_end > FTNL_GOSSIP_MAX_T ||
 	    !ftnl_is_member(members, wire->origin_id) ||
-	    ftnl_death_decode(&wire->death, buf + 40, members))
+	    ftnl_death_decode(&wire->death, buf + 40, members, wire->origin_id))
 		return -1;
 	msg->type = buf[60];
 	msg->pad = 0;

@@ -17,8 +17,10 @@
  *   40      20*m  deaths: node id (4), observer id (4), incarnation (8),
  *                 cause (1), state (1), zero (2); an entry whose state is
  *                 FTNL_BCAST_PROC_EXIT is a registered process that exited
- *                 on that node, with its rank (4) and job id (8) in the
- *                 observer and incarnation slots
+ *                 on the origin node (only a node broadcasts its own
+ *                 processes' exits), with its owner's uid (4), rank (4)
+ *                 and job id (8) in the node, observer and incarnation
+ *                 slots
  *   40+20m  ...   D: ranges: pairs of be16 (first position, count - 1),
  *                 ascending and disjoint; or bitmap: ceil(size / 8) bytes,
  *                 bit i of byte i / 8 (LSB first) set when position i is
@@ -61,7 +63,8 @@ struct ftnl_bcast_members {
 
 /*
  * A node death (state dead or left: node_id, observer_id, incarnation) or
- * a process exit (state FTNL_BCAST_PROC_EXIT: node_id, rank, job).
+ * a process exit (state FTNL_BCAST_PROC_EXIT: node_id, which decoding sets
+ * to the origin's, owner_uid, rank, job).
  * The decoders accept only deaths whose node (and, for a node death, its
  * observer) are members, with a known cause and state.
  */
@@ -69,6 +72,7 @@ struct ftnl_bcast_death {
 	u32 node_id;
 	u32 observer_id;
 	u64 incarnation;
+	u32 owner_uid;
 	u32 rank;
 	u64 job;
 	u8 cause;

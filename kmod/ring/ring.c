@@ -95,7 +95,7 @@ static void ftnl_ring_sink_failed(void *ctx, u32 pos, bool originate)
 	lockdep_assert_held(&ring->lock);
 	ftnl_ring_publish(ring, pos);
 	if (originate)
-		ftnl_bcast_originate(&ring->bcast, &death);
+		ftnl_bcast_originate(&ring->bcast, &death, 1);
 }
 
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
@@ -506,31 +506,38 @@ void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view
 }
 
 /**
- * ftnl_ring_proc_exited - a process registered on this node died
+ * ftnl_ring_proc_exited - processes registered on this node died
  * @ring: the ring
- * @job: its job
- * @rank: its rank
- * @event_lost: its local event could not be queued
+ * @exits: the exits
+ * @n: their number, 1..FTNL_BCAST_MAX_DEATHS
  *
- * Broadcast like a node death, so that every node publishes it.
+ * Broadcast like a node death, so that every node publishes them.
+ * Process context (the exits work of process_registry.c).
+ *
+ * Return: the number of broadcasts started (0 if the ring is stopped).
  */
-void ftnl_ring_proc_exited(struct ftnl_ring *ring, u64 job, u32 rank,
-			   bool event_lost)
+u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
+			  const struct ftnl_proc_exit *exits, u32 n)
 {
-	const struct ftnl_bcast_death death = {
-		.node_id = ring->cluster->self_id,
-		.rank = rank,
-		.job = job,
-		.cause = FTNL_CAUSE_OBSERVED,
-		.state = FTNL_BCAST_PROC_EXIT,
-	};
+	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
+	u32 i, started = 0;
 
+	if (WARN_ON_ONCE(!n || n > FTNL_BCAST_MAX_DEATHS))
+		return 0;
+	for (i = 0; i < n; i++)
+		deaths[i] = (struct ftnl_bcast_death){
+			.node_id = ring->cluster->self_id,
+			.owner_uid = exits[i].owner_uid,
+			.rank = exits[i].rank,
+			.job = exits[i].job,
+			.cause = FTNL_CAUSE_OBSERVED,
+			.state = FTNL_BCAST_PROC_EXIT,
+		};
 	spin_lock_bh(&ring->lock);
-	if (event_lost)
-		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 	if (ring->core.running)
-		ftnl_bcast_originate(&ring->bcast, &death);
+		started = ftnl_bcast_originate(&ring->bcast, deaths, n);
 	spin_unlock_bh(&ring->lock);
+	return started;
 }
 
 /**

@@ -56,6 +56,9 @@ static void fill_msg(struct ftnl_bcast_msg *msg, u32 npos, u32 ndeaths,
 		d->cause = rand_r(seed) % 4;
 		d->state = 1 + rand_r(seed) % 3;	/* dead, left, process exit */
 		if (d->state == FTNL_BCAST_PROC_EXIT) {
+			/* a node broadcasts its own processes' exits */
+			d->node_id = msg->origin_id;
+			d->owner_uid = rand_r(seed);
 			d->rank = rand_r(seed);
 			d->job = (u64)rand_r(seed) << 31 | rand_r(seed);
 		} else {
@@ -111,6 +114,7 @@ static void test_round_trip(const void *arg)
 			TAP_CHECK_UINT(got.deaths[i].state, msg.deaths[i].state);
 			TAP_CHECK_UINT(got.deaths[i].rank, msg.deaths[i].rank);
 			TAP_CHECK_UINT(got.deaths[i].job, msg.deaths[i].job);
+			TAP_CHECK_UINT(got.deaths[i].owner_uid, msg.deaths[i].owner_uid);
 		}
 		for (u32 p = 0; p < npos; p++)
 			if (ftnl_bit_test(dead, p) != ftnl_bit_test(back, p))
@@ -209,6 +213,9 @@ static void test_rejects(const void *arg)
 			ftnl_put_be32(bad + deaths[i].off, deaths[i].val);
 		else
 			bad[deaths[i].off] = deaths[i].val;
+		/* a process exit's first slot is its owner: make it a node's */
+		if (deaths[i].off == FTNL_BCAST_HDR_LEN)
+			bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_NODE_STATE_DEAD;
 		if (ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len) != -1) {
 			tap_diag("accepted: %s", deaths[i].what);
 			TAP_CHECK(false);
@@ -313,6 +320,8 @@ static void fill_gossip(struct ftnl_gossip_wire *wire,
 	wire->death.cause = rand_r(seed) % (FTNL_CAUSE_MAX + 1);
 	wire->death.state = 1 + rand_r(seed) % 3;
 	if (wire->death.state == FTNL_BCAST_PROC_EXIT) {
+		wire->death.node_id = wire->origin_id;
+		wire->death.owner_uid = rand_r(seed);
 		wire->death.rank = rand_r(seed);
 		wire->death.job = (u64)rand_r(seed) << 31 | rand_r(seed);
 	} else {
@@ -348,6 +357,7 @@ static void test_gossip_round_trip(const void *arg)
 		TAP_CHECK_UINT(gw.death.incarnation, wire.death.incarnation);
 		TAP_CHECK_UINT(gw.death.rank, wire.death.rank);
 		TAP_CHECK_UINT(gw.death.job, wire.death.job);
+		TAP_CHECK_UINT(gw.death.owner_uid, wire.death.owner_uid);
 		TAP_CHECK_UINT(gw.death.cause, wire.death.cause);
 		TAP_CHECK_UINT(gw.death.state, wire.death.state);
 		TAP_CHECK_UINT(gw.origin_incarnation, wire.origin_incarnation);
@@ -423,8 +433,38 @@ static void test_gossip_rejects(const void *arg)
 	TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members, bad, len), 0);
 }
 
+/*
+ * A process exit carries its owner in the node slot and is attributed to
+ * the broadcast's origin: no member can report an exit on another node.
+ */
+static void test_proc_exit_owner(const void *arg)
+{
+	struct ftnl_bcast_msg msg = {
+		.origin_id = 7, .seq = 1, .npos = 16, .ndeaths = 1,
+		.deaths[0] = { .node_id = 7, .owner_uid = 1000, .rank = 3,
+			       .job = 42, .state = FTNL_BCAST_PROC_EXIT },
+	}, got;
+	unsigned long dead[1] = { 0 }, got_dead[1];
+	u8 buf[256];
+	u32 len;
+
+	(void)arg;
+	len = ftnl_bcast_msg_encode(buf, sizeof(buf), &msg, dead);
+	TAP_CHECK(len > 0);
+	TAP_CHECK_UINT(ftnl_get_be32(buf + FTNL_BCAST_HDR_LEN), 1000);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, got_dead, 16, &members, buf, len), 0);
+	TAP_CHECK_UINT(got.deaths[0].node_id, 7);
+	TAP_CHECK_UINT(got.deaths[0].owner_uid, 1000);
+	/* another origin: the exit is that origin's */
+	ftnl_put_be32(buf + 4, 9);
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, got_dead, 16, &members, buf, len), 0);
+	TAP_CHECK_UINT(got.deaths[0].node_id, 9);
+	TAP_CHECK_UINT(got.deaths[0].owner_uid, 1000);
+}
+
 int main(void)
 {
+	tap_add(test_proc_exit_owner, NULL, "a process exit carries its owner and belongs to the broadcast's origin");
 	tap_add(test_round_trip, NULL, "random messages (node and process deaths) and D round-trip, both encodings, up to 65,536 nodes");
 	tap_add(test_rejects, NULL, "truncated, extended or corrupted payloads are rejected");
 	tap_add(test_garbage, NULL, "200,000 random payloads decode without crashing");

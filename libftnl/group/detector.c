@@ -34,6 +34,7 @@ struct grp_detector {
 	struct grp_source events_src;
 	bool events_in_epoll;
 	uint32_t *rank_node;		/* each rank's node id, or unknown */
+	uint32_t owner_uid;		/* whose registrations count */
 };
 
 static void grp_report(struct grp_detector *d, uint32_t rank)
@@ -213,6 +214,18 @@ static int grp_module_resync(struct grp_detector *d)
 	return 0;
 }
 
+bool grp_proc_exit_is_death(const struct ftnl_group_spec *spec,
+			    const uint32_t *rank_node, uint32_t owner_uid,
+			    const struct ftnl_event_proc_exit *pe)
+{
+	if (pe->job != spec->job || pe->rank >= spec->size)
+		return false;
+	if (!pe->has_owner || pe->owner_uid != owner_uid)
+		return false;
+	return rank_node[pe->rank] != GRP_NODE_UNKNOWN &&
+	       rank_node[pe->rank] == pe->node_id;
+}
+
 static void grp_module_event(struct grp_detector *d,
 			     const struct ftnl_event *ev)
 {
@@ -223,7 +236,8 @@ static void grp_module_event(struct grp_detector *d,
 			grp_node_dead(d, ev->failure.node_id);
 		break;
 	case FTNL_EVENT_PROC_EXIT:
-		if (ev->proc_exit.job == d->spec->job)
+		if (grp_proc_exit_is_death(d->spec, d->rank_node, d->owner_uid,
+					   &ev->proc_exit))
 			grp_report(d, ev->proc_exit.rank);
 		break;
 	case FTNL_EVENT_CLUSTER:
@@ -293,6 +307,8 @@ static int grp_module_open(struct grp_detector *d)
 	err = ftnl_events_open(&d->events);
 	if (err)
 		return err;
+	d->owner_uid = d->spec->has_owner ? d->spec->owner_uid :
+					    (uint32_t)getuid();
 	d->rank_node = malloc((size_t)d->spec->size * sizeof(*d->rank_node));
 	if (!d->rank_node)
 		return -ENOMEM;

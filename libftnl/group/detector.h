@@ -8,7 +8,8 @@
  *   the "events" group and maps FTNL_EVENT_FAILURE of node N to every rank
  *   whose peer node is N (spec node id, else the address matched in the
  *   module's node table), and FTNL_EVENT_PROC_EXIT of this job to its
- *   rank. An overrun (lost events) is answered by re-reading the node
+ *   rank, but only one from that rank's node and owned by the job's
+ *   owner (grp_proc_exit_is_death()). An overrun (lost events) is answered by re-reading the node
  *   table: every node it lists dead is reported. A node that *left*
  *   (FTNL_CAUSE_LEAVE, state LEFT) is not dead: its ranks may live on.
  *   An address that several nodes share maps to none (never guess).
@@ -41,6 +42,18 @@ int grp_detector_open(const struct ftnl_group_spec *spec,
 		      enum ftnl_group_module module, int epfd,
 		      grp_dead_fn on_dead, void *ctx,
 		      struct grp_detector **out);
+
+/*
+ * Is @pe the death of a rank of @spec's job? Only if its node is the
+ * rank's node (@rank_node, indexed by rank: the peers file's node id or
+ * the node matched by address; FTNL_GROUP_NODE_ANY when unknown, which
+ * matches nothing) and its owner is @owner_uid: any local user may
+ * register any (job, rank), but only under its own uid, and only on its
+ * own node.
+ */
+bool grp_proc_exit_is_death(const struct ftnl_group_spec *spec,
+			    const uint32_t *rank_node, uint32_t owner_uid,
+			    const struct ftnl_event_proc_exit *pe);
 
 /* Whether the kernel module is in use. */
 bool grp_detector_uses_module(const struct grp_detector *d);

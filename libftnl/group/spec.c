@@ -52,6 +52,8 @@ struct spec_parser {
 	unsigned int job_line;	/* 0: no job line yet */
 	uint8_t key[FTNL_KEY_LEN];
 	unsigned int key_line;	/* 0: no key line */
+	uint32_t owner_uid;
+	unsigned int owner_line;	/* 0: no owner line */
 	unsigned int line;	/* current, 1-based */
 	char *err;
 	size_t errlen;
@@ -128,6 +130,26 @@ static int spec_kw_key(struct spec_parser *p, char **words, int n)
 				  "invalid key (expected %d hex digits)",
 				  2 * FTNL_KEY_LEN);
 	p->key_line = p->line;
+	return 0;
+}
+
+/* "owner UID": the uid the job's ranks register with the module under. */
+static int spec_kw_owner(struct spec_parser *p, char **words, int n)
+{
+	uint64_t uid;
+
+	if (n != 2)
+		return spec_error(p, p->line, "%s: expected \"owner UID\"",
+				  n < 2 ? "missing value" : "too many values");
+	if (p->owner_line)
+		return spec_error(p, p->line, "owner already given on line %u",
+				  p->owner_line);
+	if (spec_parse_u64(words[1], &uid) || uid >= UINT32_MAX)
+		return spec_error(p, p->line,
+				  "invalid owner \"%.64s\" (expected a uid, 0..4294967294)",
+				  words[1]);
+	p->owner_uid = (uint32_t)uid;
+	p->owner_line = p->line;
 	return 0;
 }
 
@@ -270,8 +292,10 @@ static int spec_parse_line(struct spec_parser *p, char *line)
 		return spec_kw_rank(p, words, n);
 	if (!strcmp(words[0], "key"))
 		return spec_kw_key(p, words, n);
+	if (!strcmp(words[0], "owner"))
+		return spec_kw_owner(p, words, n);
 	return spec_error(p, p->line,
-			  "unknown keyword \"%.64s\" (expected job, key or rank)",
+			  "unknown keyword \"%.64s\" (expected job, key, owner or rank)",
 			  words[0]);
 }
 
@@ -455,6 +479,8 @@ static int spec_finish(struct spec_parser *p, uint32_t rank,
 		.rank = rank,
 		.peers = peers,
 		.has_key = p->key_line != 0,
+		.has_owner = p->owner_line != 0,
+		.owner_uid = p->owner_uid,
 	};
 	if (p->key_line)
 		memcpy(spec->key, p->key, sizeof(spec->key));

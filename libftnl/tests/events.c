@@ -162,6 +162,7 @@ enum {
 	PE_NO_NODE = 1 << 2,
 	PE_SHORT_JOB = 1 << 3,	/* job as a u32 */
 	PE_WIDE_CAUSE = 1 << 4,	/* cause as a u32 */
+	PE_NO_OWNER = 1 << 5,	/* as a module before protocol 2 */
 };
 
 /* Append a PROC_EXIT_NTF as the kernel builds it, less @omit. */
@@ -188,6 +189,8 @@ static size_t put_proc_exit(char *buf, size_t len, uint64_t job, uint32_t rank,
 		mnl_attr_put_u64(nlh, FTNL_A_PROC_JOB, job);
 	if (!(omit & PE_NO_RANK))
 		mnl_attr_put_u32(nlh, FTNL_A_PROC_RANK, rank);
+	if (!(omit & PE_NO_OWNER))
+		mnl_attr_put_u32(nlh, FTNL_A_PROC_OWNER_UID, 1000 + node);
 	/* An attribute of a newer module is ignored. */
 	mnl_attr_put_u32(nlh, FTNL_A_MAX + 5, 0xdead);
 	return len + MNL_ALIGN(nlh->nlmsg_len);
@@ -206,7 +209,7 @@ static void test_proc_exit(const void *arg)
 		return;
 	len = put_proc_exit(buf, 0, 0x1122334455667788ull, 4000000000u, 7,
 			    FTNL_CAUSE_BROADCAST, 0);
-	len = put_proc_exit(buf, len, 9, 0, 3, FTNL_CAUSE_OBSERVED, 0);
+	len = put_proc_exit(buf, len, 9, 0, 3, FTNL_CAUSE_OBSERVED, PE_NO_OWNER);
 	TAP_CHECK(send(p.kernel_fd, buf, len, 0) == (ssize_t)len);
 
 	memset(&ev, 0xaa, sizeof(ev));
@@ -221,6 +224,8 @@ static void test_proc_exit(const void *arg)
 	TAP_CHECK_UINT(ev.proc_exit.cluster_id, 42);
 	TAP_CHECK_UINT(ev.proc_exit.time_mono_ns, 1007);
 	TAP_CHECK_UINT(ev.proc_exit.time_real_ns, 2007);
+	TAP_CHECK(ev.proc_exit.has_owner);
+	TAP_CHECK_UINT(ev.proc_exit.owner_uid, 1007);
 	/* The rest of the payload is zero, not left over. */
 	for (i = sizeof(ev.proc_exit) / 8; i < FTNL_EVENT_PAYLOAD_SIZE / 8; i++)
 		if (!TAP_CHECK_UINT(ev.payload[i], 0))
@@ -232,6 +237,9 @@ static void test_proc_exit(const void *arg)
 	TAP_CHECK_UINT(ev.proc_exit.rank, 0);
 	TAP_CHECK_UINT(ev.proc_exit.node_id, 3);
 	TAP_CHECK_UINT(ev.proc_exit.cause, FTNL_CAUSE_OBSERVED);
+	/* an older module's event: no owner, and no guess */
+	TAP_CHECK(!ev.proc_exit.has_owner);
+	TAP_CHECK_UINT(ev.proc_exit.owner_uid, 0);
 	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 0);
 	pair_close(&p);
 }

@@ -243,6 +243,61 @@ static void test_module_on(const void *arg)
 	TAP_CHECK(!det);
 }
 
+/*
+ * A PROC_EXIT counts as a rank's death only from the rank's node and the
+ * job's owner: another user registering this job's (job, rank), or the
+ * same rank number on another node, is not the rank.
+ */
+static void test_proc_exit_filter(const void *arg)
+{
+	struct ftnl_group_peer peers[SIZE] = { 0 };
+	struct ftnl_group_spec spec = { .job = 77, .size = SIZE, .rank = SELF,
+					.peers = peers };
+	/* ranks 0-1 on node 1, 2-3 on node 2, 4 on node 3, 5 unknown */
+	const uint32_t rank_node[SIZE] = { 1, 1, 2, 2, 3, FTNL_GROUP_NODE_ANY };
+	struct ftnl_event_proc_exit pe = { .job = 77, .rank = 2, .node_id = 2,
+					   .owner_uid = 1000, .has_owner = true };
+	struct ftnl_event_proc_exit e;
+
+	(void)arg;
+	TAP_CHECK(grp_proc_exit_is_death(&spec, rank_node, 1000, &pe));
+	/* another user's registration of the same (job, rank) on its node */
+	e = pe;
+	e.owner_uid = 1001;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	/* root's too: the owner is the job's, not any privileged one */
+	e.owner_uid = 0;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	/* the right owner, on another node than the rank's */
+	e = pe;
+	e.node_id = 1;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	e.node_id = 3;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	/* no owner in the event: never a guess */
+	e = pe;
+	e.has_owner = false;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	/* another job, a rank out of range, a rank whose node is unknown */
+	e = pe;
+	e.job = 78;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	e = pe;
+	e.rank = SIZE;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	e = pe;
+	e.rank = 5;
+	e.node_id = FTNL_GROUP_NODE_ANY;
+	TAP_CHECK(!grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	/* every rank with a known node, from its node and owner */
+	for (uint32_t r = 0; r < SIZE - 1; r++) {
+		e = pe;
+		e.rank = r;
+		e.node_id = rank_node[r];
+		TAP_CHECK(grp_proc_exit_is_death(&spec, rank_node, 1000, &e));
+	}
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -263,6 +318,7 @@ int main(void)
 	tap_add(test_bad_args, NULL, "bad arguments");
 	tap_add(test_module_auto, NULL, "module auto: falls back without it");
 	tap_add(test_module_on, NULL, "module on: -ENOENT without it");
+	tap_add(test_proc_exit_filter, NULL, "a process exit counts only from the rank's node and the job's owner");
 	ret = tap_run();
 	close(epfd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

@@ -75,6 +75,7 @@ static void test_good(const void *arg)
 	TAP_CHECK_UINT(s.peers[1].node_id, 12);
 	TAP_CHECK_UINT(s.peers[2].node_id, 4294967294u);
 	TAP_CHECK(!s.has_key);
+	TAP_CHECK(!s.has_owner);
 	ftnl_group_spec_free(&s);
 	TAP_CHECK(!s.peers);
 	ftnl_group_spec_free(&s);	/* twice is fine */
@@ -105,6 +106,25 @@ static void test_key(const void *arg)
 	TAP_CHECK_UINT(s.size, 2);
 	ftnl_group_spec_free(&s);
 	TAP_CHECK(!s.has_key);
+}
+
+/* "owner UID": whose registrations count for the job. */
+static void test_owner(const void *arg)
+{
+	const char *path = put_file("owner.peers",
+		"job 5\nowner 1000\nrank 0 10.0.0.1 7000\nrank 1 10.0.0.1 7001\n");
+	struct ftnl_group_spec s;
+	char err[256] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(ftnl_group_spec_parse_file(path, 0, &s, err,
+						      sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(s.has_owner);
+	TAP_CHECK_UINT(s.owner_uid, 1000);
+	ftnl_group_spec_free(&s);
 }
 
 /* A host name equal to an address text is still a different host. */
@@ -189,7 +209,15 @@ static const struct bad_case bad_cases[] = {
 	{ "job with two values", "job 1 2\n", -EINVAL,
 	  "1: too many values: expected \"job ID\"" },
 	{ "unknown keyword", "job 1\nnode 0 10.0.0.1 7000\n", -EINVAL,
-	  "2: unknown keyword \"node\" (expected job, key or rank)" },
+	  "2: unknown keyword \"node\" (expected job, key, owner or rank)" },
+	{ "owner twice", "job 1\nowner 5\nowner 5\n", -EINVAL,
+	  "3: owner already given on line 2" },
+	{ "owner not a number", "job 1\nowner root\n", -EINVAL,
+	  "2: invalid owner \"root\" (expected a uid, 0..4294967294)" },
+	{ "owner -1", "job 1\nowner 4294967295\n", -EINVAL,
+	  "2: invalid owner \"4294967295\" (expected a uid, 0..4294967294)" },
+	{ "owner without value", "job 1\nowner\n", -EINVAL,
+	  "2: missing value: expected \"owner UID\"" },
 	{ "key too short", "job 1\nkey 0011\n", -EINVAL,
 	  "2: invalid key (expected 64 hex digits)" },
 	{ "key not hex",
@@ -392,6 +420,7 @@ int main(void)
 		return 2;
 	}
 	tap_add(test_good, NULL, "good peers file");
+	tap_add(test_owner, NULL, "owner: the uid the job's registrations are under");
 	tap_add(test_key, NULL, "key line");
 	tap_add(test_host_names_apart, NULL, "host names and addresses apart");
 	tap_add(test_max_size, NULL, "65536 ranks");

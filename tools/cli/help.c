@@ -131,10 +131,11 @@ static const char usage_proc[] =
 "Usage: " CLI_NAME " proc [ list ]\n"
 "\n"
 "list  print the processes registered on this node (libftnl\n"
-"      ftnl_proc_register()): job, rank and the netlink port id of the\n"
-"      socket that registered. \"show\" is a synonym. When such a socket\n"
-"      is released without unregistering, the process is declared dead and\n"
-"      every node publishes a proc_exit event (see \"" CLI_NAME " monitor\").\n";
+"      ftnl_proc_register()): job, rank, owner uid and the netlink port id\n"
+"      of the socket that registered (without CAP_NET_ADMIN, only your\n"
+"      own). \"show\" is a synonym. When such a socket is released\n"
+"      without unregistering, the process is declared dead and every node\n"
+"      publishes a proc_exit event (see \"" CLI_NAME " monitor\").\n";
 
 static const char usage_monitor[] =
 "Usage: " CLI_NAME " monitor [ count N ]\n"
@@ -145,8 +146,9 @@ static const char usage_monitor[] =
 "cluster    the configuration changed (generation, cluster, self, nodes)\n"
 "failure    a node failed or left (node, incarnation, cause, observer,\n"
 "           cluster, generation, when the kernel learned it)\n"
-"proc_exit  a registered process died (job, rank, node it ran on, cause:\n"
-"           observed on its node, broadcast elsewhere; cluster, learned)\n"
+"proc_exit  a registered process died (job, rank, node it ran on, owner\n"
+"           uid, cause: observed on its node, broadcast elsewhere;\n"
+"           cluster, learned)\n"
 "overrun    events were lost: re-read the state\n"
 "\n"
 "With -j, one JSON object per line.\n";

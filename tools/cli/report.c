@@ -213,7 +213,7 @@ static int digits(uint64_t v)
 void cli_proc_print_text(FILE *out, const struct ftnl_proc *procs,
 			 size_t count)
 {
-	int job_width = 3, rank_width = 4;
+	int job_width = 3, rank_width = 4, owner_width = 5;
 	size_t i;
 
 	if (!count) {
@@ -225,13 +225,15 @@ void cli_proc_print_text(FILE *out, const struct ftnl_proc *procs,
 			job_width = digits(procs[i].job);
 		if (digits(procs[i].rank) > rank_width)
 			rank_width = digits(procs[i].rank);
+		if (digits(procs[i].owner_uid) > owner_width)
+			owner_width = digits(procs[i].owner_uid);
 	}
-	fprintf(out, "%*s  %*s  %s\n", job_width, "JOB", rank_width, "RANK",
-		"PORTID");
+	fprintf(out, "%*s  %*s  %*s  %s\n", job_width, "JOB", rank_width,
+		"RANK", owner_width, "OWNER", "PORTID");
 	for (i = 0; i < count; i++)
-		fprintf(out, "%*" PRIu64 "  %*" PRIu32 "  %" PRIu32 "\n",
+		fprintf(out, "%*" PRIu64 "  %*" PRIu32 "  %*" PRIu32 "  %" PRIu32 "\n",
 			job_width, procs[i].job, rank_width, procs[i].rank,
-			procs[i].portid);
+			owner_width, procs[i].owner_uid, procs[i].portid);
 }
 
 /**
@@ -241,7 +243,8 @@ void cli_proc_print_text(FILE *out, const struct ftnl_proc *procs,
  * @procs: the registrations
  * @count: entries in @procs
  *
- * An array of {"job", "rank", "portid"} objects, [] when none.
+ * An array of {"job", "rank", "owner_uid", "portid"} objects, [] when
+ * none.
  */
 void cli_proc_print_json(FILE *out, bool pretty,
 			 const struct ftnl_proc *procs, size_t count)
@@ -255,6 +258,7 @@ void cli_proc_print_json(FILE *out, bool pretty,
 		json_object_begin(&j);
 		json_kv_uint(&j, "job", procs[i].job);
 		json_kv_uint(&j, "rank", procs[i].rank);
+		json_kv_uint(&j, "owner_uid", procs[i].owner_uid);
 		json_kv_uint(&j, "portid", procs[i].portid);
 		json_object_end(&j);
 	}
@@ -329,9 +333,11 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 		cli_format_time(ev->proc_exit.time_real_ns, learned,
 				sizeof(learned));
 		fprintf(out, "%s proc_exit job %" PRIu64 " rank %" PRIu32
-			" node %" PRIu32 " cause %s cluster %" PRIu32
-			" learned %s%s%.*s\n", when, ev->proc_exit.job,
-			ev->proc_exit.rank, ev->proc_exit.node_id,
+			" node %" PRIu32, when, ev->proc_exit.job,
+			ev->proc_exit.rank, ev->proc_exit.node_id);
+		if (ev->proc_exit.has_owner)
+			fprintf(out, " owner %" PRIu32, ev->proc_exit.owner_uid);
+		fprintf(out, " cause %s cluster %" PRIu32 " learned %s%s%.*s\n",
 			ftnl_event_cause_name(ev->proc_exit.cause),
 			ev->proc_exit.cluster_id, learned,
 			ev->proc_exit.node_name[0] ? " node_name " : "",
@@ -397,6 +403,8 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_uint(&j, "job", ev->proc_exit.job);
 		json_kv_uint(&j, "rank", ev->proc_exit.rank);
 		json_kv_uint(&j, "node_id", ev->proc_exit.node_id);
+		if (ev->proc_exit.has_owner)
+			json_kv_uint(&j, "owner_uid", ev->proc_exit.owner_uid);
 		json_kv_string(&j, "cause",
 			       ftnl_event_cause_name(ev->proc_exit.cause));
 		json_kv_uint(&j, "cluster_id", ev->proc_exit.cluster_id);

@@ -18,7 +18,11 @@
  * - Integers are in host byte order except where noted; addresses are in
  *   network byte order, exactly as in struct in_addr / struct in6_addr.
  * - Commands that change state require CAP_NET_ADMIN in the user namespace
- *   owning the network namespace; reading is open to everybody.
+ *   owning the network namespace, but for a process's own registration;
+ *   reading is open to everybody, but for the process list, where a user
+ *   without CAP_NET_ADMIN sees only its own registrations. Events (node
+ *   failures, process exits with job, rank, node and owner uid) go to
+ *   every subscriber.
  * - Every rejection carries an extack message naming what was wrong, and
  *   leaves the existing state untouched.
  * - All state is per network namespace: one netns is one node.
@@ -32,7 +36,7 @@
 #define FTNL_FAMILY_VERSION	1
 
 /* Version of the on-the-wire protocol between nodes (datagrams). */
-#define FTNL_PROTO_VERSION	1
+#define FTNL_PROTO_VERSION	2
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
@@ -222,9 +226,17 @@ enum ftnl_drop_reason {
  *	as the netlink socket that made it: when the socket is released (the
  *	process exits or crashes, or closes it) without FTNL_CMD_PROC_UNREGISTER,
  *	the process is declared dead and broadcast to every node like a node
- *	death (FTNL_CMD_PROC_EXIT_NTF). One registration per socket (-EEXIST),
- *	at most FTNL_MAX_PROCS per netns (-ENOSPC), -ENOENT if no cluster is
- *	configured. Allowed to any user: a process registers itself. A
+ *	death (FTNL_CMD_PROC_EXIT_NTF). Allowed to any user: a process
+ *	registers itself, and the registration belongs to its owner, the uid
+ *	of the sender's netlink credentials (FTNL_A_PROC_OWNER_UID in every
+ *	event about it). One registration per socket, one live registration
+ *	of a (job, rank) per owner on a node (-EEXIST; another user's
+ *	registration of the same numbers is another registration, which a
+ *	consumer checking the owner ignores), at most the module parameter
+ *	max_procs_per_user per owner (-EDQUOT) and FTNL_MAX_PROCS per netns
+ *	(-ENOSPC), deaths not yet broadcast included; -ENOENT if no cluster
+ *	is configured. Deaths are broadcast in batches, at a rate the module
+ *	parameters proc_exit_burst and proc_exit_rate bound. A
  *	registration belongs to the node, not to one configuration: it
  *	survives FTNL_CMD_CLUSTER_SET and FTNL_CMD_CLUSTER_DEL; a death while
  *	no cluster is configured is published on this node only (cluster
@@ -232,10 +244,13 @@ enum ftnl_drop_reason {
  * @FTNL_CMD_PROC_UNREGISTER: do; end the calling socket's registration
  *	without a death (a clean exit). -ENOENT if it has none.
  * @FTNL_CMD_PROC_GET: dump; the processes registered on this node, one
- *	message each: FTNL_A_PROC_JOB, FTNL_A_PROC_RANK, FTNL_A_PROC_PORTID.
+ *	message each: FTNL_A_PROC_JOB, FTNL_A_PROC_RANK, FTNL_A_PROC_PORTID,
+ *	FTNL_A_PROC_OWNER_UID. A reader with CAP_NET_ADMIN over the netns
+ *	sees every registration, any other reader only its own uid's.
  * @FTNL_CMD_PROC_EXIT_NTF: notification on "events", once per registered
  *	process death this node learns: FTNL_A_PROC_JOB, FTNL_A_PROC_RANK,
- *	FTNL_A_EVENT_NODE_ID (its node), FTNL_A_EVENT_CAUSE
+ *	FTNL_A_PROC_OWNER_UID, FTNL_A_EVENT_NODE_ID (its node: the node that
+ *	broadcast it, which only broadcasts its own), FTNL_A_EVENT_CAUSE
  *	(FTNL_CAUSE_OBSERVED on its own node, FTNL_CAUSE_BROADCAST elsewhere),
  *	FTNL_A_EVENT_TIME_MONO_NS, FTNL_A_EVENT_TIME_REAL_NS, FTNL_A_CLUSTER_ID.
  * @FTNL_CMD_FAILURE_NTF: notification on "events", once per failure this
@@ -311,6 +326,9 @@ enum ftnl_cmd {
  *	set, optional; cluster get)
  * @FTNL_A_EVENT_NODE_NAME: string, the failed node's FTNL_A_NODE_NAME, when
  *	the configuration gave it one (FAILURE_NTF, PROC_EXIT_NTF)
+ * @FTNL_A_PROC_OWNER_UID: u32, the owner of a registered process: the uid
+ *	of the process that registered it, in the initial user namespace
+ *	(PROC_GET, PROC_EXIT_NTF; never taken from a request)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -344,6 +362,7 @@ enum ftnl_attr {
 	FTNL_A_BCAST_FCG_F,
 	FTNL_A_BCAST_GOSSIP_T_US,
 	FTNL_A_EVENT_NODE_NAME,
+	FTNL_A_PROC_OWNER_UID,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1

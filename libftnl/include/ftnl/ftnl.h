@@ -699,8 +699,13 @@ const char *ftnl_event_cause_name(unsigned int cause);
  * @time_mono_ns: CLOCK_MONOTONIC when this node learned it
  * @time_real_ns: CLOCK_REALTIME when this node learned it
  * @node_name: @node_id's name, "" when the configuration gave it none
+ * @owner_uid: the registration's owner, the uid of the process that
+ *	registered (in the initial user namespace); valid if @has_owner
+ * @has_owner: the module sent the owner (every module since protocol 2)
  *
- * Each node publishes a process's death once. A clean exit
+ * A consumer of a job's deaths takes one only from the owner and node it
+ * expects (libftnl's groups do): any user may register any (job, rank)
+ * under its own uid. Each node publishes a process's death once. A clean exit
  * (ftnl_proc_unregister() first) publishes nothing. The node's own
  * failure is not a process exit: its processes die with it, and only
  * FTNL_EVENT_FAILURE of the node is published.
@@ -714,6 +719,8 @@ struct ftnl_event_proc_exit {
 	uint64_t time_mono_ns;
 	uint64_t time_real_ns;
 	char node_name[FTNL_NODE_NAME_MAX + 1];
+	uint32_t owner_uid;
+	bool has_owner;
 };
 
 /**
@@ -869,11 +876,16 @@ int ftnl_proc_unregister(struct ftnl_handle *handle);
  * @rank: its rank
  * @portid: netlink port id of its registering socket (for a process,
  *	usually its pid for its first netlink socket; not to be relied on)
+ * @owner_uid: the uid that registered it (initial user namespace)
+ *
+ * A caller without CAP_NET_ADMIN over the netns sees only its own uid's
+ * registrations.
  */
 struct ftnl_proc {
 	uint64_t job;
 	uint32_t rank;
 	uint32_t portid;
+	uint32_t owner_uid;
 };
 
 /**

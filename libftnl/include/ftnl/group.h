@@ -120,6 +120,12 @@ enum ftnl_group_module {
  *	the job id can speak for any rank.
  * @key: the shared job key (FTNL_KEY_LEN bytes), valid if @has_key;
  *	keep it secret (the peers file should be mode 0600)
+ * @has_owner: @owner_uid is set: the peers file had "owner UID"
+ * @owner_uid: the uid the job's ranks run as (their registrations' owner
+ *	in the kernel module); without @has_owner, the calling process's
+ *	real uid. A process exit from the module counts only if its owner is
+ *	this uid and its node the rank's node: any user may register any
+ *	(job, rank) under its own uid
  *
  * Filled by ftnl_group_spec_parse_file() or ftnl_group_spec_from_env();
  * release with ftnl_group_spec_free().
@@ -133,6 +139,8 @@ struct ftnl_group_spec {
 	enum ftnl_group_module module;
 	bool has_key;
 	uint8_t key[FTNL_KEY_LEN];
+	bool has_owner;
+	uint32_t owner_uid;
 };
 
 /**
@@ -147,6 +155,7 @@ struct ftnl_group_spec {
  *
  *	job <u64>
  *	[key <64 hex digits>]
+ *	[owner <uid>]
  *	rank <r> <address> <port> [host <name>] [node <ftnl node id>]
  *	...
  *

@@ -97,7 +97,7 @@ static const struct exec_case cases[] = {
 	{ "-V", 0, "ftnl-cli " FTNL_LIB_VERSION, "" },
 	{ "help", 0, "proc [ list | help ]", "" },
 	{ "proc help", 0, "Usage: ftnl-cli proc [ list ]", "" },
-	{ "p h", 0, "job, rank and the netlink port id", "" },
+	{ "p h", 0, "job, rank, owner uid and the netlink port id", "" },
 	{ "help monitor", 0, "proc_exit  a registered process died", "" },
 	{ "proc lsit", 1, "",
 	  "ftnl-cli: unknown command \"lsit\" (did you mean \"list\"?); try \"ftnl-cli proc help\"\n" },

@@ -40,10 +40,10 @@ static const char *capture_end(struct capture *c)
 /* ---- proc list ---------------------------------------------------------------- */
 
 static const struct ftnl_proc procs[] = {
-	{ .job = 7, .rank = 0, .portid = 312 },
+	{ .job = 7, .rank = 0, .portid = 312, .owner_uid = 1000 },
 	{ .job = 18446744073709551615ull, .rank = 4294967295u,
-	  .portid = 2147483648u },
-	{ .job = 7, .rank = 12, .portid = 4001 },
+	  .portid = 2147483648u, .owner_uid = 4294967294u },
+	{ .job = 7, .rank = 12, .portid = 4001, .owner_uid = 0 },
 };
 
 struct list_case {
@@ -57,23 +57,24 @@ struct list_case {
 static const struct list_case list_cases[] = {
 	{ "text, none", 0, false, false, "no process registered\n" },
 	{ "text, one: the header sets the minimum widths", 1, false, false,
-	  "JOB  RANK  PORTID\n"
-	  "  7     0  312\n" },
+	  "JOB  RANK  OWNER  PORTID\n"
+	  "  7     0   1000  312\n" },
 	{ "text, columns as wide as the widest value", 3, false, false,
-	  "                 JOB        RANK  PORTID\n"
-	  "                   7           0  312\n"
-	  "18446744073709551615  4294967295  2147483648\n"
-	  "                   7          12  4001\n" },
+	  "                 JOB        RANK       OWNER  PORTID\n"
+	  "                   7           0        1000  312\n"
+	  "18446744073709551615  4294967295  4294967294  2147483648\n"
+	  "                   7          12           0  4001\n" },
 	{ "json, none", 0, true, false, "[]\n" },
 	{ "json, three", 3, true, false,
-	  "[{\"job\":7,\"rank\":0,\"portid\":312},"
-	  "{\"job\":18446744073709551615,\"rank\":4294967295,\"portid\":2147483648},"
-	  "{\"job\":7,\"rank\":12,\"portid\":4001}]\n" },
+	  "[{\"job\":7,\"rank\":0,\"owner_uid\":1000,\"portid\":312},"
+	  "{\"job\":18446744073709551615,\"rank\":4294967295,\"owner_uid\":4294967294,\"portid\":2147483648},"
+	  "{\"job\":7,\"rank\":12,\"owner_uid\":0,\"portid\":4001}]\n" },
 	{ "json pretty, one", 1, true, true,
 	  "[\n"
 	  "  {\n"
 	  "    \"job\": 7,\n"
 	  "    \"rank\": 0,\n"
+	  "    \"owner_uid\": 1000,\n"
 	  "    \"portid\": 312\n"
 	  "  }\n"
 	  "]\n" },
@@ -103,6 +104,7 @@ static const struct ftnl_event ev_proc_observed = {
 		.job = 42, .rank = 3, .node_id = 5,
 		.cause = FTNL_CAUSE_OBSERVED, .cluster_id = 9,
 		.time_mono_ns = 123456789, .time_real_ns = T_REAL,
+		.owner_uid = 1000, .has_owner = true,
 	},
 };
 
@@ -188,12 +190,12 @@ struct event_case {
 
 static const struct event_case event_cases[] = {
 	{ "process exit, observed", &ev_proc_observed,
-	  "2024-05-01T12:00:00.123456Z proc_exit job 42 rank 3 node 5 cause observed cluster 9 learned 2024-05-01T11:59:59.999999Z\n",
+	  "2024-05-01T12:00:00.123456Z proc_exit job 42 rank 3 node 5 owner 1000 cause observed cluster 9 learned 2024-05-01T11:59:59.999999Z\n",
 	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"proc_exit\","
-	  "\"job\":42,\"rank\":3,\"node_id\":5,\"cause\":\"observed\","
+	  "\"job\":42,\"rank\":3,\"node_id\":5,\"owner_uid\":1000,\"cause\":\"observed\","
 	  "\"cluster_id\":9,\"time_real_ns\":1714564799999999999,"
 	  "\"time_mono_ns\":123456789}\n" },
-	{ "process exit, broadcast, largest job and rank", &ev_proc_broadcast,
+	{ "process exit, broadcast, largest job and rank, no owner (older module)", &ev_proc_broadcast,
 	  "2024-05-01T12:00:00.123456Z proc_exit job 18446744073709551615 rank 4294967295 node 16 cause broadcast cluster 9 learned 2024-05-01T11:59:59.999999Z\n",
 	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"proc_exit\","
 	  "\"job\":18446744073709551615,\"rank\":4294967295,\"node_id\":16,"
@@ -279,6 +281,7 @@ static void test_event_pretty(const void *arg)
 		      "  \"job\": 42,\n"
 		      "  \"rank\": 3,\n"
 		      "  \"node_id\": 5,\n"
+		      "  \"owner_uid\": 1000,\n"
 		      "  \"cause\": \"observed\",\n"
 		      "  \"cluster_id\": 9,\n"
 		      "  \"time_real_ns\": 1714564799999999999,\n"
