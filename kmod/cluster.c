@@ -4,7 +4,6 @@
  * replacement under RCU.
  */
 
-#include <linux/bsearch.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -13,16 +12,21 @@
 
 #include "config_rules.h"
 #include "ftnl.h"
+#include "ring/order.h"
 #include "ring/ring.h"
 
 struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
 {
 	struct ftnl_cluster *cluster;
+	size_t size;
 
-	cluster = kvzalloc(struct_size(cluster, nodes, node_count),
-			   GFP_KERNEL_ACCOUNT);
-	if (cluster)
+	size = size_add(struct_size(cluster, nodes, node_count),
+			array_size(node_count, sizeof(u32)));
+	cluster = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (cluster) {
 		cluster->node_count = node_count;
+		cluster->by_id = (u32 *)&cluster->nodes[node_count];
+	}
 	return cluster;
 }
 
@@ -37,20 +41,62 @@ void ftnl_cluster_free(struct ftnl_cluster *cluster)
 
 	if (cluster) {
 		ftnl_ring_destroy(cluster->ring);
-		for (i = 0; i < cluster->node_count; i++)
+		for (i = 0; i < cluster->node_count; i++) {
 			kfree(cluster->nodes[i].name);
+			kfree(cluster->nodes[i].domain);
+		}
 		memzero_explicit(cluster->key, sizeof(cluster->key));
 		kvfree(cluster);
 	}
 }
 
-static int ftnl_node_sort_cmp(const void *a, const void *b)
+/* Positions compared by the id of the node at each (@priv: the nodes). */
+static int ftnl_pos_cmp_id(const void *a, const void *b, const void *priv)
 {
-	const struct ftnl_node *x = a, *y = b;
+	const struct ftnl_node *nodes = priv;
+	u32 x = nodes[*(const u32 *)a].id, y = nodes[*(const u32 *)b].id;
 
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
+	if (x != y)
+		return x < y ? -1 : 1;
 	return 0;
+}
+
+/* Put the table in ring order (kmod/ring/order.c) and index it by id. */
+static int ftnl_cluster_order(struct ftnl_cluster *cluster)
+{
+	u32 count = cluster->node_count, *ring, *scratch, i;
+	struct ftnl_ring_member *members;
+	struct ftnl_node *copy;
+	int err = -ENOMEM;
+
+	members = kvmalloc_array(count, sizeof(*members), GFP_KERNEL);
+	ring = kvmalloc_array(count, sizeof(*ring), GFP_KERNEL);
+	scratch = kvmalloc_array(count, sizeof(*scratch), GFP_KERNEL);
+	copy = kvmalloc_array(count, sizeof(*copy), GFP_KERNEL);
+	if (!members || !ring || !scratch || !copy)
+		goto out;
+
+	for (i = 0; i < count; i++)
+		members[i] = (struct ftnl_ring_member){
+			.id = cluster->nodes[i].id,
+			.domain = cluster->nodes[i].domain,
+		};
+	ftnl_ring_order(members, count, ring, scratch);
+	/* A permutation: each name and domain still has one owner. */
+	memcpy(copy, cluster->nodes, array_size(count, sizeof(*copy)));
+	for (i = 0; i < count; i++) {
+		cluster->nodes[i] = copy[ring[i]];
+		cluster->by_id[i] = i;
+	}
+	sort_r(cluster->by_id, count, sizeof(u32), ftnl_pos_cmp_id, NULL,
+	       cluster->nodes);
+	err = 0;
+out:
+	kvfree(copy);
+	kvfree(scratch);
+	kvfree(ring);
+	kvfree(members);
+	return err;
 }
 
 /* A node as the configuration rules (config_rules.c) see it. */
@@ -78,7 +124,8 @@ static void ftnl_node_to_rules(struct ftnl_rules_node *rules,
  *	failure, or U32_MAX when no single node is at fault
  *
  * Checks what needs the whole table (unique ids, unique endpoints, self
- * present: ftnl_rules_table()), then sorts the nodes by id for lookups.
+ * present: ftnl_rules_table()), then puts the nodes in ring order and
+ * indexes them by id.
  *
  * Return: 0, -EINVAL with @why set, or -ENOMEM.
  */
@@ -106,8 +153,9 @@ int ftnl_cluster_finalize(struct ftnl_cluster *cluster, const char **why,
 	if (fault != FTNL_RULES_TABLE_OK)
 		goto out;
 
-	sort(cluster->nodes, count, sizeof(cluster->nodes[0]),
-	     ftnl_node_sort_cmp, NULL);
+	err = ftnl_cluster_order(cluster);
+	if (err)
+		goto out;
 	cluster->self_index = ftnl_cluster_find(cluster, cluster->self_id) -
 			      cluster->nodes;
 	err = 0;
@@ -115,16 +163,6 @@ out:
 	kvfree(order);
 	kvfree(rules);
 	return err;
-}
-
-static int ftnl_node_find_cmp(const void *key, const void *elt)
-{
-	u32 id = *(const u32 *)key;
-	const struct ftnl_node *node = elt;
-
-	if (id != node->id)
-		return id < node->id ? -1 : 1;
-	return 0;
 }
 
 /**
@@ -137,8 +175,20 @@ static int ftnl_node_find_cmp(const void *key, const void *elt)
 const struct ftnl_node *ftnl_cluster_find(const struct ftnl_cluster *cluster,
 					  u32 id)
 {
-	return bsearch(&id, cluster->nodes, cluster->node_count,
-		       sizeof(cluster->nodes[0]), ftnl_node_find_cmp);
+	u32 lo = 0, hi = cluster->node_count;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		const struct ftnl_node *node = &cluster->nodes[cluster->by_id[mid]];
+
+		if (node->id == id)
+			return node;
+		if (node->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* The key is wiped only once no reader can still be authenticating with it. */

@@ -207,6 +207,34 @@ const char *ftnl_rules_node_name(const char *name)
 	return NULL;
 }
 
+/**
+ * ftnl_rules_node_domain - is @domain a valid failure domain name
+ * @domain: NUL-terminated
+ *
+ * The same characters as a node name (it is shown and logged the same
+ * way), 1 to FTNL_NODE_DOMAIN_MAX of them.
+ *
+ * Return: NULL, or why not.
+ */
+const char *ftnl_rules_node_domain(const char *domain)
+{
+	u32 len, i;
+
+	for (len = 0; len <= FTNL_NODE_DOMAIN_MAX && domain[len]; len++)
+		;
+	if (!len || len > FTNL_NODE_DOMAIN_MAX)
+		return "failure domain must be 1 to "
+		       FTNL_RULES_STR(FTNL_NODE_DOMAIN_MAX) " characters";
+	for (i = 0; i < len; i++) {
+		char c = domain[i];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '_')
+			return "failure domain must be letters, digits, '.', '-' or '_'";
+	}
+	return NULL;
+}
+
 static int ftnl_rules_cmp_u32(u32 a, u32 b)
 {
 	return a < b ? -1 : a > b;

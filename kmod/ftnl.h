@@ -29,6 +29,8 @@ struct ftnl_transport;
  * @addr4: IPv4 address when @family is AF_INET
  * @addr6: IPv6 address when @family is AF_INET6
  * @name: FTNL_A_NODE_NAME, kmalloc'ed, or NULL; freed with the configuration
+ * @domain: FTNL_A_NODE_DOMAIN, kmalloc'ed, or NULL (none); freed with the
+ *	configuration
  */
 struct ftnl_node {
 	u32 id;
@@ -39,6 +41,7 @@ struct ftnl_node {
 		struct in6_addr addr6;
 	};
 	const char *name;
+	const char *domain;
 };
 
 /**
@@ -58,9 +61,12 @@ struct ftnl_node {
  *	state lives there)
  * @transport: the ring's datagram endpoint (sockets, sequence numbers,
  *	drop counters), for the receive path
+ * @by_id: positions in ascending id order, for lookups (points into the
+ *	same allocation, after @nodes)
  * @node_count: number of entries in @nodes
- * @nodes: node table, sorted by ascending id; a node's index is its
- *	position on the ring
+ * @nodes: node table in ring order (kmod/ring/order.c: ascending id unless
+ *	failure domains are named); a node's index is its position on the
+ *	ring
  *
  * A configuration is never changed in place: a new one replaces it under
  * RCU, so that readers (dumps, the datagram path) never see a half-written
@@ -80,6 +86,7 @@ struct ftnl_cluster {
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	struct ftnl_transport *transport;
+	u32 *by_id;
 	u32 node_count;
 	struct ftnl_node nodes[];
 };

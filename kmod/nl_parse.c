@@ -45,6 +45,8 @@ static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
 	},
 	[FTNL_A_NODE_NAME] = { .type = NLA_NUL_STRING,
 			       .len = FTNL_NODE_NAME_MAX },
+	[FTNL_A_NODE_DOMAIN] = { .type = NLA_NUL_STRING,
+				 .len = FTNL_NODE_DOMAIN_MAX },
 };
 
 const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
@@ -192,6 +194,20 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 		if (!node->name) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_NAME],
 					    "out of memory for the node name");
+			return -ENOMEM;
+		}
+	}
+	if (tb[FTNL_A_NODE_DOMAIN]) {
+		why = ftnl_rules_node_domain(nla_data(tb[FTNL_A_NODE_DOMAIN]));
+		if (why) {
+			ftnl_set_err(extack, tb[FTNL_A_NODE_DOMAIN], why);
+			return -EINVAL;
+		}
+		node->domain = nla_strdup(tb[FTNL_A_NODE_DOMAIN],
+					  GFP_KERNEL_ACCOUNT);
+		if (!node->domain) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_DOMAIN],
+					    "out of memory for the failure domain");
 			return -ENOMEM;
 		}
 	}

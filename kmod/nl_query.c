@@ -18,7 +18,7 @@ int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
 		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC |
-		       FTNL_FEATURE_NODE_NAME;
+		       FTNL_FEATURE_NODE_NAME | FTNL_FEATURE_DOMAINS;
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
@@ -170,6 +170,9 @@ static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster
 	    nla_put_flag(msg, FTNL_A_NODE_SELF))
 		goto cancel;
 	if (node->name && nla_put_string(msg, FTNL_A_NODE_NAME, node->name))
+		goto cancel;
+	if (node->domain &&
+	    nla_put_string(msg, FTNL_A_NODE_DOMAIN, node->domain))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -81,6 +81,8 @@ FTNL_EXPORT const char *ftnl_feature_name(uint64_t feature)
 		return "proc";
 	case FTNL_FEATURE_NODE_NAME:
 		return "node-name";
+	case FTNL_FEATURE_DOMAINS:
+		return "domains";
 	}
 	return NULL;
 }

@@ -32,8 +32,8 @@
 /* Larger than any real configuration (65,536 nodes take about 2 MiB). */
 #define FTNL_CONFIG_MAX_SIZE	(64u << 20)
 
-/* Most words a line may have: "node ID ADDRESS PORT name NAME". */
-#define FTNL_CONFIG_MAX_WORDS	6
+/* Most words a line may have: "node ID ADDRESS PORT name NAME domain D". */
+#define FTNL_CONFIG_MAX_WORDS	8
 
 enum ftnl_keyword {
 	FTNL_KW_CLUSTER,
@@ -297,11 +297,13 @@ static int ftnl_config_add_node(struct ftnl_config_parser *p,
 	return 0;
 }
 
+#define FTNL_NODE_USAGE "node ID ADDRESS PORT [name NAME] [domain DOMAIN]"
+
 static int ftnl_kw_node(struct ftnl_config_parser *p, char **words)
 {
 	struct ftnl_node node = { .state = FTNL_NODE_STATE_ALIVE };
 	const char *why;
-	int err;
+	int err, i;
 
 	err = ftnl_word_u32(p, "node id", words[1], &node.id);
 	if (err)
@@ -315,20 +317,30 @@ static int ftnl_kw_node(struct ftnl_config_parser *p, char **words)
 		return ftnl_parse_error(p, p->line,
 					"invalid port \"%s\" (expected 1..65535)",
 					words[3]);
-	if (words[4]) {
-		if (strcmp(words[4], "name"))
+	/* "name NAME" and "domain DOMAIN", each at most once, any order. */
+	for (i = 4; words[i]; i += 2) {
+		bool is_name = !strcmp(words[i], "name");
+		char *value = is_name ? node.name : node.domain;
+
+		if (!is_name && strcmp(words[i], "domain"))
 			return ftnl_parse_error(p, p->line,
-						"unexpected \"%.64s\" after the port (expected \"name NAME\")",
-						words[4]);
-		if (!words[5])
+						"unexpected \"%.64s\" after the port (expected \"name NAME\" or \"domain DOMAIN\")",
+						words[i]);
+		if (!words[i + 1])
 			return ftnl_parse_error(p, p->line,
-						"missing value: expected \"node ID ADDRESS PORT [name NAME]\"");
-		why = ftnl_check_node_name(words[5]);
+						"missing value: expected \"" FTNL_NODE_USAGE "\"");
+		if (value[0])
+			return ftnl_parse_error(p, p->line,
+						"node %u: %s given twice",
+						node.id, words[i]);
+		why = is_name ? ftnl_check_node_name(words[i + 1]) :
+			ftnl_check_node_domain(words[i + 1]);
 		if (why)
 			return ftnl_parse_error(p, p->line,
-						"node %u name \"%.64s\": %s",
-						node.id, words[5], why);
-		strcpy(node.name, words[5]);
+						"node %u %s \"%.64s\": %s",
+						node.id, words[i], words[i + 1],
+						why);
+		strcpy(value, words[i + 1]);
 	}
 	if (!ftnl_raw(p)) {
 		why = ftnl_check_node(&node);
@@ -358,8 +370,7 @@ static const struct ftnl_keyword_def {
 	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout, 0 },
 	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key, 0 },
 	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile, 0 },
-	{ "node", FTNL_KW_NODE, 5, "node ID ADDRESS PORT [name NAME]",
-	  ftnl_kw_node, 2 },
+	{ "node", FTNL_KW_NODE, 7, FTNL_NODE_USAGE, ftnl_kw_node, 4 },
 	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast, 0 },
 	{ "gossip-faults", FTNL_KW_GOSSIP_FAULTS, 1, "gossip-faults N",
 	  ftnl_kw_gossip_faults, 0 },

@@ -109,6 +109,7 @@ static const char *const ftnl_node_attr_names[] = {
 	[FTNL_A_NODE_HB_AGE_US] = "hb-age-us",
 	[FTNL_A_NODE_PAD] = "pad",
 	[FTNL_A_NODE_NAME] = "name",
+	[FTNL_A_NODE_DOMAIN] = "domain",
 };
 
 FTNL_EXPORT const char *ftnl_attr_name(unsigned int type)

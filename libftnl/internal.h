@@ -183,6 +183,7 @@ const char *ftnl_check_cluster_id(uint32_t cluster_id);
 const char *ftnl_check_hb_period(uint32_t hb_period_us);
 const char *ftnl_check_timeout(uint32_t timeout_us);
 const char *ftnl_check_node_name(const char *name);
+const char *ftnl_check_node_domain(const char *domain);
 const char *ftnl_check_node(const struct ftnl_node *node);
 const char *ftnl_check_fcg_f(uint32_t fcg_f);
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us);

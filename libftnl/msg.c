@@ -115,6 +115,17 @@ int ftnl_attr_node_name(const struct nlattr *attr, char *name)
 	return 0;
 }
 
+/* The same for a failure domain, into FTNL_NODE_DOMAIN_MAX + 1 bytes. */
+static int ftnl_attr_node_domain(const struct nlattr *attr, char *domain)
+{
+	const char *s = ftnl_attr_str(attr);
+
+	if (!s || strlen(s) > FTNL_NODE_DOMAIN_MAX)
+		return -EBADMSG;
+	strcpy(domain, s);
+	return 0;
+}
+
 /* Return: the string if the payload is NUL-terminated, else NULL. */
 const char *ftnl_attr_str(const struct nlattr *attr)
 {
@@ -164,6 +175,9 @@ static size_t ftnl_node_nest_size(const struct ftnl_node *node)
 	if (node->name[0])
 		size += ftnl_attr_space(strnlen(node->name,
 						FTNL_NODE_NAME_MAX) + 1);
+	if (node->domain[0])
+		size += ftnl_attr_space(strnlen(node->domain,
+						FTNL_NODE_DOMAIN_MAX) + 1);
 	if (node->family == AF_INET)
 		size += ftnl_attr_space(sizeof(struct in_addr));
 	else if (node->family == AF_INET6)
@@ -262,6 +276,11 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 			mnl_attr_put(nlh, FTNL_A_NODE_NAME,
 				     strnlen(node->name, FTNL_NODE_NAME_MAX) + 1,
 				     node->name);
+		if (node->domain[0])
+			mnl_attr_put(nlh, FTNL_A_NODE_DOMAIN,
+				     strnlen(node->domain,
+					     FTNL_NODE_DOMAIN_MAX) + 1,
+				     node->domain);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;
@@ -538,6 +557,8 @@ static int ftnl_node_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u64(attr, &node->hb_age_us);
 	case FTNL_A_NODE_NAME:
 		return ftnl_attr_node_name(attr, node->name);
+	case FTNL_A_NODE_DOMAIN:
+		return ftnl_attr_node_domain(attr, node->domain);
 	}
 	return 0;
 }

@@ -81,6 +81,12 @@ const char *ftnl_check_node_name(const char *name)
 	return ftnl_rules_node_name(name);
 }
 
+/* A failure domain: what kmod/nl_parse.c accepts, or why not. */
+const char *ftnl_check_node_domain(const char *domain)
+{
+	return ftnl_rules_node_domain(domain);
+}
+
 /* What is wrong with one node on its own, or NULL. */
 const char *ftnl_check_node(const struct ftnl_node *node)
 {
@@ -93,6 +99,8 @@ const char *ftnl_check_node(const struct ftnl_node *node)
 	if (!why && (node->name[0] ||
 		     strnlen(node->name, sizeof(node->name)) == sizeof(node->name)))
 		why = ftnl_rules_node_name(node->name);
+	if (!why && node->domain[0])
+		why = ftnl_rules_node_domain(node->domain);
 	return why;
 }
 

@@ -503,7 +503,28 @@ static struct nlmsghdr *raw_node_both_addresses(struct st_nl *nl, void *buf, siz
 	return nlh;
 }
 
-/* A node attribute the kernel must refuse: type @type, @len bytes. */
+/* A node attribute the kernel must refuse: type @type, @alen bytes @data. */
+static struct nlmsghdr *node_with_data(struct st_nl *nl, void *buf, size_t len,
+				       const struct ftnl_cluster_config *base,
+				       struct expect *x, uint16_t type,
+				       const void *data, size_t alen)
+{
+	struct nlmsghdr *nlh = set_start(nl, buf, len, base);
+	struct nlattr *nest, *bad;
+
+	put_nodes_but(nlh, base, 1);
+	nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+	mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+	mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &base->nodes[1].addr.v4);
+	mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 7000);
+	bad = (struct nlattr *)mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put(nlh, type, alen, data);
+	mnl_attr_nest_end(nlh, nest);
+	x->offs = st_offset(nlh, bad);
+	return nlh;
+}
+
+/* A node attribute the kernel must refuse: type @type, @len zero bytes. */
 static struct nlmsghdr *node_with(struct st_nl *nl, void *buf, size_t len,
 				  const struct ftnl_cluster_config *base,
 				  struct expect *x, uint16_t type, size_t alen)
@@ -529,6 +550,44 @@ static struct nlmsghdr *raw_node_state_set(struct st_nl *nl, void *buf, size_t l
 					   struct expect *x)
 {
 	return node_with(nl, buf, len, base, x, FTNL_A_NODE_STATE, 1);
+}
+
+/* A failure domain of "" (just the NUL): refused, not taken for none. */
+static struct nlmsghdr *raw_node_domain_empty(struct st_nl *nl, void *buf, size_t len,
+					      const struct ftnl_cluster_config *base,
+					      struct expect *x)
+{
+	return node_with_data(nl, buf, len, base, x, FTNL_A_NODE_DOMAIN, "", 1);
+}
+
+/* A character a host name would not have. */
+static struct nlmsghdr *raw_node_domain_slash(struct st_nl *nl, void *buf, size_t len,
+					      const struct ftnl_cluster_config *base,
+					      struct expect *x)
+{
+	return node_with_data(nl, buf, len, base, x, FTNL_A_NODE_DOMAIN,
+			      "rack/1", 7);
+}
+
+/* FTNL_NODE_DOMAIN_MAX + 1 characters and the NUL: one too many. */
+static struct nlmsghdr *raw_node_domain_too_long(struct st_nl *nl, void *buf, size_t len,
+						 const struct ftnl_cluster_config *base,
+						 struct expect *x)
+{
+	char name[FTNL_NODE_DOMAIN_MAX + 2];
+
+	memset(name, 'r', FTNL_NODE_DOMAIN_MAX + 1);
+	name[FTNL_NODE_DOMAIN_MAX + 1] = '\0';
+	return node_with_data(nl, buf, len, base, x, FTNL_A_NODE_DOMAIN, name,
+			      sizeof(name));
+}
+
+/* A domain without its NUL. */
+static struct nlmsghdr *raw_node_domain_no_nul(struct st_nl *nl, void *buf, size_t len,
+					       const struct ftnl_cluster_config *base,
+					       struct expect *x)
+{
+	return node_with_data(nl, buf, len, base, x, FTNL_A_NODE_DOMAIN, "rack", 4);
 }
 
 static struct nlmsghdr *raw_node_self_set(struct st_nl *nl, void *buf, size_t len,
@@ -827,6 +886,14 @@ RAW_CASE(node_state_set, raw_node_state_set, -EINVAL,
 RAW_CASE(node_self_set, raw_node_self_set, -EINVAL,
 	 "the local node is chosen with the self id");
 RAW_CASE(node_unknown_attr, raw_node_unknown_attr, -EINVAL, MSG_UNKNOWN);
+RAW_CASE(node_domain_empty, raw_node_domain_empty, -EINVAL,
+	 "failure domain must be 1 to 31 characters");
+RAW_CASE(node_domain_slash, raw_node_domain_slash, -EINVAL,
+	 "failure domain must be letters, digits, '.', '-' or '_'");
+RAW_CASE(node_domain_32_bytes, raw_node_domain_too_long, -EINVAL,
+	 "Attribute failed policy validation");
+RAW_CASE(node_domain_without_nul, raw_node_domain_no_nul, -EINVAL,
+	 "Attribute failed policy validation");
 RAW_CASE(node_port_u32, raw_node_port_wrong_length, -EINVAL,
 	 "invalid attribute length");
 RAW_CASE(node_addr4_5_bytes, raw_addr4_wrong_length, -ERANGE, MSG_BIN_RANGE);

@@ -484,6 +484,10 @@ int st_vc_init(struct st_vc *vc, size_t n, uint32_t cluster_id,
 	if (n < 2 || n > ST_VC_MAX_NODES)
 		return -EINVAL;
 	vc->n = n;
+	for (id = 1; id <= n; id++) {
+		vc->ring[id - 1] = (uint32_t)id;
+		vc->pos[id] = (uint32_t)id - 1;
+	}
 
 	c->cluster_id = cluster_id;
 	c->hb_period_us = h_us;
@@ -670,28 +674,55 @@ const struct ftnl_node *st_vc_entry(const struct ftnl_node_table *t,
  */
 static uint32_t ring_pred(const struct st_vc *vc, const bool *live, uint32_t id)
 {
-	uint32_t k = id;
+	uint32_t p = vc->pos[id], n = (uint32_t)vc->n;
 	size_t steps;
 
 	for (steps = 0; steps < vc->n; steps++) {
-		k = k > 1 ? k - 1 : (uint32_t)vc->n;
-		if (live[k])
-			return k;
+		p = p ? p - 1 : n - 1;
+		if (live[vc->ring[p]])
+			return vc->ring[p];
 	}
 	return id;
 }
 
 static uint32_t ring_succ(const struct st_vc *vc, const bool *live, uint32_t id)
 {
-	uint32_t k = id;
+	uint32_t p = vc->pos[id], n = (uint32_t)vc->n;
 	size_t steps;
 
 	for (steps = 0; steps < vc->n; steps++) {
-		k = k < vc->n ? k + 1 : 1;
-		if (live[k])
-			return k;
+		p = p + 1 < n ? p + 1 : 0;
+		if (live[vc->ring[p]])
+			return vc->ring[p];
 	}
 	return id;
+}
+
+int st_vc_learn_ring(struct st_vc *vc, uint32_t id)
+{
+	bool seen[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_node_table t;
+	size_t i;
+	int err;
+
+	err = st_vc_list(vc, id, &t);
+	if (err)
+		return err;
+	if (t.count != vc->n)
+		err = -EPROTO;
+	for (i = 0; !err && i < t.count; i++) {
+		uint32_t x = t.nodes[i].id;
+
+		if (x < 1 || x > vc->n || seen[x]) {
+			err = -EPROTO;
+			break;
+		}
+		seen[x] = true;
+		vc->ring[i] = x;
+		vc->pos[x] = (uint32_t)i;
+	}
+	ftnl_node_table_free(&t);
+	return err;
 }
 
 bool st_vc_ring_check(struct st_vc *vc, const bool *live, char *why,

@@ -12,7 +12,8 @@
  *   netns of node I: lo, eth0 = 10.99.0.I/24; ftnl on UDP port 7600
  *   outsider (optional): eth0 = 10.99.0.200/24, on the bridge, no ftnl
  *
- * Node ids are 1..N; the ring order is the id order. The test process keeps
+ * Node ids are 1..N; the ring order is the id order unless failure domains
+ * are configured (st_vc_learn_ring()). The test process keeps
  * an fd of every namespace (none is named: nothing to clean up by name, and
  * a namespace lives exactly as long as the test holds it).
  *
@@ -94,6 +95,9 @@ struct st_vc_node {
  * @events: every failure event received so far, in arrival order
  * @nevents: entries in @events
  * @overruns: FTNL_EVENT_OVERRUN seen (events were lost)
+ * @ring: node ids in ring order (position 0..@n-1); id order until
+ *	st_vc_learn_ring()
+ * @pos: ring position of each node id
  */
 struct st_vc {
 	size_t n;
@@ -108,6 +112,8 @@ struct st_vc {
 	struct st_vc_event *events;
 	size_t nevents;
 	unsigned int overruns;
+	uint32_t ring[ST_VC_MAX_NODES];
+	uint32_t pos[ST_VC_MAX_NODES + 1];
 };
 
 /* Build the bridge and @n nodes (netns, veth, address, handle, events
@@ -146,6 +152,12 @@ int st_vc_configure_all(struct st_vc *vc);
  */
 int st_vc_wait_settled(struct st_vc *vc, unsigned int timeout_ms,
 		       char *why, size_t len);
+
+/* Take the ring order from node @id's dump (nodes come in ring order):
+ * @vc->ring and @vc->pos, which st_vc_ring_check() then follows. -EPROTO
+ * if the dump is not a permutation of the ids 1..n.
+ */
+int st_vc_learn_ring(struct st_vc *vc, uint32_t id);
 
 /* Node @id's dump (ftnl_node_list()) and counters. */
 int st_vc_list(struct st_vc *vc, uint32_t id, struct ftnl_node_table *t);

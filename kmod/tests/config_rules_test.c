@@ -206,6 +206,18 @@ static void test_names(const void *arg)
 	long_name[FTNL_NODE_NAME_MAX] = 'a';	/* 64 bytes, no end read */
 	TAP_CHECK_STR(ftnl_rules_node_name(long_name),
 		      "node name must be 1 to 63 characters");
+
+	/* Failure domains: the same characters, 1 to 31 of them. */
+	TAP_CHECK(!ftnl_rules_node_domain("rack-01.row_2"));
+	TAP_CHECK_STR(ftnl_rules_node_domain("rack 2"),
+		      "failure domain must be letters, digits, '.', '-' or '_'");
+	TAP_CHECK_STR(ftnl_rules_node_domain(""),
+		      "failure domain must be 1 to 31 characters");
+	long_name[FTNL_NODE_DOMAIN_MAX] = '\0';
+	TAP_CHECK(!ftnl_rules_node_domain(long_name));
+	long_name[FTNL_NODE_DOMAIN_MAX] = 'a';	/* 32 bytes, no NUL within */
+	TAP_CHECK_STR(ftnl_rules_node_domain(long_name),
+		      "failure domain must be 1 to 31 characters");
 }
 
 int main(void)

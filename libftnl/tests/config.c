@@ -25,9 +25,10 @@ static const char good_text[] =
 	"key " KEY "\n"
 	"node 1 10.0.0.1 7400\n"
 	"node 2 fd00::2 7400   # IPv6\n"
-	"node 3 [fd00::3] 7401\n"
+	"node 3 [fd00::3] 7401 domain rack-b\n"
 	"   # indented comment\n"
-	"node 4 10.0.0.4 7400";	/* no final newline */
+	"node 4 10.0.0.4 7400 domain 0123456789abcdef0123456789abcde name cn4";
+	/* no final newline; the longest domain, before a name */
 
 static void test_good(const void *arg)
 {
@@ -54,6 +55,11 @@ static void test_good(const void *arg)
 		TAP_CHECK_STR(ftnl_format_addr(c.nodes[2].family, &c.nodes[2].addr,
 					       addr, sizeof(addr)), "fd00::3");
 		TAP_CHECK_UINT(c.nodes[2].port, 7401);
+		TAP_CHECK_STR(c.nodes[1].domain, "");
+		TAP_CHECK_STR(c.nodes[2].domain, "rack-b");
+		TAP_CHECK_STR(c.nodes[3].domain,
+			      "0123456789abcdef0123456789abcde");
+		TAP_CHECK_STR(c.nodes[3].name, "cn4");
 		TAP_CHECK_STR(ftnl_format_addr(c.nodes[3].family, &c.nodes[3].addr,
 					       addr, sizeof(addr)), "10.0.0.4");
 	}
@@ -185,15 +191,23 @@ static const struct error_case error_cases[] = {
 	{ "keyfile /nonexistent/k\n",
 	  "t.conf:1: cannot open key file \"/nonexistent/k\": No such file or directory" },
 	{ BASE "node 1 10.0.0.1\n",
-	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT [name NAME]\"" },
+	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT [name NAME] [domain DOMAIN]\"" },
 	{ BASE "node 1 10.0.0.1 7400 extra\n",
-	  "t.conf:5: unexpected \"extra\" after the port (expected \"name NAME\")" },
-	{ BASE "node 1 10.0.0.1 7400 a b c d\n",
-	  "t.conf:5: too many values: expected \"node ID ADDRESS PORT [name NAME]\"" },
+	  "t.conf:5: unexpected \"extra\" after the port (expected \"name NAME\" or \"domain DOMAIN\")" },
+	{ BASE "node 1 10.0.0.1 7400 a b c d e f\n",
+	  "t.conf:5: too many values: expected \"node ID ADDRESS PORT [name NAME] [domain DOMAIN]\"" },
 	{ BASE "node 1 10.0.0.1 7400 name\n",
-	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT [name NAME]\"" },
+	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT [name NAME] [domain DOMAIN]\"" },
 	{ BASE "node 1 10.0.0.1 7400 label cn1\n",
-	  "t.conf:5: unexpected \"label\" after the port (expected \"name NAME\")" },
+	  "t.conf:5: unexpected \"label\" after the port (expected \"name NAME\" or \"domain DOMAIN\")" },
+	{ BASE "node 1 10.0.0.1 7400 name cn1 domain\n",
+	  "t.conf:5: missing value: expected \"node ID ADDRESS PORT [name NAME] [domain DOMAIN]\"" },
+	{ BASE "node 1 10.0.0.1 7400 domain r1 domain r2\n",
+	  "t.conf:5: node 1: domain given twice" },
+	{ BASE "node 1 10.0.0.1 7400 domain rack/1\n",
+	  "t.conf:5: node 1 domain \"rack/1\": failure domain must be letters, digits, '.', '-' or '_'" },
+	{ BASE "node 1 10.0.0.1 7400 domain 0123456789abcdef0123456789abcdef\n",
+	  "t.conf:5: node 1 domain \"0123456789abcdef0123456789abcdef\": failure domain must be 1 to 31 characters" },
 	{ BASE "node 1 10.0.0.1 7400 name cn/1\n",
 	  "t.conf:5: node 1 name \"cn/1\": node name must be letters, digits, '.', '-' or '_'" },
 	{ BASE "node 1 10.0.0.1 7400 name "

@@ -79,6 +79,15 @@ static int readback_node_attr(const struct nlattr *attr, void *arg)
 		memcpy(node->name, mnl_attr_get_payload(attr),
 		       mnl_attr_get_payload_len(attr));
 		break;
+	case FTNL_A_NODE_DOMAIN:
+		/* Exactly the domain and its NUL. */
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0 ||
+		    mnl_attr_get_payload_len(attr) > sizeof(node->domain) ||
+		    mnl_attr_get_payload_len(attr) !=
+		    strlen(mnl_attr_get_str(attr)) + 1)
+			return MNL_CB_ERROR;
+		strcpy(node->domain, mnl_attr_get_str(attr));
+		break;
 	default:
 		return MNL_CB_ERROR;
 	}
@@ -192,6 +201,9 @@ static void test_cluster_set_round_trip(const void *arg)
 	/* A name on two of the nodes: the longest one, and a short one. */
 	strcpy(nodes[1].name, "cn002");
 	memset(nodes[2].name, 'x', FTNL_NODE_NAME_MAX);
+	/* A domain on two nodes (one the longest), none on the other. */
+	strcpy(nodes[0].domain, "rack1");
+	memset(nodes[2].domain, 'r', FTNL_NODE_DOMAIN_MAX);
 	size = ftnl_msg_cluster_set_size(&c);
 	buf = calloc(1, size);
 	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
@@ -221,6 +233,7 @@ static void test_cluster_set_round_trip(const void *arg)
 			TAP_CHECK_MEM(&r.nodes[i].addr, &nodes[i].addr,
 				      nodes[i].family == AF_INET ? 4 : 16);
 			TAP_CHECK_STR(r.nodes[i].name, nodes[i].name);
+			TAP_CHECK_STR(r.nodes[i].domain, nodes[i].domain);
 		}
 	}
 	free(r.nodes);
@@ -1171,6 +1184,35 @@ static void test_parse_names(const void *arg)
 	mnl_attr_nest_end(nlh, nest);
 	TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen), 0);
 	TAP_CHECK_STR(node.name, "cn012");
+	TAP_CHECK_STR(node.domain, "");
+
+	/* A failure domain; longer than FTNL_NODE_DOMAIN_MAX or unterminated
+	 * is refused.
+	 */
+	for (int kind = 0; kind < 3; kind++) {
+		char name[FTNL_NODE_DOMAIN_MAX + 2];
+
+		memset(name, 'r', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		memset(buf, 0, sizeof(buf));
+		nlh = reply_start(buf, FTNL_CMD_NODE_GET);
+		mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 1);
+		nest = mnl_attr_nest_start(nlh, FTNL_A_NODE);
+		mnl_attr_put_u32(nlh, FTNL_A_NODE_ID, 2);
+		mnl_attr_put_u16(nlh, FTNL_A_NODE_PORT, 1);
+		mnl_attr_put(nlh, FTNL_A_NODE_ADDR4, 4, &a4);
+		if (kind == 0)
+			mnl_attr_put_strz(nlh, FTNL_A_NODE_DOMAIN, "rack7");
+		else if (kind == 1)
+			mnl_attr_put_strz(nlh, FTNL_A_NODE_DOMAIN, name);
+		else
+			mnl_attr_put(nlh, FTNL_A_NODE_DOMAIN, 4, "rack");
+		mnl_attr_nest_end(nlh, nest);
+		TAP_CHECK_INT(ftnl_msg_parse_node(nlh, &node, &cid, &gen),
+			      kind ? -EBADMSG : 0);
+		if (!kind)
+			TAP_CHECK_STR(node.domain, "rack7");
+	}
 
 	memset(buf, 0, sizeof(buf));
 	nlh = reply_start(buf, FTNL_CMD_FAILURE_NTF);
@@ -1253,6 +1295,6 @@ int main(void)
 	tap_add(test_struct_growth, NULL, "broadcast fields appended after the older members");
 	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
 	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");
-	tap_add(test_parse_names, NULL, "node names in dumps and failure events");
+	tap_add(test_parse_names, NULL, "node names and failure domains in dumps, names in failure events");
 	return tap_run();
 }

@@ -81,6 +81,10 @@ static void m_name_ok(struct fixture *f) { strcpy(f->nodes[0].name, "cn-01.rack_
 static void m_name_bad(struct fixture *f) { strcpy(f->nodes[1].name, "cn 2"); }
 static void m_name_unterminated(struct fixture *f) { memset(f->nodes[1].name, 'a', sizeof(f->nodes[1].name)); }
 static void m_name_dup(struct fixture *f) { strcpy(f->nodes[0].name, "cn1"); strcpy(f->nodes[3].name, "cn1"); }
+/* Domains are shared by design: the same one on several nodes is valid. */
+static void m_domain_ok(struct fixture *f) { strcpy(f->nodes[0].domain, "rack-1.a_b"); strcpy(f->nodes[3].domain, "rack-1.a_b"); }
+static void m_domain_bad(struct fixture *f) { strcpy(f->nodes[1].domain, "rack/2"); }
+static void m_domain_unterminated(struct fixture *f) { memset(f->nodes[1].domain, 'r', sizeof(f->nodes[1].domain)); }
 static void m_self_missing(struct fixture *f) { f->config.self_id = 21; }
 static void m_bcast_hypercube(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_HYPERCUBE; }
 static void m_bcast_bmg(struct fixture *f) { f->config.has_bcast_algo = true; f->config.bcast_algo = FTNL_BCAST_BMG; }
@@ -150,6 +154,11 @@ static const struct rule_case rule_cases[] = {
 	  "node 20 (#2): node name must be 1 to 63 characters" },
 	{ "duplicate node name", m_name_dup, -EINVAL,
 	  "duplicate node name cn1 (nodes 10 and 40)" },
+	{ "one failure domain on two nodes", m_domain_ok, 0, NULL },
+	{ "failure domain with a slash", m_domain_bad, -EINVAL,
+	  "node 20 (#2): failure domain must be letters, digits, '.', '-' or '_'" },
+	{ "failure domain without its NUL", m_domain_unterminated, -EINVAL,
+	  "node 20 (#2): failure domain must be 1 to 31 characters" },
 	{ "self not in the table", m_self_missing, -EINVAL,
 	  "this node's id (self 21) is not in the node table" },
 	{ "bcast hypercube", m_bcast_hypercube, 0, NULL },

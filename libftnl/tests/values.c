@@ -366,7 +366,8 @@ static void test_feature_names(const void *arg)
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_BCAST), "bcast");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PROC), "proc");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_NODE_NAME), "node-name");
-	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_NODE_NAME << 1));
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_DOMAINS), "domains");
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_DOMAINS << 1));
 	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_BCAST | FTNL_FEATURE_RING));
 	TAP_CHECK(!ftnl_feature_name(0));
 	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");

@@ -507,6 +507,25 @@ static int name_node(struct cli_cluster_args *set, const char *name,
 	return 0;
 }
 
+static int domain_node(struct cli_cluster_args *set, const char *domain,
+		       char *err, size_t errlen)
+{
+	struct ftnl_node *node = &set->nodes[set->node_count - 1];
+
+	if (!domain)
+		return fail(err, errlen, "\"domain\" of node %u needs a value",
+			    node->id);
+	if (node->domain[0])
+		return fail(err, errlen, "\"domain\" of node %u given twice",
+			    node->id);
+	if (!*domain || strlen(domain) > FTNL_NODE_DOMAIN_MAX)
+		return fail(err, errlen,
+			    "domain \"%.64s\" of node %u must be 1 to %d characters",
+			    domain, node->id, FTNL_NODE_DOMAIN_MAX);
+	strcpy(node->domain, domain);
+	return 0;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -656,9 +675,18 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 			if (ret)
 				return ret;
 			i += 4;
-			/* "name NAME" right after a node is that node's. */
-			if (i < argc && !strcmp(argv[i], "name")) {
-				ret = name_node(set, argv[i + 1], err, errlen);
+			/*
+			 * "name NAME" and "domain DOMAIN" right after a node
+			 * are that node's, in either order.
+			 */
+			while (i < argc && (!strcmp(argv[i], "name") ||
+					    !strcmp(argv[i], "domain"))) {
+				if (!strcmp(argv[i], "name"))
+					ret = name_node(set, argv[i + 1], err,
+							errlen);
+				else
+					ret = domain_node(set, argv[i + 1], err,
+							  errlen);
 				if (ret)
 					return ret;
 				i += 2;

@@ -42,6 +42,8 @@ static void print_json(const struct cli_command *cmd,
 		json_kv_uint(&j, "incarnation", n->incarnation);
 		if (n->name[0])
 			json_kv_string(&j, "name", n->name);
+		if (n->domain[0])
+			json_kv_string(&j, "domain", n->domain);
 		if (n->has_hb_age)
 			json_kv_uint(&j, "hb_age_us", n->hb_age_us);
 		json_object_end(&j);
@@ -96,6 +98,7 @@ static void print_table(const struct ftnl_node_table *t)
 {
 	char addr[FTNL_ADDR_STRLEN];
 	int id_width = 2, addr_width = 7, inc_width = 11, name_width = 0;
+	int dom_width = 0;
 	size_t i;
 
 	for (i = 0; i < t->count; i++) {
@@ -103,10 +106,14 @@ static void print_table(const struct ftnl_node_table *t)
 		int len = (int)strlen(ftnl_format_addr(n->family, &n->addr,
 						       addr, sizeof(addr)));
 		int name_len = (int)strnlen(n->name, FTNL_NODE_NAME_MAX);
+		int dom_len = (int)strnlen(n->domain, FTNL_NODE_DOMAIN_MAX);
 
 		/* A NAME column only when some node has a name. */
 		if (name_len && name_len > name_width)
 			name_width = name_len < 4 ? 4 : name_len;
+		/* Likewise a DOMAIN column. */
+		if (dom_len && dom_len > dom_width)
+			dom_width = dom_len < 6 ? 6 : dom_len;
 
 		if (digits(n->id) > id_width)
 			id_width = digits(n->id);
@@ -118,8 +125,10 @@ static void print_table(const struct ftnl_node_table *t)
 	printf("%*s  ", id_width, "ID");
 	if (name_width)
 		printf("%-*s  ", name_width, "NAME");
-	printf("%-*s  %5s  %-5s  %*s  %s\n", addr_width,
-	       "ADDRESS", "PORT", "STATE", inc_width, "INCARNATION", "ROLE");
+	printf("%-*s  %5s  ", addr_width, "ADDRESS", "PORT");
+	if (dom_width)
+		printf("%-*s  ", dom_width, "DOMAIN");
+	printf("%-5s  %*s  %s\n", "STATE", inc_width, "INCARNATION", "ROLE");
 	for (i = 0; i < t->count; i++) {
 		const struct ftnl_node *n = &t->nodes[i];
 
@@ -127,10 +136,14 @@ static void print_table(const struct ftnl_node_table *t)
 		if (name_width)
 			printf("%-*.*s  ", name_width, FTNL_NODE_NAME_MAX,
 			       n->name[0] ? n->name : "-");
-		printf("%-*s  %5u  %-5s  %*" PRIu64, addr_width,
+		printf("%-*s  %5u  ", addr_width,
 		       ftnl_format_addr(n->family, &n->addr, addr, sizeof(addr)),
-		       n->port, ftnl_node_state_name(n->state), inc_width,
-		       n->incarnation);
+		       n->port);
+		if (dom_width)
+			printf("%-*.*s  ", dom_width, FTNL_NODE_DOMAIN_MAX,
+			       n->domain[0] ? n->domain : "-");
+		printf("%-5s  %*" PRIu64, ftnl_node_state_name(n->state),
+		       inc_width, n->incarnation);
 		print_roles(n);
 		putchar('\n');
 	}

@@ -89,6 +89,7 @@ def main():
         "max-nodes": "FTNL_MAX_NODES",
         "key-len": "FTNL_KEY_LEN",
         "node-name-max": "FTNL_NODE_NAME_MAX",
+        "node-domain-max": "FTNL_NODE_DOMAIN_MAX",
         "hb-period-min-us": "FTNL_HB_PERIOD_MIN_US",
         "hb-period-max-us": "FTNL_HB_PERIOD_MAX_US",
         "timeout-max-us": "FTNL_TIMEOUT_MAX_US",

@@ -46,6 +46,8 @@
 #define FTNL_KEY_LEN		32	/* keyed BLAKE2s-256 key, bytes */
 /* Longest node name (FTNL_A_NODE_NAME), bytes, without the NUL. */
 #define FTNL_NODE_NAME_MAX	63
+/* Longest failure domain name (FTNL_A_NODE_DOMAIN), bytes, without the NUL. */
+#define FTNL_NODE_DOMAIN_MAX	31
 #define FTNL_HB_PERIOD_MIN_US	1000U		/* 1 ms */
 #define FTNL_HB_PERIOD_MAX_US	60000000U	/* 60 s */
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
@@ -74,6 +76,8 @@
  * @FTNL_FEATURE_PROC: processes can register; their deaths are broadcast
  * @FTNL_FEATURE_NODE_NAME: nodes may carry a name (FTNL_A_NODE_NAME), shown
  *	in dumps and events
+ * @FTNL_FEATURE_DOMAINS: nodes may name a failure domain
+ *	(FTNL_A_NODE_DOMAIN); the ring order keeps each domain's nodes apart
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
@@ -83,6 +87,7 @@ enum ftnl_feature {
 	FTNL_FEATURE_BCAST	= 1 << 4,
 	FTNL_FEATURE_PROC	= 1 << 5,
 	FTNL_FEATURE_NODE_NAME	= 1 << 6,
+	FTNL_FEATURE_DOMAINS	= 1 << 7,
 };
 
 /**
@@ -191,7 +196,8 @@ enum ftnl_drop_reason {
  *	FTNL_A_HB_PERIOD_US, FTNL_A_TIMEOUT_US, FTNL_A_KEY and one FTNL_A_NODE
  *	per member (each with FTNL_A_NODE_ID, exactly one of
  *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT;
- *	FTNL_A_NODE_NAME is optional); FTNL_A_BCAST_ALGO is optional. The
+ *	FTNL_A_NODE_NAME and FTNL_A_NODE_DOMAIN are optional);
+ *	FTNL_A_BCAST_ALGO is optional. The
  *	request is checked whole before anything changes. On success a
  *	FTNL_CMD_CLUSTER_NTF is multicast on "events".
  * @FTNL_CMD_CLUSTER_GET: do; reply carries FTNL_A_CLUSTER_ID,
@@ -204,8 +210,8 @@ enum ftnl_drop_reason {
  *	FTNL_A_CONFIGURED absent.
  * @FTNL_CMD_NODE_GET: dump; one message per node, each with
  *	FTNL_A_CLUSTER_ID, FTNL_A_GENERATION and one FTNL_A_NODE nest (id,
- *	address, port, state, FTNL_A_NODE_SELF on this node's own entry).
- *	An empty dump if no cluster is configured.
+ *	address, port, state, name and domain if any, FTNL_A_NODE_SELF on
+ *	this node's own entry), in ring order. An empty dump if no cluster is configured.
  * @FTNL_CMD_CLUSTER_NTF: notification on "events" after the cluster
  *	configuration of the netns changed: FTNL_A_GENERATION, and when a
  *	cluster is configured FTNL_A_CONFIGURED, FTNL_A_CLUSTER_ID,
@@ -391,6 +397,10 @@ enum ftnl_attr {
  *	as cn012): 1 to FTNL_NODE_NAME_MAX letters, digits, '.', '-' or '_';
  *	shown in dumps and carried in the node's events, never used to
  *	address it
+ * @FTNL_A_NODE_DOMAIN: string, optional, the node's failure domain (a
+ *	rack, a power feed): 1 to FTNL_NODE_DOMAIN_MAX letters, digits, '.',
+ *	'-' or '_'. The ring order keeps the nodes of one domain apart
+ *	(absent: a domain of its own)
  */
 enum ftnl_node_attr {
 	FTNL_A_NODE_UNSPEC,
@@ -406,6 +416,7 @@ enum ftnl_node_attr {
 	FTNL_A_NODE_HB_AGE_US,
 	FTNL_A_NODE_PAD,
 	FTNL_A_NODE_NAME,
+	FTNL_A_NODE_DOMAIN,
 
 	__FTNL_A_NODE_MAX,
 	FTNL_A_NODE_MAX = __FTNL_A_NODE_MAX - 1

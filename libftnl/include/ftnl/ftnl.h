@@ -239,9 +239,14 @@ union ftnl_addr {
  *	FTNL_NODE_NAME_MAX letters, digits, '.', '-' or '_'; sent by
  *	ftnl_cluster_set() (modules with FTNL_FEATURE_NODE_NAME), shown by
  *	dumps and carried in the node's events
+ * @domain: its failure domain (FTNL_A_NODE_DOMAIN), "" for none: 1 to
+ *	FTNL_NODE_DOMAIN_MAX letters, digits, '.', '-' or '_'; sent by
+ *	ftnl_cluster_set() (modules with FTNL_FEATURE_DOMAINS): the ring
+ *	order keeps the nodes of one domain apart
  *
- * The fields after @port and @addr but @name are filled in by dumps and
- * ignored by ftnl_cluster_set().
+ * The fields after @port and @addr but @name and @domain are filled in by
+ * dumps and ignored by ftnl_cluster_set(). Dumps list the nodes in ring
+ * order.
  */
 struct ftnl_node {
 	uint32_t id;
@@ -256,6 +261,7 @@ struct ftnl_node {
 	uint64_t incarnation;
 	uint64_t hb_age_us;
 	char name[FTNL_NODE_NAME_MAX + 1];
+	char domain[FTNL_NODE_DOMAIN_MAX + 1];
 };
 
 /**
@@ -954,7 +960,10 @@ enum ftnl_config_parse_flags {
  *	key HEX                    64 hex digits, or:
  *	keyfile PATH               32 raw bytes or 64 hex digits; a relative
  *	                           PATH is relative to the file's directory
- *	node ID ADDRESS PORT       one per member; IPv4 or IPv6 address
+ *	node ID ADDRESS PORT [name NAME] [domain DOMAIN]
+ *	                           one per member; IPv4 or IPv6 address;
+ *	                           optionally a name for people and a
+ *	                           failure domain (a rack), in either order
  *	bcast ALGORITHM            optional: hypercube, bmg or fcg (sets
  *	                           &ftnl_cluster_config.has_bcast_algo)
  *	gossip-faults N            optional: FCG's f, 1..7 (sets @has_fcg_f)

@@ -213,6 +213,11 @@ static const struct bad_case bad_cases[] = {
 	{ "cluster set -j", "cluster set: unexpected \"-j\" in cluster set (options go before the object)" },
 	{ "cluster set timeout", "cluster set: \"timeout\" needs a value" },
 	{ "cluster set node 1 10.0.0.1", "cluster set: \"node\" needs ID ADDRESS PORT" },
+	{ "cluster set node 1 10.0.0.1 1 domain", "cluster set: \"domain\" of node 1 needs a value" },
+	{ "cluster set node 1 10.0.0.1 1 domain 0123456789abcdef0123456789abcdef",
+	  "cluster set: domain \"0123456789abcdef0123456789abcdef\" of node 1 must be 1 to 31 characters" },
+	{ "cluster set node 1 10.0.0.1 1 domain r1 name cn1 domain r2",
+	  "cluster set: \"domain\" of node 1 given twice" },
 	{ "cluster set node x 10.0.0.1 1",
 	  "cluster set: invalid node id \"x\" (expected 0..4294967295)" },
 	{ "cluster set node 1 10.0.0.300 1",
@@ -315,7 +320,7 @@ static void test_cluster_set_all(const void *arg)
 
 	(void)arg;
 	parse(&p, "cl se file f.conf self 3 heartbeat 1.5s timeout 5s key " KEY
-		  " node 1 10.0.0.1 7400 node 2 [fd00::2] 7401 cluster 42");
+		  " node 1 10.0.0.1 7400 node 2 [fd00::2] 7401 domain rack2 name cn2 cluster 42");
 	if (!TAP_CHECK_INT(p.ret, 0)) {
 		tap_diag("error: %s", p.err);
 		cli_command_free(&p.cmd);
@@ -337,6 +342,9 @@ static void test_cluster_set_all(const void *arg)
 					       &s->nodes[1].addr, addr,
 					       sizeof(addr)), "fd00::2");
 		TAP_CHECK_UINT(s->nodes[1].port, 7401);
+		TAP_CHECK_STR(s->nodes[0].domain, "");
+		TAP_CHECK_STR(s->nodes[1].domain, "rack2");
+		TAP_CHECK_STR(s->nodes[1].name, "cn2");
 	}
 	cli_command_free(&p.cmd);
 	TAP_CHECK(!p.cmd.set.nodes);
