@@ -172,6 +172,49 @@ static int ring_segment_table(const struct compare_opts *o)
 	return 0;
 }
 
+/*
+ * A whole failure domain fails at once: a rack of 16 at n = 4096 and
+ * 65536. With the ring in id order the rack is a segment of 16 consecutive
+ * dead nodes (Theorem 1's walk, d(2f - 1)); with the ring interleaving the
+ * domains (kmod/ring/order.c) every dead node has a live observer.
+ */
+static int ring_rack_table(const struct compare_opts *o)
+{
+	static const uint32_t sizes[] = { 4096, 65536 };
+	static const uint32_t runs[] = { 40, 4 };
+
+	printf("\n(a'') Failure domains: a rack of 16 nodes fails at once (ids / 16 = rack);\n"
+	       "      ring in id order (a run of 16 dead) vs ring interleaving the racks.\n");
+	printf("      %-9s %7s %5s | %-21s | %-21s | %6s %9s\n", "scenario", "n", "runs",
+	       "all know all, ids (s)", "all know all, racks (s)", "ratio", "d(2f-1)");
+	for (int s = 0; s < 2; s++) {
+		const struct ring_scenario *sc = ring_scenario_find(s ? "lowlat" : "lownoise");
+
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			struct ring_batch b[2];
+
+			for (int dom = 0; dom < 2; dom++) {
+				struct ring_cfg cfg = ring_base(sc, sizes[i], RING_RACK, o->seed);
+				int err;
+
+				cfg.rack = 16;
+				cfg.nfail = 16;
+				cfg.domains = dom;
+				err = ring_batch_run(&cfg, runs_scaled(o, runs[i]), &b[dom]);
+				if (err)
+					return err;
+			}
+			printf("      %-9s %7u %5u | %9.3f (max %7.3f) | %9.3f (max %7.3f) | %6.1f %9.0f%s\n",
+			       sc->name, sizes[i], b[0].runs, b[0].t_all.mean, b[0].t_all.max,
+			       b[1].t_all.mean, b[1].t_all.max, b[0].t_all.mean / b[1].t_all.mean,
+			       sc->d_s * 31,
+			       b[0].unstable || b[0].unreconnected || b[1].unstable ||
+			       b[1].unreconnected ? "  UNSTABLE" : "");
+		}
+	}
+	return 0;
+}
+
 #define GN	4096
 #define GLAT	2	/* L = 2 us, O = 1 us */
 
@@ -408,6 +451,8 @@ int sim_compare(int argc, char **argv)
 		err = ring_mtbf_table(&o, "lowlat");
 	if (!err)
 		err = ring_segment_table(&o);
+	if (!err)
+		err = ring_rack_table(&o);
 	if (!err)
 		err = gossip_pick(&o, &set);
 	for (size_t s = 0; !err && s < 3; s++)

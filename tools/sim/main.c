@@ -25,7 +25,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: ftnl-sim COMMAND [OPTIONS]\n"
 	      "\n"
-	      "  ring     [--n N] [--scenario lownoise|lowlat] [--mode burst|mtbf|segment]\n"
+	      "  ring     [--n N] [--scenario lownoise|lowlat] [--mode burst|mtbf|segment|rack]\n"
+	      "           [--rack SIZE] [--domains]\n"
 	      "           [--runs R] [--seed S] [--overlay hcube|bmg] [--paper-t5]\n"
 	      "           [--nfail K] [--window SEC] [--mtbf-years Y]\n"
 	      "           [--h SEC] [--d SEC] [--t SEC]\n"
@@ -90,12 +91,14 @@ static int cmd_ring(int argc, char **argv)
 		{ "h", required_argument, NULL, 'h' },
 		{ "d", required_argument, NULL, 'd' },
 		{ "t", required_argument, NULL, 't' },
+		{ "rack", required_argument, NULL, 'R' },
+		{ "domains", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct ring_scenario *sc = ring_scenario_find("lowlat");
 	double h = NAN, d = NAN, t = NAN, window = NAN, years = 1.0;
 	struct ring_cfg cfg = { .n = 65536, .mode = RING_BURST, .seed = 1,
-				.overlay = FTNL_OVERLAY_HYPERCUBE };
+				.overlay = FTNL_OVERLAY_HYPERCUBE, .rack = 16 };
 	uint32_t runs = 10, nfail = 0, seed32;
 	struct ring_batch b;
 	int c, err;
@@ -118,6 +121,8 @@ static int cmd_ring(int argc, char **argv)
 				cfg.mode = RING_MTBF;
 			else if (!strcmp(optarg, "segment"))
 				cfg.mode = RING_SEGMENT;
+			else if (!strcmp(optarg, "rack"))
+				cfg.mode = RING_RACK;
 			else
 				return bad_option("ring", "mode");
 			break;
@@ -140,6 +145,13 @@ static int cmd_ring(int argc, char **argv)
 			break;
 		case 'p':
 			cfg.paper_t5 = true;
+			break;
+		case 'R':
+			if (parse_u32(optarg, &cfg.rack) || !cfg.rack)
+				return bad_option("ring", "rack");
+			break;
+		case 'D':
+			cfg.domains = true;
 			break;
 		case 'k':
 			if (parse_u32(optarg, &nfail) || !nfail)
@@ -174,6 +186,8 @@ static int cmd_ring(int argc, char **argv)
 	cfg.d_ns = (int64_t)((isnan(d) ? sc->d_s : d) * 1e9);
 	cfg.t_ns = (int64_t)((isnan(t) ? sc->t_s : t) * 1e9);
 	cfg.nfail = nfail ? nfail : ilog2_floor(cfg.n) - 1;
+	if (cfg.mode == RING_RACK)
+		cfg.nfail = cfg.rack;
 	cfg.window_ns = isnan(window) ? cfg.d_ns : (int64_t)(window * 1e9);
 	if (cfg.window_ns < 1)
 		cfg.window_ns = 1;
@@ -181,11 +195,16 @@ static int cmd_ring(int argc, char **argv)
 
 	printf("ring: n=%u h=%g s d=%g s t=%g ms, %s, overlay %s%s, %u runs from seed %llu\n",
 	       cfg.n, cfg.h_ns * 1e-9, cfg.d_ns * 1e-9, cfg.t_ns * 1e-6,
-	       cfg.mode == RING_BURST ? "burst" : cfg.mode == RING_MTBF ? "mtbf" : "segment",
+	       cfg.mode == RING_BURST ? "burst" : cfg.mode == RING_MTBF ? "mtbf" :
+	       cfg.mode == RING_RACK ? "rack" : "segment",
 	       cfg.overlay == FTNL_OVERLAY_BMG ? "bmg" : "hcube",
 	       cfg.paper_t5 ? ", Algorithm 1's T5 (no reconnect on broadcast)" : "",
 	       runs, (unsigned long long)cfg.seed);
-	if (cfg.mode != RING_MTBF)
+	if (cfg.mode == RING_RACK)
+		printf("  one failure domain of %u nodes (ids / %u) fails at 0; ring order %s\n",
+		       cfg.rack, cfg.rack, cfg.domains ?
+		       "interleaving the domains" : "by id (a domain is a run)");
+	else if (cfg.mode != RING_MTBF)
 		printf("  %u failures%s: the first at 0, the others uniform in [0, %g s)\n",
 		       cfg.nfail, cfg.mode == RING_SEGMENT ? " of consecutive nodes, each the predecessor of the last" : "",
 		       cfg.window_ns * 1e-9);

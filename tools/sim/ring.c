@@ -37,11 +37,13 @@
  *    broadcast, shared by all its messages and freed with its last one.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../kmod/bcast/topology.h"
 #include "../../kmod/ring/core.h"
+#include "../../kmod/ring/order.h"
 #include "heap.h"
 #include "ring.h"
 #include "rng.h"
@@ -513,13 +515,64 @@ static int ring_on_bcast(struct ring_sim *sim, uint32_t node, uint32_t id,
 	return err;
 }
 
+/*
+ * RING_RACK: the ring positions of every node of domain @rack_id, through
+ * the same ring order the module computes from a table naming domains.
+ */
+static int ring_rack_positions(const struct ring_cfg *cfg, uint32_t rack_id,
+			       uint32_t *pos, uint32_t count)
+{
+	struct ftnl_ring_member *members = NULL;
+	uint32_t *ring = NULL, *scratch = NULL, i, k = 0;
+	char (*names)[12] = NULL;
+	int err = -ENOMEM;
+
+	members = malloc(cfg->n * sizeof(*members));
+	ring = malloc(cfg->n * sizeof(*ring));
+	scratch = malloc(cfg->n * sizeof(*scratch));
+	names = malloc(cfg->n * sizeof(*names));
+	if (!members || !ring || !scratch || !names)
+		goto out;
+	for (i = 0; i < cfg->n; i++) {
+		snprintf(names[i], sizeof(names[i]), "r%u", i / cfg->rack);
+		members[i].id = i;
+		members[i].domain = cfg->domains ? names[i] : NULL;
+	}
+	ftnl_ring_order(members, cfg->n, ring, scratch);
+	for (i = 0; i < cfg->n && k < count; i++)
+		if (ring[i] / cfg->rack == rack_id)
+			pos[k++] = i;
+	err = k == count ? 0 : -EINVAL;
+out:
+	free(names);
+	free(scratch);
+	free(ring);
+	free(members);
+	return err;
+}
+
 /* Draw the failures: who and when (index order = time order). */
 static int ring_draw_failures(struct ring_sim *sim)
 {
 	const struct ring_cfg *cfg = sim->cfg;
 	uint32_t k, max = cfg->n > 1 ? cfg->n - 1 : 0;
 
+	uint32_t rack_pos[RING_MAX_FAILURES];
+
 	sim->nfail = cfg->mode == RING_MTBF ? RING_MAX_FAILURES : cfg->nfail;
+	if (cfg->mode == RING_RACK) {
+		int err;
+
+		if (!cfg->rack || cfg->rack > RING_MAX_FAILURES ||
+		    cfg->rack >= cfg->n)
+			return -EINVAL;
+		sim->nfail = cfg->rack;
+		err = ring_rack_positions(cfg, (uint32_t)sim_rng_below(
+						  &sim->rng, cfg->n / cfg->rack),
+					  rack_pos, cfg->rack);
+		if (err)
+			return err;
+	}
 	if (sim->nfail > RING_MAX_FAILURES)
 		sim->nfail = RING_MAX_FAILURES;
 	if (sim->nfail > max)
@@ -528,7 +581,7 @@ static int ring_draw_failures(struct ring_sim *sim)
 		return -EINVAL;
 
 	for (k = 0; k < sim->nfail; k++) {
-		if (k == 0)
+		if (k == 0 || cfg->mode == RING_RACK)
 			sim->fail_time[k] = 0;
 		else if (cfg->mode != RING_MTBF)
 			sim->fail_time[k] = (int64_t)sim_rng_below(&sim->rng, cfg->window_ns);
@@ -552,6 +605,8 @@ static int ring_draw_failures(struct ring_sim *sim)
 
 		if (cfg->mode == RING_SEGMENT && k)
 			p = ftnl_ring_pred(sim->fail_pos[k - 1], cfg->n);
+		else if (cfg->mode == RING_RACK)
+			p = rack_pos[k];
 		else
 			do {
 				p = (uint32_t)sim_rng_below(&sim->rng, cfg->n);

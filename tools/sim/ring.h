@@ -25,6 +25,7 @@ enum ring_mode {
 	RING_MTBF,	/* Figure 5: exponential failures, first at time 0 */
 	RING_SEGMENT,	/* Figure 2: a burst striking consecutive nodes, each
 			 * the predecessor of the previous: Theorem 1's worst case */
+	RING_RACK,	/* every node of one failure domain, all at time 0 */
 };
 
 /**
@@ -40,6 +41,11 @@ enum ring_mode {
  * @window_ns: RING_BURST, RING_SEGMENT: the window
  * @mtbf_node_s: RING_MTBF: a node's mean time between failures (m_ind);
  *	the platform's is m_ind / n
+ * @rack: RING_RACK: nodes per failure domain (ids 0..n-1, domain id / @rack);
+ *	one domain, drawn at random, fails whole at time 0 (@nfail = @rack)
+ * @domains: the ring order interleaves the domains (kmod/ring/order.c) as
+ *	a table naming them makes it; off, ids in order: a domain is a run of
+ *	consecutive nodes
  * @paper_t5: Algorithm 1 to the letter: T5 only adds the announced death
  *	to D and does not reconnect the ring, so an observer that learns its
  *	emitter's death from a broadcast still times out and broadcasts it
@@ -57,6 +63,8 @@ struct ring_cfg {
 	uint32_t nfail;
 	int64_t window_ns;
 	double mtbf_node_s;
+	uint32_t rack;
+	bool domains;
 	bool paper_t5;
 	uint64_t seed;
 };

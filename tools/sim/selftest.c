@@ -182,6 +182,43 @@ static void test_ring_case(const void *arg)
 	}
 }
 
+/*
+ * A whole failure domain (a rack of 16 at n = 1024) fails at once. In id
+ * order it is a run of 16 consecutive dead nodes: one observer walks it,
+ * d + 2d per further node, so all know all no sooner than d(2f - 1) - h.
+ * With the ring interleaving domains every dead node has a live observer:
+ * all know all within d + h (a heartbeat period of phase, message times).
+ */
+static void test_ring_rack(const void *arg)
+{
+	(void)arg;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		for (int domains = 0; domains < 2; domains++) {
+			struct ring_cfg cfg = ring_cfg_small(1024, RING_RACK, seed);
+			struct ring_result res;
+			bool ok;
+
+			cfg.rack = 16;
+			cfg.nfail = 16;
+			cfg.domains = domains;
+			if (!TAP_CHECK(!ring_run(&cfg, &res)))
+				return;
+			ok = res.stable && res.reconnected && res.failures == 16;
+			if (domains)
+				ok = ok && res.t_all_ns <= cfg.d_ns + cfg.h_ns;
+			else
+				ok = ok && res.t_all_ns >= 31 * cfg.d_ns - cfg.h_ns;
+			if (!ok) {
+				tap_diag("seed %llu domains %d: stable %d reconnected %d failures %u all %.4f s",
+					 (unsigned long long)seed, domains,
+					 res.stable, res.reconnected,
+					 res.failures, res.t_all_ns * 1e-9);
+				TAP_CHECK(false);
+			}
+		}
+	}
+}
+
 static struct gsim_cfg gossip_cfg(int algo, uint32_t n, uint64_t seed)
 {
 	struct gsim_cfg cfg = { .n = n, .algo = algo, .lat = 2, .f = 1,
@@ -298,6 +335,8 @@ int sim_selftest(void)
 		tap_add(test_ring_case, &ring_cases[i],
 			"ring n=%u, %s: all learn all, reconnected, d - h <= detection, Theorem 1",
 			ring_cases[i].n, ring_cases[i].name);
+	tap_add(test_ring_rack, NULL,
+		"ring n=1024, a rack of 16 fails at once: id order walks d(2f - 1), interleaved domains within d + h");
 	tap_add(test_gossip_deterministic, NULL, "gossip: same seed, same broadcast");
 	tap_add(test_gossip_reach, NULL,
 		"CCG, FCG and floods reach every live node, no duplicate, everyone exits");
