@@ -185,7 +185,7 @@ static int ring_rack_table(const struct compare_opts *o)
 
 	printf("\n(a'') Failure domains: a rack of 16 nodes fails at once (ids / 16 = rack);\n"
 	       "      ring in id order (a run of 16 dead) vs ring interleaving the racks.\n");
-	printf("      %-9s %7s %5s | %-21s | %-21s | %6s %9s\n", "scenario", "n", "runs",
+	printf("      %-9s %7s %5s | %-23s | %-23s | %6s %9s\n", "scenario", "n", "runs",
 	       "all know all, ids (s)", "all know all, racks (s)", "ratio", "d(2f-1)");
 	for (int s = 0; s < 2; s++) {
 		const struct ring_scenario *sc = ring_scenario_find(s ? "lowlat" : "lownoise");
