@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bitmap.h"
+#include "carve.h"
 #include "engine.h"
 #include "tree.h"
 
@@ -93,49 +94,23 @@ struct era_group {
 	struct era_stats stats;
 };
 
-/* ---- allocation: everything in one block, carved twice -------------- */
+/* ---- allocation: everything in one block, carved twice (carve.h) ---- */
 
-struct carver {
-	uint8_t *base;
-	size_t off;
-};
-
-static void *carve(struct carver *c, size_t size)
-{
-	size_t off = (c->off + 15) & ~(size_t)15;
-
-	c->off = off + size;
-	return c->base ? c->base + off : NULL;
-}
-
-static void *default_alloc(void *ctx, size_t size)
-{
-	(void)ctx;
-	return malloc(size);
-}
-
-static void default_free(void *ctx, void *ptr, size_t size)
-{
-	(void)ctx;
-	(void)size;
-	free(ptr);
-}
-
-static void layout(struct era_group *g, struct carver *c)
+static void layout(struct era_group *g, struct era_carver *c)
 {
 	size_t words = era_bitmap_words(g->nranks);
 	size_t ids = (size_t)g->nranks * sizeof(uint32_t);
 	size_t map = words * sizeof(uint64_t);
 
-	g->dead = carve(c, map);
-	g->pending = carve(c, map);
-	g->tmp_map = carve(c, map);
-	g->slot_mark = carve(c, era_bitmap_words(g->nslots) * sizeof(uint64_t));
-	g->slots = carve(c, g->nslots * sizeof(*g->slots));
+	g->dead = era_carve(c, map);
+	g->pending = era_carve(c, map);
+	g->tmp_map = era_carve(c, map);
+	g->slot_mark = era_carve(c, era_bitmap_words(g->nslots) * sizeof(uint64_t));
+	g->slots = era_carve(c, g->nslots * sizeof(*g->slots));
 	for (uint32_t i = 0; i < g->nslots; i++) {
-		void *value = carve(c, g->op->value_size);
-		uint64_t *contributed = carve(c, map);
-		uint64_t *requested = carve(c, map);
+		void *value = era_carve(c, g->op->value_size);
+		uint64_t *contributed = era_carve(c, map);
+		uint64_t *requested = era_carve(c, map);
 
 		if (g->slots) {
 			g->slots[i].value = value;
@@ -143,28 +118,28 @@ static void layout(struct era_group *g, struct carver *c)
 			g->slots[i].requested = requested;
 		}
 	}
-	g->views = carve(c, g->nviews * sizeof(*g->views));
+	g->views = era_carve(c, g->nviews * sizeof(*g->views));
 	for (uint32_t i = 0; i < g->nviews; i++) {
 		struct era_view v = {
-			.order = carve(c, ids),
-			.pos_of = carve(c, ids),
-			.parent = carve(c, ids),
-			.first_child = carve(c, ids),
-			.next_sibling = carve(c, ids),
-			.excluded = carve(c, map),
+			.order = era_carve(c, ids),
+			.pos_of = era_carve(c, ids),
+			.parent = era_carve(c, ids),
+			.first_child = era_carve(c, ids),
+			.next_sibling = era_carve(c, ids),
+			.excluded = era_carve(c, map),
 		};
 
 		if (g->views)
 			g->views[i] = v;
 	}
 	g->excluded_ring = g->cfg.rebalance ?
-			   carve(c, g->window * map) : NULL;
-	g->children = carve(c, ids);
-	g->stack = carve(c, ids);
-	g->build_scratch = carve(c,
+			   era_carve(c, g->window * map) : NULL;
+	g->children = era_carve(c, ids);
+	g->stack = era_carve(c, ids);
+	g->build_scratch = era_carve(c,
 			ERA_TREE_SCRATCH_WORDS(g->nranks) * sizeof(uint32_t));
 	if (g->cfg.host_of) {
-		uint32_t *host_of = carve(c, ids);
+		uint32_t *host_of = era_carve(c, ids);
 
 		if (host_of) {
 			memcpy(host_of, g->cfg.host_of, ids);
@@ -208,11 +183,11 @@ static bool config_valid(const struct era_config *cfg)
 int era_group_create(const struct era_config *cfg, struct era_group **out)
 {
 	static const struct era_alloc std_alloc = {
-		.alloc = default_alloc,
-		.free = default_free,
+		.alloc = era_default_alloc,
+		.free = era_default_free,
 	};
 	struct era_group proto = { 0 }, *g;
-	struct carver c = { 0 };
+	struct era_carver c = { 0 };
 
 	*out = NULL;
 	if (!config_valid(cfg))
@@ -238,7 +213,7 @@ int era_group_create(const struct era_config *cfg, struct era_group **out)
 		.nranks = cfg->nranks,
 	};
 
-	carve(&c, sizeof(*g));
+	era_carve(&c, sizeof(*g));
 	layout(&proto, &c);
 	proto.alloc_size = c.off;
 	g = proto.alloc.alloc(proto.alloc.ctx, proto.alloc_size);
@@ -246,8 +221,8 @@ int era_group_create(const struct era_config *cfg, struct era_group **out)
 		return -ENOMEM;
 	memset(g, 0, proto.alloc_size);
 	*g = proto;
-	c = (struct carver){ .base = (uint8_t *)g };
-	carve(&c, sizeof(*g));
+	c = (struct era_carver){ .base = (uint8_t *)g };
+	era_carve(&c, sizeof(*g));
 	layout(g, &c);
 
 	g->latest = &g->views[0];

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "era/bitmap.h"
+#include "era/carve.h"
 #include "vall/engine.h"
 
 #define VALL_MAX_RANKS	(1u << 24)
@@ -123,54 +124,28 @@ struct vall_group {
 	struct vall_stats stats;
 };
 
-/* ---- allocation: one block, carved twice (as libftnl/era) ------------- */
+/* ---- allocation: one block, carved twice (era/carve.h) -------------- */
 
-struct carver {
-	uint8_t *base;
-	size_t off;
-};
-
-static void *carve(struct carver *c, size_t size)
-{
-	size_t off = (c->off + 15) & ~(size_t)15;
-
-	c->off = off + size;
-	return c->base ? c->base + off : NULL;
-}
-
-static void *default_alloc(void *ctx, size_t size)
-{
-	(void)ctx;
-	return malloc(size);
-}
-
-static void default_free(void *ctx, void *ptr, size_t size)
-{
-	(void)ctx;
-	(void)size;
-	free(ptr);
-}
-
-static void layout(struct vall_group *g, struct carver *c)
+static void layout(struct vall_group *g, struct era_carver *c)
 {
 	size_t map = era_bitmap_words(g->nranks) * sizeof(uint64_t);
 	size_t vsz = g->op->value_size;
 
-	g->dead = carve(c, map);
-	g->desc_tmp = carve(c, map);
-	g->child_tmp = carve(c, map);
-	g->children = carve(c, (size_t)g->nranks * sizeof(uint32_t));
-	g->value_tmp = carve(c, vsz);
-	g->slots = carve(c, g->nslots * sizeof(*g->slots));
+	g->dead = era_carve(c, map);
+	g->desc_tmp = era_carve(c, map);
+	g->child_tmp = era_carve(c, map);
+	g->children = era_carve(c, (size_t)g->nranks * sizeof(uint32_t));
+	g->value_tmp = era_carve(c, vsz);
+	g->slots = era_carve(c, g->nslots * sizeof(*g->slots));
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		struct vall_slot s = {
-			.children = carve(c, map),
-			.awaited = carve(c, map),
-			.desc = carve(c, map),
-			.ballot = carve(c, vsz),
-			.votes = carve(c, vsz),
-			.contribution = carve(c, vsz),
-			.committed = carve(c, vsz),
+			.children = era_carve(c, map),
+			.awaited = era_carve(c, map),
+			.desc = era_carve(c, map),
+			.ballot = era_carve(c, vsz),
+			.votes = era_carve(c, vsz),
+			.contribution = era_carve(c, vsz),
+			.committed = era_carve(c, vsz),
 		};
 
 		if (g->slots)
@@ -181,11 +156,11 @@ static void layout(struct vall_group *g, struct carver *c)
 int vall_group_create(const struct vall_config *cfg, struct vall_group **out)
 {
 	static const struct era_alloc std_alloc = {
-		.alloc = default_alloc,
-		.free = default_free,
+		.alloc = era_default_alloc,
+		.free = era_default_free,
 	};
 	struct vall_group proto = { 0 }, *g;
-	struct carver c = { 0 };
+	struct era_carver c = { 0 };
 	const struct era_op *op = cfg->op;
 
 	*out = NULL;
@@ -211,7 +186,7 @@ int vall_group_create(const struct vall_config *cfg, struct vall_group **out)
 	 */
 	proto.nslots = 3 * proto.window + 1;
 
-	carve(&c, sizeof(*g));
+	era_carve(&c, sizeof(*g));
 	layout(&proto, &c);
 	proto.alloc_size = c.off;
 	g = proto.alloc.alloc(proto.alloc.ctx, proto.alloc_size);
@@ -219,8 +194,8 @@ int vall_group_create(const struct vall_config *cfg, struct vall_group **out)
 		return -ENOMEM;
 	memset(g, 0, proto.alloc_size);
 	*g = proto;
-	c = (struct carver){ .base = (uint8_t *)g };
-	carve(&c, sizeof(*g));
+	c = (struct era_carver){ .base = (uint8_t *)g };
+	era_carve(&c, sizeof(*g));
 	layout(g, &c);
 	g->is_root = g->self == 0;
 	*out = g;
