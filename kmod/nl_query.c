@@ -6,6 +6,7 @@
  */
 
 #include <linux/math64.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -75,7 +76,9 @@ int ftnl_put_cluster_summary(struct sk_buff *msg,
  */
 static int ftnl_reply_about_cluster(struct genl_info *info,
 				    int (*fill)(struct sk_buff *msg,
-						const struct ftnl_cluster *cluster))
+						const struct ftnl_cluster *cluster,
+						void *arg),
+				    void *arg)
 {
 	const struct ftnl_cluster *cluster;
 	struct sk_buff *msg;
@@ -101,7 +104,7 @@ static int ftnl_reply_about_cluster(struct genl_info *info,
 		err = -ENOENT;
 		goto err_free;
 	}
-	err = fill(msg, cluster);
+	err = fill(msg, cluster, arg);
 	rcu_read_unlock();
 	if (err) {
 		GENL_SET_ERR_MSG(info, "reply does not fit in a message");
@@ -117,7 +120,8 @@ err_free:
 }
 
 static int ftnl_put_cluster_config(struct sk_buff *msg,
-				   const struct ftnl_cluster *cluster)
+				   const struct ftnl_cluster *cluster,
+				   void *unused)
 {
 	if (ftnl_put_cluster_summary(msg, cluster) ||
 	    nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
@@ -134,7 +138,7 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 
 int ftnl_nl_cluster_get(struct sk_buff *skb, struct genl_info *info)
 {
-	return ftnl_reply_about_cluster(info, ftnl_put_cluster_config);
+	return ftnl_reply_about_cluster(info, ftnl_put_cluster_config, NULL);
 }
 
 static int ftnl_put_node(struct sk_buff *msg, const struct ftnl_cluster *cluster,
@@ -222,7 +226,7 @@ out:
 }
 
 static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
-				 atomic64_t *counters, int count, int pad)
+				 const u64 *counters, int count, int pad)
 {
 	struct nlattr *nest;
 	int i;
@@ -231,28 +235,26 @@ static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < count; i++)
-		if (nla_put_u64_64bit(msg, i + 1, atomic64_read(&counters[i]), pad))
+		if (nla_put_u64_64bit(msg, i + 1, counters[i], pad))
 			return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
-static int ftnl_put_bcast_latency(struct sk_buff *msg, struct ftnl_ring *ring)
+static int ftnl_put_bcast_latency(struct sk_buff *msg,
+				  const struct ftnl_bcast_stats *st)
 {
-	struct ftnl_bcast_stats st;
-
-	ftnl_ring_bcast_stats(ring, &st);
 	if (nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_LAST_NS,
-			      st.latency_last_ns, FTNL_A_STATS_PAD) ||
+			      st->latency_last_ns, FTNL_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_MAX_NS,
-			      st.latency_max_ns, FTNL_A_STATS_PAD) ||
+			      st->latency_max_ns, FTNL_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
-			      st.latency_sum_ns, FTNL_A_STATS_PAD))
+			      st->latency_sum_ns, FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
 
-static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
+static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st)
 {
 	struct nlattr *nest;
 	int i;
@@ -261,37 +263,47 @@ static int ftnl_put_stats(struct sk_buff *msg, struct ftnl_ring *ring)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = FTNL_A_STATS_HB_SENT; i <= FTNL_A_STATS_EVENTS_LOST; i++)
-		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
-				      FTNL_A_STATS_PAD))
+		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
 	for (i = FTNL_A_STATS_BCAST_ORIGINATED; i <= FTNL_A_STATS_BCAST_DUPLICATES; i++)
-		if (nla_put_u64_64bit(msg, i, atomic64_read(&ring->counters[i]),
-				      FTNL_A_STATS_PAD))
+		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
-	if (ftnl_put_bcast_latency(msg, ring) ||
+	if (ftnl_put_bcast_latency(msg, &st->bcast) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_SKIPPED,
-			      atomic64_read(&ring->counters[FTNL_A_STATS_HB_SKIPPED]),
+			      st->counters[FTNL_A_STATS_HB_SKIPPED],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
-	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, ring->xport.drops,
+	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, st->drops,
 				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||
-	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, ring->lateness,
+	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, st->lateness,
 				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_LATENESS_MAX_NS,
-			      READ_ONCE(ring->lateness_max_ns), FTNL_A_STATS_PAD))
+			      st->lateness_max_ns, FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
+/* @st is scratch memory: the copy is too large for the stack. */
 static int ftnl_put_cluster_stats(struct sk_buff *msg,
-				  const struct ftnl_cluster *cluster)
+				  const struct ftnl_cluster *cluster, void *st)
 {
-	return ftnl_put_stats(msg, cluster->ring);
+	ftnl_ring_read_stats(cluster->ring, st);
+	return ftnl_put_stats(msg, st);
 }
 
 int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	return ftnl_reply_about_cluster(info, ftnl_put_cluster_stats);
+	struct ftnl_ring_stats *st;
+	int err;
+
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!st) {
+		GENL_SET_ERR_MSG(info, "out of memory for the statistics");
+		return -ENOMEM;
+	}
+	err = ftnl_reply_about_cluster(info, ftnl_put_cluster_stats, st);
+	kfree(st);
+	return err;
 }

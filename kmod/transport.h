@@ -54,6 +54,16 @@ static inline void ftnl_transport_drop(struct ftnl_transport *t,
 	atomic64_inc(&t->drops[reason]);
 }
 
+/* Copy @t's drop counters into @out (__FTNL_DROP_MAX of them). */
+static inline void ftnl_transport_read_drops(const struct ftnl_transport *t,
+					     u64 *out)
+{
+	int i;
+
+	for (i = 0; i < __FTNL_DROP_MAX; i++)
+		out[i] = atomic64_read(&t->drops[i]);
+}
+
 /* socket.c */
 int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 			const struct ftnl_cluster *cluster,

@@ -121,6 +121,21 @@ void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
 	*stats = bcast->stats;
 }
 
+/**
+ * ftnl_bcast_add_counters - add the layer's counters to a stats dump's
+ * @bcast: the broadcast layer
+ * @sums: FTNL_BCAST_NR_COUNTERS sums, by enum ftnl_stats_attr
+ *
+ * Any context; counters are read one by one, not as a snapshot.
+ */
+void ftnl_bcast_add_counters(const struct ftnl_bcast *bcast, u64 *sums)
+{
+	int i;
+
+	for (i = 0; i < FTNL_BCAST_NR_COUNTERS; i++)
+		sums[i] += atomic64_read(&bcast->counters[i]);
+}
+
 /*
  * Send @payload to Neighbors(s, D) of the node labeled @label, which got
  * it from @from_label (@label itself at the source), in @cube.

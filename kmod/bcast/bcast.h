@@ -50,7 +50,6 @@ struct ftnl_bcast_ops {
  * @running: the ring runs (read-only here)
  * @lock: the ring's lock, held by every caller but init and stop
  * @transport: where datagrams and broadcast numbers come from
- * @counters: the node's statistics, by enum ftnl_stats_attr
  * @ops: the ring's callbacks
  * @ctx: passed back to them
  */
@@ -63,7 +62,6 @@ struct ftnl_bcast_env {
 	const bool *running;
 	spinlock_t *lock; /* the ring's, held around every call but init/stop */
 	struct ftnl_transport *transport;
-	atomic64_t *counters;
 	const struct ftnl_bcast_ops *ops;
 	void *ctx;
 };
@@ -80,6 +78,13 @@ struct ftnl_bcast_stats {
 	u64 latency_max_ns;
 	u64 latency_sum_ns;
 };
+
+/*
+ * The broadcast layer's own counters, indexed by enum ftnl_stats_attr like
+ * the ring's (only the broadcast ones and TX_ERRORS, EVENTS_LOST are used);
+ * a stats dump adds both (ftnl_bcast_add_counters()).
+ */
+#define FTNL_BCAST_NR_COUNTERS	__FTNL_A_STATS_MAX
 
 /* Broadcasts remembered for deduplication, most recent first out. */
 #define FTNL_BCAST_SEEN		256
@@ -143,6 +148,7 @@ struct ftnl_fcg {
  * @txbuf: payload being sent
  * @txbuf_len: size of @txbuf
  * @stats: delivery latencies
+ * @counters: what the layer counts, by enum ftnl_stats_attr
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
  */
 struct ftnl_bcast {
@@ -154,6 +160,7 @@ struct ftnl_bcast {
 	u8 *txbuf;
 	u32 txbuf_len;
 	struct ftnl_bcast_stats stats;
+	atomic64_t counters[FTNL_BCAST_NR_COUNTERS];
 	struct ftnl_fcg fcg;
 };
 
@@ -164,6 +171,7 @@ int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 		  const u8 *payload, u32 len);
 void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
 			  struct ftnl_bcast_stats *stats);
+void ftnl_bcast_add_counters(const struct ftnl_bcast *bcast, u64 *sums);
 void ftnl_bcast_stop(struct ftnl_bcast *bcast);
 void ftnl_bcast_free(struct ftnl_bcast *bcast);
 

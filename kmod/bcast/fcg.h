@@ -10,7 +10,7 @@
 
 static inline void ftnl_bcast_count(struct ftnl_bcast *bcast, int counter)
 {
-	atomic64_inc(&bcast->env.counters[counter]);
+	atomic64_inc(&bcast->counters[counter]);
 }
 
 bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg);

@@ -345,7 +345,6 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		.running = &ring->core.running,
 		.lock = &ring->lock,
 		.transport = &ring->xport,
-		.counters = ring->counters,
 		.ops = &ftnl_ring_bcast_ops,
 		.ctx = ring,
 	};
@@ -541,16 +540,26 @@ u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 }
 
 /**
- * ftnl_ring_bcast_stats - the broadcast layer's delivery latencies
+ * ftnl_ring_read_stats - a copy of the ring's statistics, for a dump
  * @ring: the ring
- * @stats: filled in
+ * @st: filled in: the ring's and the broadcast layer's counters added,
+ *	the transport's drops, the lateness histogram, delivery latencies
  *
- * Process context.
+ * Counters are read one by one, not as one snapshot. Process context.
  */
-void ftnl_ring_bcast_stats(struct ftnl_ring *ring,
-			   struct ftnl_bcast_stats *stats)
+void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 {
+	int i;
+
+	for (i = 0; i < FTNL_RING_NR_COUNTERS; i++)
+		st->counters[i] = atomic64_read(&ring->counters[i]);
+	ftnl_bcast_add_counters(&ring->bcast, st->counters);
+	ftnl_transport_read_drops(&ring->xport, st->drops);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		st->lateness[i] = atomic64_read(&ring->lateness[i]);
+	st->lateness_max_ns = READ_ONCE(ring->lateness_max_ns);
+
 	spin_lock_bh(&ring->lock);
-	ftnl_bcast_get_stats(&ring->bcast, stats);
+	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);
 	spin_unlock_bh(&ring->lock);
 }

@@ -70,7 +70,22 @@ static inline void ftnl_ring_count(struct ftnl_ring *ring, int counter)
 	atomic64_inc(&ring->counters[counter]);
 }
 
-void ftnl_ring_bcast_stats(struct ftnl_ring *ring,
-			   struct ftnl_bcast_stats *stats);
+/**
+ * struct ftnl_ring_stats - what a stats dump shows of a ring
+ * @counters: by enum ftnl_stats_attr (the ring's and the broadcast's)
+ * @drops: received datagrams dropped, by enum ftnl_drop_reason
+ * @lateness: heartbeat emission lateness histogram (see uapi)
+ * @lateness_max_ns: largest emission lateness
+ * @bcast: delivery latencies
+ */
+struct ftnl_ring_stats {
+	u64 counters[FTNL_RING_NR_COUNTERS];
+	u64 drops[__FTNL_DROP_MAX];
+	u64 lateness[FTNL_LATENESS_BUCKETS];
+	u64 lateness_max_ns;
+	struct ftnl_bcast_stats bcast;
+};
+
+void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st);
 
 #endif /* _FTNL_RING_H */

@@ -13,6 +13,9 @@
  3. The transport (kmod/datagram.c, socket.c, transport.h) does not take
     a ring: no include of ring/ring.h, no ring->; it only hands an
     authentic datagram up (ftnl_ring_rx).
+ 4. The rest of the module (netlink, process registration, events, the
+    cluster's lifecycle: every kmod/*.c outside ring/ and bcast/ but the
+    transport) goes through ring.h's functions: no ring-> field access.
 
 Prints one line per violation and exits 1, or says what it checked.
 """
@@ -108,18 +111,33 @@ def check_transport(errors):
     return len(files)
 
 
+def check_ring_users(errors):
+    transport = {"datagram.c", "socket.c"}
+    checked = 0
+    for name in sorted(os.listdir(KMOD)):
+        if not name.endswith(".c") or name in transport:
+            continue
+        path = os.path.join(KMOD, name)
+        rel = os.path.relpath(path, ROOT)
+        checked += 1
+        if re.search(r"\bring\s*->|\bring\)\s*->", code(path)):
+            errors.append(f"{rel}: reaches into a ring (ring->); use ring.h's functions")
+    return checked
+
+
 def main():
     errors = []
     pure = check_pure(errors)
     nbcast = check_bcast(errors)
     ntransport = check_transport(errors)
+    nusers = check_ring_users(errors)
     for e in errors:
         print(e)
     if errors:
         return 1
     print(f"layers: {len(pure)} pure files include no kernel header; "
-          f"{nbcast} broadcast files and {ntransport} transport files "
-          "do not reach into the ring")
+          f"{nbcast} broadcast files, {ntransport} transport files and "
+          f"{nusers} other module files do not reach into the ring")
     return 0
 
 
