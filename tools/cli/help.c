@@ -57,6 +57,7 @@ static const char usage_info[] =
 "Print the loaded module's version, its protocol and family versions,\n"
 "features, largest node table, and whether a cluster is configured.\n";
 
+/* A printf format: its limits come from the uapi header (cli_usage()). */
 static const char usage_cluster[] =
 "Usage: " CLI_NAME " cluster set { file PATH | ARGS } [ ARGS ]\n"
 "       " CLI_NAME " cluster show\n"
@@ -78,9 +79,9 @@ static const char usage_cluster[] =
 "        node broadcasts the failures it detects: hypercube (the dual\n"
 "        hypercube, the module's default when bcast is not given), bmg\n"
 "        (binomial graph flood) or fcg (failure-proof corrected gossip).\n"
-"        FCG only: \"gossip-faults\" is its f, 1..7 (failures during one\n"
-"        broadcast it withstands; default 1), \"gossip-time\" its gossip\n"
-"        time T, 20us..10s or auto (chosen from the number of nodes).\n"
+"        FCG only: \"gossip-faults\" is its f, %u..%u (failures during one\n"
+"        broadcast it withstands; default %u), \"gossip-time\" its gossip\n"
+"        time T, %uus..%us or auto (chosen from the number of nodes).\n"
 "        \"domain\" names a node's failure domain (a rack): the ring keeps\n"
 "        the nodes of one domain apart, so that a whole domain failing is\n"
 "        detected in about one timeout.\n"
@@ -171,7 +172,11 @@ void cli_usage(FILE *out, enum cli_object object)
 		fputs(usage_info, out);
 		break;
 	case CLI_OBJ_CLUSTER:
-		fputs(usage_cluster, out);
+		fprintf(out, usage_cluster, (unsigned int)FTNL_FCG_F_MIN,
+			(unsigned int)FTNL_FCG_F_MAX,
+			(unsigned int)FTNL_FCG_F_DEFAULT,
+			(unsigned int)FTNL_GOSSIP_SLOT_US,
+			(unsigned int)(FTNL_GOSSIP_T_MAX_US / 1000000));
 		break;
 	case CLI_OBJ_NODE:
 		fputs(usage_node, out);

@@ -38,6 +38,37 @@ def header_defines(text):
             re.finditer(r"#define\s+(FTNL_\w+)\s+(\S+)", text)}
 
 
+def man_page_limits(defines):
+    """The man page spells limits out: each must be the header's."""
+    man = (ROOT / "tools/cli/ftnl-cli.8").read_text()
+
+    def num(name):
+        return int(defines[name].rstrip("Uu"))
+
+    def secs(name):
+        return "%gs" % (num(name) / 1e6)
+
+    def ms(name):
+        return "%gms" % (num(name) / 1e3)
+
+    phrases = [
+        "heartbeat period h, %s to %s" % (ms("FTNL_HB_PERIOD_MIN_US"),
+                                          secs("FTNL_HB_PERIOD_MAX_US")),
+        "at most %s" % secs("FTNL_TIMEOUT_MAX_US"),
+        "(1 to %d letters" % num("FTNL_NODE_NAME_MAX"),
+        "to %d of the same characters" % num("FTNL_NODE_DOMAIN_MAX"),
+        "FCG's f, %d to %d" % (num("FTNL_FCG_F_MIN"), num("FTNL_FCG_F_MAX")),
+        "Default (not given): %d" % num("FTNL_FCG_F_DEFAULT"),
+        "%dus to %s (counted in slots of %d us)" % (
+            num("FTNL_GOSSIP_SLOT_US"), secs("FTNL_GOSSIP_T_MAX_US"),
+            num("FTNL_GOSSIP_SLOT_US")),
+    ]
+    # troff breaks lines anywhere: compare with line breaks as spaces.
+    flat = " ".join(man.split())
+    return [("ftnl-cli.8 says \"%s\"" % p, p, p if p in flat else None)
+            for p in phrases]
+
+
 def main():
     spec = yaml.safe_load(SPEC.read_text())
     text = HEADER.read_text()
@@ -121,6 +152,8 @@ def main():
                    [defines.get("FTNL_MCGRP_EVENTS", "").strip('"')]))
     checks.append(("family name", '"%s"' % spec["name"],
                    defines.get("FTNL_FAMILY_NAME")))
+
+    checks.extend(man_page_limits(defines))
 
     print("1..%d" % len(checks))
     failed = 0

@@ -145,6 +145,28 @@ static void test_case(const void *arg)
 		TAP_CHECK_STR(r.err, c->err);
 }
 
+/* The limits in the help are the uapi header's, not a copy of them. */
+static void test_help_limits(const void *arg)
+{
+	char want[160];
+	struct run r;
+
+	(void)arg;
+	if (!TAP_CHECK(run(&r, "cluster help")))
+		return;
+	TAP_CHECK_INT(r.status, 0);
+	snprintf(want, sizeof(want), "is its f, %u..%u (failures",
+		 (unsigned int)FTNL_FCG_F_MIN, (unsigned int)FTNL_FCG_F_MAX);
+	TAP_CHECK_CONTAINS(r.out, want);
+	snprintf(want, sizeof(want), "default %u)",
+		 (unsigned int)FTNL_FCG_F_DEFAULT);
+	TAP_CHECK_CONTAINS(r.out, want);
+	snprintf(want, sizeof(want), "time T, %uus..%us or auto",
+		 (unsigned int)FTNL_GOSSIP_SLOT_US,
+		 (unsigned int)(FTNL_GOSSIP_T_MAX_US / 1000000));
+	TAP_CHECK_CONTAINS(r.out, want);
+}
+
 /* Commands that need the module. */
 static const char *const module_commands[] = {
 	"info", "-j cluster show", "node list", "cluster delete", "monitor",
@@ -217,6 +239,8 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		tap_add(test_case, &cases[i], "ftnl-cli %s: exit %d", cases[i].args,
 			cases[i].status);
+	tap_add(test_help_limits, NULL,
+		"ftnl-cli cluster help: FCG's limits from the uapi header");
 	tap_add(test_health_without_module, NULL,
 		"ftnl-cli health without the module: exit 2, one line");
 	for (i = 0; i < sizeof(module_commands) / sizeof(module_commands[0]); i++)
