@@ -31,6 +31,24 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
 	hdr->seq = ftnl_get_be64(buf + 28);
 }
 
+void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe)
+{
+	ftnl_put_be32(buf, probe->target_id);
+	ftnl_put_be32(buf + 4, probe->origin_id);
+	buf[8] = probe->flags;
+}
+
+int ftnl_wire_probe_decode(struct ftnl_wire_probe *probe, const u8 *buf,
+			   u32 len)
+{
+	if (len != FTNL_WIRE_PROBE_LEN || buf[8] & ~FTNL_PROBE_ALIVE)
+		return -EINVAL;
+	probe->target_id = ftnl_get_be32(buf);
+	probe->origin_id = ftnl_get_be32(buf + 4);
+	probe->flags = buf[8];
+	return 0;
+}
+
 /**
  * ftnl_replay_accept - accept a sequence number at most once
  * @win: the sender's window

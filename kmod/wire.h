@@ -42,7 +42,29 @@ enum ftnl_wire_type {
 	FTNL_MSG_LEAVE = 3,		/* graceful leave, to observer and emitter */
 	FTNL_MSG_BCAST = 4,		/* failure notification (kmod/bcast) */
 	FTNL_MSG_GOSSIP = 5,		/* failure notification by FCG */
+	/* 6 is EXPELLED */
+	FTNL_MSG_PROBE_REQ = 7,		/* indirect probe: reach a suspect */
+	FTNL_MSG_PROBE_ACK = 8,		/* its answer, or a helper's */
 };
+
+/*
+ * PROBE_REQ and PROBE_ACK payload: the suspect's node id, the id of the
+ * observer that suspects it, flags (FTNL_PROBE_ALIVE: the suspect itself
+ * answered; no other bit is valid).
+ */
+#define FTNL_WIRE_PROBE_LEN	9
+#define FTNL_PROBE_ALIVE	0x01
+
+struct ftnl_wire_probe {
+	u32 target_id;
+	u32 origin_id;
+	u8 flags;
+};
+
+void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe);
+/* Return: 0, or -EINVAL for a wrong length or unknown flags. */
+int ftnl_wire_probe_decode(struct ftnl_wire_probe *probe, const u8 *buf,
+			   u32 len);
 
 static inline void ftnl_put_be16(u8 *p, u16 v)
 {

@@ -18,7 +18,16 @@
  * late waits h once more, for the datagrams a stalled CPU has not read
  * yet); a failure learned by broadcast repairs the ring at once when it
  * was the emitter; graceful leave; incarnations (a node heard with a newer
- * one restarted: its old incarnation is dead) and readmission.
+ * one restarted: its old incarnation is dead) and readmission; and what
+ * keeps the membership true under partitions and half-deaf nodes:
+ *
+ *   indirect probes  before an accusation, helpers try to reach the
+ *                    suspect (SWIM's ping-req): ftnl_ring_probe_judge(),
+ *                    ftnl_ring_core_probe_rx(); a node no helper answers
+ *                    resigns rather than accuse
+ *   quorum           no death is published that would leave this node's
+ *                    live set without a strict majority of the cluster:
+ *                    the node resigns instead (ftnl_ring_core_has_quorum())
  */
 
 #include "core.h"
@@ -81,11 +90,21 @@ static void ftnl_ring_send(const struct ftnl_ring_detector *det,
 		out->send(out->ctx, to, type);
 }
 
+/* When the timer must fire first: the deadline, or the time to probe. */
+static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
+{
+	if (det->probe_lead_ns && det->probe_lead_ns < det->susp_deadline)
+		return det->susp_deadline - det->probe_lead_ns;
+	return det->susp_deadline;
+}
+
 /* The deadline moved: the caller's timer must not fire after it. */
 static void ftnl_ring_det_arm(struct ftnl_ring_detector *det)
 {
-	if (!det->timer_at || det->susp_deadline < det->timer_at) {
-		det->timer_at = det->susp_deadline;
+	u64 wake = ftnl_ring_det_wake(det);
+
+	if (!det->timer_at || wake < det->timer_at) {
+		det->timer_at = wake;
 		det->timer_moved = true;
 	}
 }
@@ -206,7 +225,9 @@ void ftnl_ring_det_new_observer(struct ftnl_ring_detector *det, u32 from,
  * @now: current time
  *
  * Before the deadline (a heartbeat moved it), the timer is set for the
- * deadline. More than h past it means this CPU was stalled: heartbeats
+ * deadline; with probes on, it first fires @probe_lead_ns before it
+ * (FTNL_RING_PROBE: the caller starts its indirect probe). More than h
+ * past it means this CPU was stalled: heartbeats
  * that arrived meanwhile may still wait to be read, so the emitter is
  * judged h later, once per deadline. Otherwise task T3 is due: the caller
  * adds the emitter to D (ftnl_ring_core_failure_learned() or its own D,
@@ -221,8 +242,14 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 	if (!det->observing)
 		return FTNL_RING_IDLE;
 	if (now < det->susp_deadline) {
+		u64 wake = ftnl_ring_det_wake(det);
+
+		if (now < wake) {
+			ftnl_ring_det_rearm(det, wake);
+			return FTNL_RING_WAIT;
+		}
 		ftnl_ring_det_rearm(det, det->susp_deadline);
-		return FTNL_RING_WAIT;
+		return FTNL_RING_PROBE;
 	}
 	if (!det->stall_grace && now > det->susp_deadline + det->period_ns) {
 		det->stall_grace = true;
@@ -325,9 +352,85 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 {
 	ftnl_ring_det_init(&core->det, n, self, period_ns, timeout_ns);
 	core->running = false;
+	core->quorum = false;
+	core->probes = false;
+	core->resigned = FTNL_RING_MEMBER;
 	core->incarnation = incarnation;
+	core->ndead = 0;
+	core->nleft = 0;
+	core->probe_budget = FTNL_RING_PROBE_BUDGET;
+	core->probe = (struct ftnl_ring_prober){ 0 };
+	core->refuted = 0;
+	core->throttled = 0;
 	core->dead = dead;
 	core->peers = peers;
+}
+
+/**
+ * ftnl_ring_core_set_rules - the membership rules this node follows
+ * @core: the state, before it starts
+ * @quorum: no death may leave this node without a strict majority
+ * @probes: indirect probes before every accusation
+ */
+void ftnl_ring_core_set_rules(struct ftnl_ring_core *core, bool quorum,
+			      bool probes)
+{
+	core->quorum = quorum;
+	core->probes = probes;
+	core->det.probe_lead_ns = probes ? core->det.timeout_ns / 2 : 0;
+}
+
+/**
+ * ftnl_ring_core_has_quorum - would this node keep a majority?
+ * @core: the state
+ * @more: further members it would hold dead
+ *
+ * Members that left gracefully are out of the count: they are on no side
+ * of any partition (two sides that know of different leaves still cannot
+ * both hold a strict majority of what remains).
+ *
+ * Return: the quorum rule is off, or this node and the members it holds
+ * alive, less @more, are a strict majority of the members that did not
+ * leave.
+ */
+bool ftnl_ring_core_has_quorum(const struct ftnl_ring_core *core, u32 more)
+{
+	u32 members = core->det.n - core->nleft;
+	u32 live = members - core->ndead;
+
+	if (!core->quorum)
+		return true;
+	return live > more && 2 * (live - more) > members;
+}
+
+/* Would this node keep its majority with one more member @state? */
+static bool ftnl_ring_quorum_after(const struct ftnl_ring_core *core, u8 state)
+{
+	u32 members = core->det.n - core->nleft;
+	u32 live = members - core->ndead;
+
+	if (!core->quorum)
+		return true;
+	if (state == FTNL_NODE_STATE_LEFT)
+		members--;
+	return live > 1 && 2 * (live - 1) > members;
+}
+
+/*
+ * This node gives up its membership: quorum lost, or nobody answers it.
+ * It stops acting (no heartbeat, no datagram, no timer) as a node the
+ * others hold dead must; they find it silent and declare it dead.
+ */
+static void ftnl_ring_core_resign(struct ftnl_ring_core *core, u8 why,
+				  const struct ftnl_ring_sink *out)
+{
+	if (core->resigned)
+		return;
+	core->resigned = why;
+	core->running = false;
+	core->probe.active = false;
+	if (out->resigned)
+		out->resigned(out->ctx, why);
 }
 
 /* See ftnl_ring_det_start(). */
@@ -348,8 +451,10 @@ void ftnl_ring_core_stop(struct ftnl_ring_core *core)
 void ftnl_ring_core_tick(struct ftnl_ring_core *core,
 			 const struct ftnl_ring_sink *out)
 {
-	if (core->running)
-		ftnl_ring_det_tick(&core->det, out);
+	if (!core->running)
+		return;
+	core->probe_budget = FTNL_RING_PROBE_BUDGET;
+	ftnl_ring_det_tick(&core->det, out);
 }
 
 /**
@@ -367,7 +472,9 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core,
  * asking for a broadcast when this node found the failure (it observed it,
  * heard a new incarnation, or was told by its emitter that it leaves;
  * failures learned by broadcast are forwarded by the broadcast itself),
- * and the ring is repaired (ftnl_ring_det_lost()).
+ * and the ring is repaired (ftnl_ring_det_lost()). A death that would
+ * leave this node without a majority is not published: the node resigns
+ * instead (the quorum rule).
  */
 void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 				    u8 state, u8 cause, u32 observer, u64 now,
@@ -379,6 +486,14 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 
 	if (peer->state != FTNL_NODE_STATE_ALIVE || pos == det->self)
 		return;
+	if (!ftnl_ring_quorum_after(core, state)) {
+		ftnl_ring_core_resign(core, FTNL_RING_QUORUM_LOST, out);
+		return;
+	}
+	if (state == FTNL_NODE_STATE_LEFT)
+		core->nleft++;
+	else
+		core->ndead++;
 	peer->state = state;
 	peer->cause = cause;
 	peer->observer = observer;
@@ -391,14 +506,207 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 			   now, out);
 }
 
+/* ---- indirect probes -------------------------------------------------- */
+
+/* Helpers for all rounds of one suspicion: enough to reach the majority. */
+static u32 ftnl_ring_probe_cap(const struct ftnl_ring_core *core)
+{
+	u32 half = core->det.n / 2;
+
+	return half > FTNL_RING_PROBE_HELPERS ? half : FTNL_RING_PROBE_HELPERS;
+}
+
+static bool ftnl_ring_probe_candidate(const struct ftnl_ring_core *core,
+				      u32 pos)
+{
+	return pos != core->det.self && pos != core->probe.target &&
+	       !ftnl_bit_test(core->dead, pos);
+}
+
+/*
+ * One round: PROBE_REQ to up to @size more helpers, walking forward from
+ * the cursor (the observer's side first, away from a run of failures
+ * behind it); the round closes 2d later. Return: helpers asked.
+ */
+static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
+				 u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	const struct ftnl_ring_probe req = {
+		.target = p->target,
+		.origin = core->det.self,
+	};
+	u32 cap = ftnl_ring_probe_cap(core), asked = 0, steps;
+
+	for (steps = 0; steps < core->det.n && asked < size && p->asked < cap;
+	     steps++) {
+		u32 pos = p->cursor;
+
+		p->cursor = ftnl_ring_succ(pos, core->det.n);
+		if (!ftnl_ring_probe_candidate(core, pos))
+			continue;
+		out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
+		asked++;
+		p->asked++;
+	}
+	p->round_size = asked;
+	p->close = now + 2 * core->det.timeout_ns;
+	return asked;
+}
+
+/* A new probe of the emitter. Return: some helper was asked. */
+static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+
+	*p = (struct ftnl_ring_prober){
+		.active = true,
+		.target = core->det.emitter,
+		.cursor = ftnl_ring_succ(core->det.self, core->det.n),
+	};
+	if (ftnl_ring_probe_round(core, FTNL_RING_PROBE_HELPERS, now, out))
+		return true;
+	p->active = false;
+	return false;
+}
+
+/*
+ * The deadline passed: what the probe says. FTNL_RING_SUSPECT when a
+ * helper hears this node and none relayed an answer of the suspect (or
+ * nobody is left to ask: Algorithm 1 as written); FTNL_RING_WAIT while the
+ * round is open or a new one runs; FTNL_RING_RESIGNED when no helper of
+ * any round answered: the fault is this node's own.
+ */
+static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
+						   u64 now,
+						   const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	struct ftnl_ring_detector *det = &core->det;
+
+	if (!p->active || p->target != det->emitter) {
+		/* The timer ran past the time to probe (a stall): now. */
+		if (!ftnl_ring_probe_start(core, now, out))
+			return FTNL_RING_SUSPECT;
+	} else if (p->heard_alive) {
+		/*
+		 * It answers others: only its heartbeats to this node are
+		 * lost. Ask again, and tell it again who observes it.
+		 */
+		core->refuted++;
+		p->heard_alive = false;
+		p->heard_helper = false;
+		p->asked = 0;
+		p->cursor = ftnl_ring_succ(det->self, det->n);
+		if (!ftnl_ring_probe_round(core, FTNL_RING_PROBE_HELPERS, now,
+					   out))
+			return FTNL_RING_SUSPECT;
+		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+	} else if (p->heard_helper) {
+		return FTNL_RING_SUSPECT;
+	} else if (now >= p->close &&
+		   !ftnl_ring_probe_round(core, 2 * p->round_size, now, out)) {
+		ftnl_ring_core_resign(core, FTNL_RING_UNHEARD, out);
+		return FTNL_RING_RESIGNED;
+	}
+	/* The stall guard already had its turn at this deadline. */
+	det->stall_grace = true;
+	ftnl_ring_det_rearm(det, p->close);
+	return FTNL_RING_WAIT;
+}
+
+static bool ftnl_ring_probe_spend(struct ftnl_ring_core *core)
+{
+	if (!core->probe_budget) {
+		core->throttled++;
+		return false;
+	}
+	core->probe_budget--;
+	return true;
+}
+
+/**
+ * ftnl_ring_core_probe_rx - PROBE_REQ or PROBE_ACK from @from
+ * @core: the state
+ * @from: its sender
+ * @type: FTNL_MSG_PROBE_REQ or FTNL_MSG_PROBE_ACK
+ * @probe: what it carries (positions checked by the caller: < n)
+ * @now: current time
+ * @out: the sink
+ *
+ * The suspect answers a request with PROBE_ACK (alive). A helper answers
+ * the origin itself at once (it hears it) and forwards the request to the
+ * suspect, unless the suspect is dead here; it relays the suspect's answer
+ * to the origin. The origin records what it hears for its probe. Each
+ * datagram costs at most two sends, and requests and relays are served
+ * FTNL_RING_PROBE_BUDGET times per period at most.
+ */
+void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
+			     const struct ftnl_ring_probe *probe, u64 now,
+			     const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	u32 self = core->det.self;
+	struct ftnl_ring_probe ack = {
+		.target = probe->target,
+		.origin = probe->origin,
+	};
+
+	(void)now;
+	if (!core->running || !core->probes || from == self ||
+	    probe->target >= core->det.n || probe->origin >= core->det.n)
+		return;
+	if (type == FTNL_MSG_PROBE_REQ) {
+		if (probe->target == self) {
+			ack.alive = true;
+			if (ftnl_ring_probe_spend(core))
+				out->probe(out->ctx, from, FTNL_MSG_PROBE_ACK,
+					   &ack);
+			return;
+		}
+		/* A helper serves the observer that asks, for another node. */
+		if (probe->origin != from || probe->target == from ||
+		    !ftnl_ring_probe_spend(core))
+			return;
+		out->probe(out->ctx, from, FTNL_MSG_PROBE_ACK, &ack);
+		if (!ftnl_bit_test(core->dead, probe->target))
+			out->probe(out->ctx, probe->target, FTNL_MSG_PROBE_REQ,
+				   probe);
+		return;
+	}
+	if (type != FTNL_MSG_PROBE_ACK)
+		return;
+	if (probe->origin == self) {
+		if (!p->active || p->target != probe->target)
+			return;
+		if (probe->alive)
+			p->heard_alive = true;
+		else
+			p->heard_helper = true;
+		return;
+	}
+	/* The suspect's own answer, for the helper to relay. */
+	if (!probe->alive || from != probe->target || probe->origin == from ||
+	    ftnl_bit_test(core->dead, probe->origin) ||
+	    !ftnl_ring_probe_spend(core))
+		return;
+	out->probe(out->ctx, probe->origin, FTNL_MSG_PROBE_ACK, probe);
+}
+
 /**
  * ftnl_ring_core_expire - the suspicion timer fired (task T3 when due)
  * @core: the state
  * @now: current time
  * @out: the sink
  *
+ * With probes on, the emitter is probed first (d/2 before the deadline)
+ * and declared dead only as ftnl_ring_probe_judge() allows; with the
+ * quorum rule, only if this node keeps a majority.
+ *
  * Return: enum ftnl_ring_expiry; FTNL_RING_SUSPECT when the emitter was
- * declared dead. The timer's next expiry: ftnl_ring_core_take_timer().
+ * declared dead, FTNL_RING_RESIGNED when this node gave up its membership
+ * instead. The timer's next expiry: ftnl_ring_core_take_timer().
  */
 enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 					    u64 now,
@@ -412,10 +720,24 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 		return FTNL_RING_IDLE;
 	}
 	what = ftnl_ring_det_expire(det, now);
+	if (what == FTNL_RING_PROBE) {
+		if (core->probes &&
+		    !(core->probe.active && core->probe.target == det->emitter))
+			ftnl_ring_probe_start(core, now, out);
+		return FTNL_RING_WAIT;
+	}
 	if (what != FTNL_RING_SUSPECT)
 		return what;
+	if (core->probes) {
+		what = ftnl_ring_probe_judge(core, now, out);
+		if (what != FTNL_RING_SUSPECT)
+			return what;
+	}
+	core->probe.active = false;
 	ftnl_ring_core_failure_learned(core, det->emitter, FTNL_NODE_STATE_DEAD,
 				       FTNL_CAUSE_OBSERVED, det->self, now, out);
+	if (core->resigned)
+		return FTNL_RING_RESIGNED;
 	if (det->observing)
 		ftnl_ring_det_rearm(det, det->susp_deadline);
 	return FTNL_RING_SUSPECT;
@@ -463,7 +785,11 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 /* Task T2 (ftnl_ring_det_heartbeat()). Return: it came from the emitter. */
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 {
-	return ftnl_ring_det_heartbeat(&core->det, from, now);
+	if (!ftnl_ring_det_heartbeat(&core->det, from, now))
+		return false;
+	/* Heard: whatever the probe would say, there is nothing to judge. */
+	core->probe.active = false;
+	return true;
 }
 
 /* Task T4 (ftnl_ring_det_new_observer()). */
@@ -535,6 +861,10 @@ int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 		*why = "the node is alive: only a dead or departed node can be readmitted";
 		return -EINVAL;
 	}
+	if (peer->state == FTNL_NODE_STATE_LEFT)
+		core->nleft--;
+	else
+		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = 0;
 	ftnl_bit_clear(core->dead, pos);

@@ -44,6 +44,22 @@
 #define FTNL_RING_BOOT_GRACE_NS	(30ULL * 1000000000ULL)
 
 /*
+ * Indirect probes (SWIM's ping-req), so that a node that cannot hear is no
+ * judge: before an observer declares its emitter dead it asks helpers,
+ * other live members, to reach it. The first round asks
+ * FTNL_RING_PROBE_HELPERS of them, d/2 before the suspicion deadline; a
+ * round closes 2d after it started (four network crossings: request,
+ * forward, answer, relay). A round nobody answered is followed by one
+ * twice as large, up to max(k, n/2) helpers in all: a node on the majority
+ * side of any partition then always reaches one. A node that a helper
+ * hears and that hears the helper back, while the suspect answers nobody,
+ * accuses; one that hears no helper at all doubts itself and resigns.
+ */
+#define FTNL_RING_PROBE_HELPERS	3
+/* Probe requests and relays one node serves per heartbeat period. */
+#define FTNL_RING_PROBE_BUDGET	16
+
+/*
  * Ring positions: indices 0..n-1 of the id-sorted node table; the ring
  * runs in ascending order, wrapping around.
  */
@@ -68,13 +84,22 @@ u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self);
  * @failed: the node at @pos entered D (its peer entry says how and who saw
  *	it): publish the event; when @originate, this node found the failure
  *	and must broadcast it (task T3, line 24). Core layer only.
+ * @probe: send PROBE_REQ or PROBE_ACK (@type) carrying @probe to @to
+ *	(core layer, only when probes are on)
+ * @resigned: this node gave up its membership (enum ftnl_ring_resign):
+ *	it stopped; core layer only
  * @ctx: passed back
  *
  * Callbacks must not call into the ring.
  */
+struct ftnl_ring_probe;
+
 struct ftnl_ring_sink {
 	void (*send)(void *ctx, u32 to, u8 type);
 	void (*failed)(void *ctx, u32 pos, bool originate);
+	void (*probe)(void *ctx, u32 to, u8 type,
+		      const struct ftnl_ring_probe *probe);
+	void (*resigned)(void *ctx, u8 why);
 	void *ctx;
 };
 
@@ -96,6 +121,8 @@ struct ftnl_ring_sink {
  * @last_hb: arrival of the last heartbeat from @emitter
  * @timer_at: when the caller's suspicion timer is set to fire, 0 if unset
  * @timer_moved: the caller must (re)start its timer at @timer_at
+ * @probe_lead_ns: the timer first fires this long before the deadline
+ *	(FTNL_RING_PROBE), 0 when nothing probes
  *
  * The timer may fire before the deadline (a heartbeat moved it later): it
  * is then set again for the deadline. It is only restarted when the
@@ -116,6 +143,7 @@ struct ftnl_ring_detector {
 	u64 susp_deadline;
 	u64 last_hb;
 	u64 timer_at;
+	u64 probe_lead_ns;
 };
 
 /* What the suspicion timer found (ftnl_ring_det_expire()). */
@@ -123,6 +151,8 @@ enum ftnl_ring_expiry {
 	FTNL_RING_IDLE,		/* nothing observed: timer stays off */
 	FTNL_RING_WAIT,		/* not yet (or a stalled CPU): timer set again */
 	FTNL_RING_SUSPECT,	/* task T3: the emitter is to enter D */
+	FTNL_RING_PROBE,	/* the deadline is near: probe the emitter */
+	FTNL_RING_RESIGNED,	/* this node gave up its membership */
 };
 
 void ftnl_ring_det_init(struct ftnl_ring_detector *det, u32 n, u32 self,
@@ -163,17 +193,78 @@ struct ftnl_ring_peer {
 };
 
 /**
+ * struct ftnl_ring_probe - what PROBE_REQ and PROBE_ACK carry
+ * @target: position of the suspect
+ * @origin: position of the observer that suspects it
+ * @alive: PROBE_ACK only: the suspect itself answered (relayed by the
+ *	helper); false: the helper hears the origin
+ */
+struct ftnl_ring_probe {
+	u32 target;
+	u32 origin;
+	bool alive;
+};
+
+/* Why a node gave up its membership (ftnl_ring_sink.resigned). */
+enum ftnl_ring_resign {
+	FTNL_RING_MEMBER,		/* it did not */
+	FTNL_RING_QUORUM_LOST,		/* a death would leave it in a minority */
+	FTNL_RING_UNHEARD,		/* no helper answered its probes */
+};
+
+/**
+ * struct ftnl_ring_prober - the indirect probe of the emitter in progress
+ * @active: a probe of @target runs
+ * @target: the suspect (the emitter when it started)
+ * @heard_helper: a helper answered: it hears this node
+ * @heard_alive: a helper relayed the suspect's own answer
+ * @asked: helpers asked for this suspicion
+ * @round_size: helpers the current round asked
+ * @cursor: where the walk for the next helper goes on
+ * @close: the current round closes
+ */
+struct ftnl_ring_prober {
+	bool active;
+	bool heard_helper;
+	bool heard_alive;
+	u32 target;
+	u32 asked;
+	u32 round_size;
+	u32 cursor;
+	u64 close;
+};
+
+/**
  * struct ftnl_ring_core - one node's ring and membership state
  * @det: Algorithm 1
  * @running: started and not stopped: timers and datagrams are acted on
+ * @quorum: the quorum rule is on: no death is published that would leave
+ *	this node's live set without a strict majority of the cluster
+ * @probes: indirect probes before an accusation (struct ftnl_ring_prober)
+ * @resigned: enum ftnl_ring_resign, FTNL_RING_MEMBER until it gives up
  * @incarnation: this node's incarnation
+ * @ndead: members dead here (state dead, not left)
+ * @nleft: members that left gracefully (they form no side of a partition)
+ * @probe_budget: probe requests and relays it still serves this period
+ * @probe: the probe in progress
+ * @refuted: suspicions withheld because the suspect answered a helper
+ * @throttled: probe requests and relays refused over the budget
  * @dead: D, a bitmap over positions (caller memory, zeroed)
  * @peers: per position (caller memory, zeroed); @peers[self] is unused
  */
 struct ftnl_ring_core {
 	struct ftnl_ring_detector det;
 	bool running;
+	bool quorum;
+	bool probes;
+	u8 resigned;
 	u64 incarnation;
+	u32 ndead;
+	u32 nleft;
+	u32 probe_budget;
+	struct ftnl_ring_prober probe;
+	u64 refuted;
+	u64 throttled;
 	unsigned long *dead;
 	struct ftnl_ring_peer *peers;
 };
@@ -207,6 +298,12 @@ struct ftnl_node_view {
 void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 			 u64 period_ns, u64 timeout_ns, u64 incarnation,
 			 unsigned long *dead, struct ftnl_ring_peer *peers);
+void ftnl_ring_core_set_rules(struct ftnl_ring_core *core, bool quorum,
+			      bool probes);
+bool ftnl_ring_core_has_quorum(const struct ftnl_ring_core *core, u32 more);
+void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
+			     const struct ftnl_ring_probe *probe, u64 now,
+			     const struct ftnl_ring_sink *out);
 void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 			  const struct ftnl_ring_sink *out);
 void ftnl_ring_core_stop(struct ftnl_ring_core *core);

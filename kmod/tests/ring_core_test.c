@@ -25,7 +25,32 @@ struct rec {
 	u32 nfailed;
 	u32 failed[64];
 	bool originate[64];
+	u32 nprobes;
+	u32 probe_to[64];
+	u8 probe_type[64];
+	struct ftnl_ring_probe probe[64];
+	u8 resigned;
 };
+
+static void rec_probe(void *ctx, u32 to, u8 type,
+		      const struct ftnl_ring_probe *probe)
+{
+	struct rec *r = ctx;
+
+	if (r->nprobes < 64) {
+		r->probe_to[r->nprobes] = to;
+		r->probe_type[r->nprobes] = type;
+		r->probe[r->nprobes] = *probe;
+	}
+	r->nprobes++;
+}
+
+static void rec_resigned(void *ctx, u8 why)
+{
+	struct rec *r = ctx;
+
+	r->resigned = why;
+}
 
 static void rec_send(void *ctx, u32 to, u8 type)
 {
@@ -62,7 +87,11 @@ static void node_init(struct node *x, u32 n, u32 self)
 	memset(x, 0, sizeof(*x));
 	ftnl_ring_core_init(&x->core, n, self, H, D, 100 + self, x->dead,
 			    x->peers);
-	x->out = (struct ftnl_ring_sink){ rec_send, rec_failed, &x->rec };
+	x->out = (struct ftnl_ring_sink){ .send = rec_send,
+					  .failed = rec_failed,
+					  .probe = rec_probe,
+					  .resigned = rec_resigned,
+					  .ctx = &x->rec };
 }
 
 static void clear(struct node *x)
@@ -383,6 +412,191 @@ static void test_exhaustive_orders(const void *arg)
 	tap_diag("%u orders of deaths checked", orders_checked);
 }
 
+/* Node 3 of 8 with probes (and the quorum rule), running, emitter 2 heard. */
+static void probing_node(struct node *x, bool quorum)
+{
+	node_init(x, 8, 3);
+	ftnl_ring_core_set_rules(&x->core, quorum, true);
+	ftnl_ring_core_start(&x->core, 1000, &x->out);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x->core, 2, 1000));
+	timer(x);
+	clear(x);
+}
+
+static void test_probe_observer(const void *arg)
+{
+	struct node x;
+	u32 i;
+
+	(void)arg;
+	probing_node(&x, false);
+	/* The timer first fires d/2 before the deadline: probe, not accuse. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1000 + D);
+	TAP_CHECK_INT(x.rec.nprobes, FTNL_RING_PROBE_HELPERS);
+	for (i = 0; i < FTNL_RING_PROBE_HELPERS; i++) {
+		/* Helpers from the observer's side, never self or suspect. */
+		TAP_CHECK_INT(x.rec.probe_to[i], 4 + i);
+		TAP_CHECK_INT(x.rec.probe_type[i], FTNL_MSG_PROBE_REQ);
+		TAP_CHECK_INT(x.rec.probe[i].target, 2);
+		TAP_CHECK_INT(x.rec.probe[i].origin, 3);
+	}
+	/* A helper hears us; the deadline passes: accused. */
+	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, false }, 1030,
+				&x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 2);
+
+	/* The suspect answers a helper: no accusation, a new round. */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_probe_rx(&x.core, 4, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, false }, 1030,
+				&x.out);
+	ftnl_ring_core_probe_rx(&x.core, 4, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, true }, 1031,
+				&x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.nprobes, FTNL_RING_PROBE_HELPERS);
+	TAP_CHECK_UINT(x.core.refuted, 1);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + 2 * D);
+	/* Its heartbeat ends the probe: later answers change nothing. */
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 2, 1100));
+	TAP_CHECK(!x.core.probe.active);
+
+	/* Nobody answers: rounds until n/2 helpers, then it resigns. */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * D);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1);	/* 8 / 2 = 4 in all */
+	TAP_CHECK_INT(x.rec.probe_to[0], 7);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 4 * D,
+					    &x.out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK(!x.core.running);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 0);
+}
+
+static void test_probe_helper(const void *arg)
+{
+	struct node x;
+	u32 k;
+
+	(void)arg;
+	probing_node(&x, false);
+	/* The suspect itself: alive, to whoever asked. */
+	ftnl_ring_core_probe_rx(&x.core, 6, FTNL_MSG_PROBE_REQ,
+				&(struct ftnl_ring_probe){ 3, 1, false }, 1010,
+				&x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_INT(x.rec.probe_to[0], 6);
+	TAP_CHECK_INT(x.rec.probe_type[0], FTNL_MSG_PROBE_ACK);
+	TAP_CHECK(x.rec.probe[0].alive);
+	TAP_CHECK_INT(x.rec.probe[0].origin, 1);
+	clear(&x);
+	/* A helper: answers the origin, forwards to the suspect. */
+	ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
+				&(struct ftnl_ring_probe){ 0, 1, false }, 1010,
+				&x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 2);
+	TAP_CHECK_INT(x.rec.probe_to[0], 1);
+	TAP_CHECK_INT(x.rec.probe_type[0], FTNL_MSG_PROBE_ACK);
+	TAP_CHECK(!x.rec.probe[0].alive);
+	TAP_CHECK_INT(x.rec.probe_to[1], 0);
+	TAP_CHECK_INT(x.rec.probe_type[1], FTNL_MSG_PROBE_REQ);
+	clear(&x);
+	/* The suspect's answer is relayed to the origin; nothing else is. */
+	ftnl_ring_core_probe_rx(&x.core, 0, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 0, 1, true }, 1011,
+				&x.out);
+	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 0, 1, true }, 1011,
+				&x.out);
+	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_REQ,
+				&(struct ftnl_ring_probe){ 0, 1, false }, 1011,
+				&x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_INT(x.rec.probe_to[0], 1);
+	TAP_CHECK(x.rec.probe[0].alive);
+	/* Bounded work: the budget, refilled every period. */
+	for (k = 0; k < 2 * FTNL_RING_PROBE_BUDGET; k++)
+		ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
+					&(struct ftnl_ring_probe){ 0, 1, false },
+					1012, &x.out);
+	/* 3 spent above: the suspect's answer, a helper's, a relay. */
+	TAP_CHECK_UINT(x.core.throttled, FTNL_RING_PROBE_BUDGET + 3);
+	ftnl_ring_core_tick(&x.core, &x.out);
+	clear(&x);
+	ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
+				&(struct ftnl_ring_probe){ 0, 1, false }, 1020,
+				&x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 2);
+}
+
+static void test_quorum(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	probing_node(&x, true);
+	/* 8 nodes: 3 dead leave 5 > 4; the 4th would leave 4 of 8. */
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 6,
+				   1010, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 6, FTNL_NODE_STATE_DEAD, 0, 7,
+				   1010, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 7, FTNL_NODE_STATE_DEAD, 0, 0,
+				   1010, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 3);
+	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 0));
+	TAP_CHECK(!ftnl_ring_core_has_quorum(&x.core, 1));
+	ftnl_ring_core_death_heard(&x.core, 0, FTNL_NODE_STATE_DEAD, 0, 1,
+				   1010, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 3);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_QUORUM_LOST);
+	TAP_CHECK(!ftnl_bit_test(x.core.dead, 0));
+	TAP_CHECK(!x.core.running);
+	/* Leaves are out of the count: 2 left of 8, then 3 live of 6 is none. */
+	probing_node(&x, true);
+	ftnl_ring_core_leave_rx(&x.core, 4, 1010, &x.out);
+	ftnl_ring_core_leave_rx(&x.core, 2, 1010, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 6,
+				   1010, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 6, FTNL_NODE_STATE_DEAD, 0, 7,
+				   1010, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 4);
+	TAP_CHECK(!x.rec.resigned);
+	ftnl_ring_core_death_heard(&x.core, 7, FTNL_NODE_STATE_DEAD, 0, 0,
+				   1010, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 4);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_QUORUM_LOST);
+	/* Off: Algorithm 1 alone. */
+	probing_node(&x, false);
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 6, 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 6, FTNL_NODE_STATE_DEAD, 0, 6, 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 7, FTNL_NODE_STATE_DEAD, 0, 6, 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 0, FTNL_NODE_STATE_DEAD, 0, 6, 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 6, 1, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 5);
+	TAP_CHECK(!x.rec.resigned);
+}
+
 int main(void)
 {
 	tap_add(test_start_tick, NULL,
@@ -395,5 +609,11 @@ int main(void)
 		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
 	tap_add(test_exhaustive_orders, NULL,
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
+	tap_add(test_probe_observer, NULL,
+		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_probe_helper, NULL,
+		"probes: the suspect answers, a helper answers and forwards, relays only the suspect, budget");
+	tap_add(test_quorum, NULL,
+		"quorum: a death that leaves no strict majority resigns instead; leaves out of the count; off");
 	return tap_run();
 }

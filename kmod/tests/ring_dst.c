@@ -51,9 +51,19 @@
 #define MAX_SCHEDULE_EVENTS	2000000ULL
 #define FAIL_FROM	(500 * MS)	/* after every first heartbeat */
 #define FAIL_SPAN	(1000 * MS)
+#define SPLIT_FOR	(4000 * MS)	/* a partition lasts, then heals */
+#define AFTER_HEAL	(1500 * MS)
 
-enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START };
-enum { MSG_RING, MSG_BCAST };
+enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
+	       EV_DEAF, EV_SPLIT, EV_HEAL };
+enum { MSG_RING, MSG_BCAST, MSG_PROBE };
+
+/* What a schedule injects besides crashes, leaves and stalls. */
+enum mode {
+	MODE_FAULTS,	/* crashes, leaves, stalls */
+	MODE_DEAF,	/* the same, and one node's receive path is cut */
+	MODE_SPLIT,	/* a partition, then its heal */
+};
 
 struct ev {
 	u64 time;
@@ -61,10 +71,12 @@ struct ev {
 	u8 type;
 	u8 kind;	/* EV_MSG: MSG_*; EV_STALL: 1 = receive stall */
 	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
-	u8 state;	/* MSG_BCAST */
+	u8 state;	/* MSG_BCAST; MSG_PROBE: alive */
 	u32 node;	/* where it happens */
 	u32 from;	/* EV_MSG sender; EV_TIMER generation */
-	u32 pos;	/* MSG_BCAST: the failed node; its observer in obs */
+	u32 pos;	/* MSG_BCAST: the failed node; its observer in obs;
+			 * MSG_PROBE: the suspect; the origin in obs
+			 */
 	u32 obs;
 	u64 arg;	/* MSG_BCAST: D; EV_STALL: length; EV_FAIL: 1 = leave */
 	u64 inc;	/* MSG_BCAST: failed incarnation */
@@ -76,6 +88,9 @@ struct node {
 	struct ftnl_ring_peer peers[MAX_N];
 	bool failed;
 	bool left;
+	bool deaf;		/* its receive path is cut: it reads nothing */
+	bool resigned;		/* it gave up its membership */
+	u8 side;		/* MODE_SPLIT: 1 on the side of the mask */
 	u64 stall_until;	/* CPU stall: nothing runs */
 	u64 rx_until;		/* receive stall: datagrams and timer wait */
 	bool tick_due;
@@ -90,6 +105,12 @@ struct dst {
 	u32 n;
 	u64 t_ns;
 	bool stalls;
+	enum mode mode;
+	bool quorum;
+	bool split;		/* the partition is in place */
+	bool healed;
+	u32 split_mask;
+	u32 deaf;		/* MODE_DEAF: the node that goes deaf */
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -212,9 +233,17 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 	const struct ftnl_ring_peer *peer = &x->core.peers[pos];
 	u32 j;
 
-	if (!s->node[pos].failed)
+	if (s->healed)
+		fail(s, "node %u put node %u in D after the heal: flapping",
+		     s->cur, pos);
+	else if (!s->node[pos].failed && !s->node[pos].deaf &&
+		 !(s->split && s->node[pos].side != x->side))
 		fail(s, "node %u put live node %u in D (cause %u) at %llu ms",
 		     s->cur, pos, peer->cause, s->now / MS);
+	if (s->quorum && s->n - __builtin_popcountll(x->dead[0]) <= s->n / 2 &&
+	    !x->core.nleft)
+		fail(s, "node %u published the death of %u without a majority",
+		     s->cur, pos);
 	/* A leaver may be learned dead from another broadcast's D first. */
 	else if (peer->state == FTNL_NODE_STATE_LEFT && !s->node[pos].left)
 		fail(s, "node %u: crashed node %u said to have left", s->cur, pos);
@@ -242,6 +271,51 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 	}
 }
 
+static void sink_probe(void *ctx, u32 to, u8 type,
+		       const struct ftnl_ring_probe *probe)
+{
+	struct dst *s = ctx;
+
+	if (to >= s->n || to == s->cur)
+		fail(s, "node %u sends probe type %u to %u", s->cur, type, to);
+	push(s, (struct ev){
+		.time = s->now + rnd_in(s, 1, s->t_ns),
+		.type = EV_MSG,
+		.kind = MSG_PROBE,
+		.wire = type,
+		.state = probe->alive,
+		.node = to,
+		.from = s->cur,
+		.pos = probe->target,
+		.obs = probe->origin,
+	});
+}
+
+static void fail_node(struct dst *s, u32 i);
+
+/*
+ * Who may give up: with the quorum rule, a node whose side of a split
+ * holds no strict majority, or any node once f >= n/2 (MODE_FAULTS keeps
+ * below); with probes, the deaf node.
+ */
+static void sink_resigned(void *ctx, u8 why)
+{
+	struct dst *s = ctx;
+	u32 i = s->cur, j, side = 0;
+
+	for (j = 0; j < s->n; j++)
+		side += s->node[j].side == s->node[i].side;
+	if (why == FTNL_RING_UNHEARD && s->mode == MODE_DEAF && i == s->deaf)
+		;
+	else if (s->split && 2 * side <= s->n)
+		;
+	else
+		fail(s, "node %u resigned (why %u) at %llu ms", i, why,
+		     s->now / MS);
+	s->node[i].resigned = true;
+	fail_node(s, i);
+}
+
 static const struct ftnl_ring_sink *sink(struct dst *s, u32 node,
 					 struct ftnl_ring_sink *out)
 {
@@ -249,6 +323,8 @@ static const struct ftnl_ring_sink *sink(struct dst *s, u32 node,
 	*out = (struct ftnl_ring_sink){
 		.send = sink_send,
 		.failed = sink_failed,
+		.probe = sink_probe,
+		.resigned = sink_resigned,
 		.ctx = s,
 	};
 	return out;
@@ -306,7 +382,16 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		sync_timer(s, ev->node);
 		return;
 	}
-	if (ev->kind == MSG_BCAST) {
+	if (ev->kind == MSG_PROBE) {
+		const struct ftnl_ring_probe probe = {
+			.target = ev->pos,
+			.origin = ev->obs,
+			.alive = ev->state,
+		};
+
+		ftnl_ring_core_probe_rx(&x->core, ev->from, ev->wire, &probe,
+					s->now, &out);
+	} else if (ev->kind == MSG_BCAST) {
 		/* As kmod/bcast/bcast.c delivers: the death, then D. */
 		ftnl_ring_core_death_heard(&x->core, ev->pos, ev->state, ev->inc,
 					   ev->obs, s->now, &out);
@@ -363,16 +448,12 @@ static void unstall(struct dst *s, u32 i)
 	x->nbacklog = 0;
 }
 
-static void do_fail(struct dst *s, u32 i, bool leave)
+/* Node @i stops for good (a crash, a leave, or it resigned). */
+static void fail_node(struct dst *s, u32 i)
 {
 	struct node *x = &s->node[i];
-	struct ftnl_ring_sink out;
 
-	if (leave)
-		ftnl_ring_core_leave(&x->core, sink(s, i, &out));
-	ftnl_ring_core_stop(&x->core);
 	x->failed = true;
-	x->left = leave;
 	s->fail_order[s->nfail++] = i;
 	s->failed_mask |= 1ULL << i;
 	if (!s->unstable) {
@@ -381,6 +462,18 @@ static void do_fail(struct dst *s, u32 i, bool leave)
 		s->episode_f = 0;
 	}
 	s->episode_f++;
+}
+
+static void do_fail(struct dst *s, u32 i, bool leave)
+{
+	struct node *x = &s->node[i];
+	struct ftnl_ring_sink out;
+
+	if (leave)
+		ftnl_ring_core_leave(&x->core, sink(s, i, &out));
+	ftnl_ring_core_stop(&x->core);
+	x->left = leave;
+	fail_node(s, i);
 }
 
 /* ---- properties ------------------------------------------------------ */
@@ -446,10 +539,16 @@ static u32 log2_floor(u32 n)
 	return k;
 }
 
-/* Theorem 1 with B(n) = t: f(f+1)d + f t + f(f+1)/2 t. */
+/*
+ * Theorem 1 with B(n) = t: f(f+1)d + f t + f(f+1)/2 t, d taken as the
+ * time to accuse: d, and when the probe's answers need longer than d/2
+ * (4t > d/2), the probe round's close 1.5d past the deadline.
+ */
 static u64 theorem1_bound(const struct dst *s, u32 f)
 {
-	return (u64)f * (f + 1) * D_NS + (u64)f * s->t_ns +
+	u64 d = 8 * s->t_ns > D_NS ? D_NS + 3 * D_NS / 2 : D_NS;
+
+	return (u64)f * (f + 1) * d + (u64)f * s->t_ns +
 	       (u64)f * (f + 1) / 2 * s->t_ns;
 }
 
@@ -461,7 +560,8 @@ static void episode_check(struct dst *s)
 	if (!s->unstable || !stable(s, why, sizeof(why)))
 		return;
 	s->unstable = false;
-	if (s->stalls || s->episode_f + 1 > log2_floor(s->n))
+	if (s->stalls || s->mode != MODE_FAULTS ||
+	    s->episode_f + 1 > log2_floor(s->n))
 		return;
 	took = s->now - s->episode_start;
 	bound = theorem1_bound(s, s->episode_f);
@@ -490,7 +590,48 @@ static void dst_free(struct dst *s)
 		free(s->node[i].backlog);
 }
 
-static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
+/* Crashes and leaves a schedule may inject (see run_schedule()). */
+static u32 max_failures(const struct dst *s)
+{
+	u32 f = s->n - 1 < 6 ? s->n - 1 : 6, deaf = s->mode == MODE_DEAF;
+	u32 helpers = s->n / 2 > FTNL_RING_PROBE_HELPERS ?
+		      s->n / 2 : FTNL_RING_PROBE_HELPERS;
+
+	/* Some helper of every probe must be up: f - 1 + deaf of them fail. */
+	if (s->n > 2) {
+		if (helpers > s->n - 2)
+			helpers = s->n - 2;
+		if (f + deaf > helpers)
+			f = helpers - deaf;
+	}
+	/* The survivors keep a strict majority: nobody has to resign. */
+	if (s->quorum && f + deaf > (s->n - 1) / 2)
+		f = (s->n - 1) / 2 - deaf;
+	return f;
+}
+
+/* At the heal of a split: one side at most is a cluster, and the right one. */
+static void split_check(struct dst *s)
+{
+	u32 i, ones = __builtin_popcount(s->split_mask);
+	u8 majority = 2 * ones > s->n ? 1 : 2 * (s->n - ones) > s->n ? 0 : 2;
+	char why[160];
+
+	for (i = 0; i < s->n; i++) {
+		const struct node *x = &s->node[i];
+
+		if (x->side == majority && x->resigned)
+			fail(s, "node %u of the majority side resigned", i);
+		if (x->side != majority && !x->resigned)
+			fail(s, "node %u of a side without majority (%u of %u) is still a member",
+			     i, x->side ? ones : s->n - ones, s->n);
+	}
+	if (!s->bad && !stable(s, why, sizeof(why)))
+		fail(s, "majority side not stable at the heal: %s", why);
+}
+
+static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
+			enum mode mode, u32 n, u32 split_mask)
 {
 	struct ftnl_ring_sink out;
 	u64 end, when, events = 0;
@@ -499,16 +640,22 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 	memset(s, 0, sizeof(*s));
 	s->seed = s->rng = seed;
 	s->worst_ratio_den = 1;
-	s->n = (u32)rnd_in(s, 2, rnd(s) % 4 ? 12 : MAX_N);
+	s->mode = mode;
+	s->n = n ? n : (u32)rnd_in(s, mode == MODE_DEAF ? 3 : 2,
+				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
-	s->stalls = rnd(s) % 3 == 0;
-	f = (u32)rnd_in(s, 0, s->n - 1 < 6 ? s->n - 1 : 6);
+	s->stalls = mode != MODE_SPLIT && rnd(s) % 3 == 0;
+	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
+	s->split_mask = split_mask;
+	f = mode == MODE_SPLIT ? 0 : (u32)rnd_in(s, 0, max_failures(s));
 
 	for (i = 0; i < s->n; i++) {
 		struct node *x = &s->node[i];
 
 		ftnl_ring_core_init(&x->core, s->n, i, H_NS, D_NS,
 				    incarnation_of(i), x->dead, x->peers);
+		ftnl_ring_core_set_rules(&x->core, s->quorum, true);
+		x->side = split_mask >> i & 1;
 		/* Nodes are configured one after another. */
 		push(s, (struct ev){ .time = rnd_in(s, 0, 100 * MS),
 				     .type = EV_START, .node = i });
@@ -525,7 +672,19 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 				     .type = EV_FAIL, .node = victim,
 				     .arg = rnd(s) % 4 == 0 });
 	}
+	if (mode == MODE_DEAF) {
+		do {
+			s->deaf = (u32)rnd_in(s, 0, s->n - 1);
+		} while (s->failed_mask >> s->deaf & 1);
+		push(s, (struct ev){ .time = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN),
+				     .type = EV_DEAF, .node = s->deaf });
+	}
 	s->failed_mask = 0;
+	if (mode == MODE_SPLIT) {
+		push(s, (struct ev){ .time = FAIL_FROM, .type = EV_SPLIT });
+		push(s, (struct ev){ .time = FAIL_FROM + SPLIT_FOR,
+				     .type = EV_HEAL });
+	}
 	/*
 	 * Stalls, one at a time, each at most d - h - t - 1 long: a CPU stall
 	 * delays the node's heartbeats, a receive stall what it reads
@@ -549,6 +708,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 		sum->rx_stalls += rx;
 	}
 	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
+	if (mode == MODE_SPLIT)
+		end = FAIL_FROM + SPLIT_FOR + AFTER_HEAL;
 
 	while (s->nheap && !s->bad) {
 		struct ev ev = pop(s);
@@ -598,7 +759,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 			do_timer(s, ev.node);
 			break;
 		case EV_MSG:
-			if (x->failed)
+			if (x->failed || x->deaf ||
+			    (s->split && x->side != s->node[ev.from].side))
 				break;
 			if (s->now < x->stall_until || s->now < x->rx_until) {
 				backlog(x, &ev);
@@ -623,6 +785,18 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 		case EV_UNSTALL:
 			unstall(s, ev.node);
 			break;
+		case EV_DEAF:
+			x->deaf = true;
+			x->nbacklog = 0;
+			break;
+		case EV_SPLIT:
+			s->split = true;
+			break;
+		case EV_HEAL:
+			split_check(s);
+			s->split = false;
+			s->healed = true;
+			break;
 		}
 		episode_check(s);
 	}
@@ -633,6 +807,10 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 		if (!stable(s, why, sizeof(why)))
 			fail(s, "not stable at the end: %s", why);
 	}
+	if (!s->bad && mode == MODE_DEAF && !s->node[s->deaf].resigned)
+		fail(s, "deaf node %u did not resign", s->deaf);
+	if (!s->bad && mode == MODE_SPLIT && !s->healed)
+		fail(s, "the split was never healed");
 	/* Lemma 2: the i-th failure (from 1) is detected at most f - i + 1 times. */
 	for (k = 0; k < s->nfail && !s->bad; k++) {
 		u32 p = s->fail_order[k];
@@ -655,41 +833,124 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum)
 
 static struct dst sim;
 static u64 nschedules = 2000, first_seed = 1;
+static u32 split_n_max = 12, split_only_n, split_only_mask;
+
+static const char *const mode_name[] = {
+	[MODE_FAULTS] = "faults", [MODE_DEAF] = "deaf", [MODE_SPLIT] = "split",
+};
 
 static void test_schedules(const void *arg)
 {
+	enum mode mode = (enum mode)(long)arg;
 	struct summary sum = { .worst_den = 1 };
 	u64 k;
 
-	(void)arg;
 	for (k = 0; k < nschedules; k++) {
 		u64 seed = first_seed + k;
 
-		if (run_schedule(&sim, seed, &sum)) {
-			tap_diag("seed %llu (n %u, t %llu us, stalls %d): %s",
-				 seed, sim.n, sim.t_ns / 1000, sim.stalls, sim.why);
+		if (run_schedule(&sim, seed, &sum, mode, 0, 0)) {
+			tap_diag("seed %llu (%s, n %u, t %llu us, stalls %d, quorum %d): %s",
+				 seed, mode_name[mode], sim.n, sim.t_ns / 1000,
+				 sim.stalls, sim.quorum, sim.why);
+			tap_diag("replay: ring-dst %s 1 %llu", mode_name[mode],
+				 seed);
 			TAP_CHECK(!"schedule failed");
 			return;
 		}
 	}
-	tap_diag("%llu schedules, %llu events, %llu"
+	tap_diag("%s: %llu schedules, %llu events, %llu"
 		 " failures, %llu stalls (%llu of them receive stalls)",
-		 sum.schedules, sum.events, sum.failures, sum.stalls, sum.rx_stalls);
-	tap_diag("most detections of one failure %u; worst episode at %llu"
-		 "%% of Theorem 1's bound", sum.max_detections,
-		 sum.worst_den ? 100 * sum.worst_num / sum.worst_den : 0);
+		 mode_name[mode], sum.schedules, sum.events, sum.failures,
+		 sum.stalls, sum.rx_stalls);
+	if (mode == MODE_FAULTS)
+		tap_diag("most detections of one failure %u; worst episode at %llu"
+			 "%% of Theorem 1's bound", sum.max_detections,
+			 sum.worst_den ? 100 * sum.worst_num / sum.worst_den : 0);
 }
 
+/*
+ * Every split of every cluster of 3..split_n_max nodes (a mask and its
+ * complement are one split: node n - 1 is always on side 0).
+ */
+static void test_splits(const void *arg)
+{
+	struct summary sum = { .worst_den = 1 };
+	u32 n, mask, splits = 0, majority = 0;
+
+	(void)arg;
+	for (n = 3; n <= split_n_max; n++) {
+		for (mask = 1; mask < 1U << (n - 1); mask++) {
+			u32 ones = __builtin_popcount(mask);
+
+			if (split_only_n &&
+			    (n != split_only_n || mask != split_only_mask))
+				continue;
+			if (run_schedule(&sim, (u64)n << 32 | mask, &sum,
+					 MODE_SPLIT, n, mask)) {
+				tap_diag("split %#x of %u nodes (t %llu us): %s",
+					 mask, n, sim.t_ns / 1000, sim.why);
+				tap_diag("replay: ring-dst split %u %#x", n, mask);
+				TAP_CHECK(!"split failed");
+				return;
+			}
+			splits++;
+			majority += 2 * ones > n || 2 * (n - ones) > n;
+		}
+	}
+	tap_diag("%u splits (%u with a majority side), %llu events", splits,
+		 majority, sum.events);
+}
+
+/*
+ *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
+ *   ring-dst faults|deaf SCHEDULES SEED     one schedule kind
+ *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
+ */
 int main(int argc, char **argv)
 {
-	if (argc > 1)
-		nschedules = strtoull(argv[1], NULL, 0);
-	if (argc > 2)
-		first_seed = strtoull(argv[2], NULL, 0);
+	bool all = true;
+	int mode = -1, m;
+
 	trace = getenv("RING_DST_TRACE");
-	tap_add(test_schedules, NULL,
-		"ring DST: %llu seeded schedules from seed %llu"
-		": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1",
-		nschedules, first_seed);
+	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
+		for (m = 0; m <= MODE_SPLIT; m++)
+			if (!strcmp(argv[1], mode_name[m]))
+				mode = m;
+		if (mode < 0) {
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf SCHEDULES SEED | split [N [MASK]]\n");
+			return 2;
+		}
+		all = false;
+		argv++;
+		argc--;
+	}
+	if (mode == MODE_SPLIT) {
+		if (argc > 1)
+			split_n_max = (u32)strtoul(argv[1], NULL, 0);
+		if (argc > 2) {
+			split_only_n = split_n_max;
+			split_only_mask = (u32)strtoul(argv[2], NULL, 0);
+		}
+	} else {
+		if (argc > 1)
+			nschedules = strtoull(argv[1], NULL, 0);
+		if (argc > 2)
+			first_seed = strtoull(argv[2], NULL, 0);
+	}
+	if (all || mode == MODE_FAULTS)
+		tap_add(test_schedules, (void *)(long)MODE_FAULTS,
+			"ring DST: %llu seeded schedules from seed %llu"
+			": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1",
+			nschedules, first_seed);
+	if (all || mode == MODE_DEAF)
+		tap_add(test_schedules, (void *)(long)MODE_DEAF,
+			"ring DST, one node's receive path cut: %llu schedules from seed %llu"
+			": no live node declared dead, the deaf node resigns, real failures still found",
+			nschedules, first_seed);
+	if (all || mode == MODE_SPLIT)
+		tap_add(test_splits, NULL,
+			"ring DST, every partition of 3..%u nodes: a side without majority resigns,"
+			" the majority declares it dead, nobody flaps at the heal",
+			split_n_max);
 	return tap_run();
 }

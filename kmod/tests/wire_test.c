@@ -111,11 +111,35 @@ static void test_replay_random(const void *arg)
 	}
 }
 
+static void test_probe_payload(const void *arg)
+{
+	const struct ftnl_wire_probe probe = {
+		.target_id = 0x01020304, .origin_id = 0x0a0b0c0d,
+		.flags = FTNL_PROBE_ALIVE,
+	};
+	const u8 want[FTNL_WIRE_PROBE_LEN] = { 1, 2, 3, 4, 10, 11, 12, 13, 1 };
+	u8 buf[FTNL_WIRE_PROBE_LEN];
+	struct ftnl_wire_probe back = { 0 };
+
+	(void)arg;
+	ftnl_wire_probe_encode(buf, &probe);
+	TAP_CHECK_MEM(buf, want, sizeof(want));
+	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, sizeof(buf)), 0);
+	TAP_CHECK_UINT(back.target_id, probe.target_id);
+	TAP_CHECK_UINT(back.origin_id, probe.origin_id);
+	TAP_CHECK_UINT(back.flags, probe.flags);
+	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, sizeof(buf) - 1),
+		      -EINVAL);
+	buf[8] = 0x02;
+	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, sizeof(buf)), -EINVAL);
+}
+
 int main(void)
 {
 	tap_add(test_header_layout, NULL, "header encodes big endian at fixed offsets and decodes back");
 	tap_add(test_replay_in_order, NULL, "replay window: in-order numbers once, 0 never");
 	tap_add(test_replay_reordered, NULL, "replay window: reordering within the window, nothing older");
 	tap_add(test_replay_random, NULL, "replay window: locally shuffled arrivals accepted exactly once");
+	tap_add(test_probe_payload, NULL, "probe payload: ids and flags at fixed offsets, wrong length or flags rejected");
 	return tap_run();
 }
