@@ -3,7 +3,7 @@
  * Writes the fuzzers' seed corpus from the real encoders, so that every
  * seed is something a node actually sends:
  *
- *   seeds DIR    writes DIR/{wire,bcast,gossip,group}/seed-*
+ *   seeds DIR    writes DIR/{wire,bcast,gossip,group,radix}/seed-*
  *
  * The gossip seeds are what one node receives during a whole FCG
  * broadcast among n nodes, from a small synchronous simulation of
@@ -19,6 +19,7 @@
 #include "bcast/message.h"
 #include "era/msg.h"
 #include "era/ulfm.h"
+#include "radix/msg.h"
 #include "vall/msg.h"
 #include "wire.h"
 
@@ -270,6 +271,79 @@ static void group_seeds(void)
 	write_seed("group", "vall-every-type", buf, len);
 }
 
+/*
+ * A stream of every radix membership message type in a group of 40 ids:
+ * a view with runs, restarted members, failures, a joiner and a chain.
+ */
+static void radix_seeds(void)
+{
+	static u8 buf[16384];
+	struct radix_view view = { 0 }, prev = { 0 };
+	struct radix_set failed = { 0 }, joined = { 0 }, none = { 0 };
+	struct radix_chain chain = { 0 };
+	size_t len = 2;
+	unsigned int t;
+	u32 id;
+
+	if (radix_view_init(&view, 40) || radix_view_init(&prev, 40))
+		exit(1);
+	for (id = 1; id < 40; id++)
+		if (id < 10 || id == 12 || id >= 20)
+			radix_view_add(&view, id, id == 3 ? 2 : id == 21 ? 5 : 1);
+	view.seq = 7;
+	view.root = 1;
+	radix_set_put(&failed, 0, 1);
+	radix_set_put(&failed, 10, 3);
+	radix_set_put(&joined, 21, 5);
+	radix_view_copy(&prev, &view);
+	radix_view_del(&prev, 21);
+	radix_view_add(&prev, 10, 3);
+	radix_view_add(&prev, 0, 1);
+	prev.seq = 6;
+	prev.root = 0;
+	radix_chain_push(&chain, &prev);
+
+	put_be16(buf, 39);
+	for (t = 1; t <= RADIX_MSG_TYPE_MAX; t++) {
+		struct radix_msg m = {
+			.type = (u8)t, .group = 0x77, .from = { 5, 2 },
+			.who = { 17, 3 }, .term = 9, .seq = view.seq,
+		};
+
+		if (radix_msg_is_round(t)) {
+			m.floor = 6;
+			m.view = &view;
+			m.failed = t == RADIX_MSG_NODE_JOIN ||
+				   t == RADIX_MSG_ROOT_DEAD ? &none : &failed;
+			m.joined = t == RADIX_MSG_NODE_JOIN ||
+				   t == RADIX_MSG_ROOT_AND_NODE_FAILURE ?
+				   &joined : &none;
+			m.chain = t == RADIX_MSG_ROOT_AND_NODE_FAILURE ?
+				  &chain : NULL;
+		} else if (t == RADIX_MSG_JOIN_DET_ACK) {
+			m.view = &view;
+			m.joined = &joined;
+		} else if (t == RADIX_MSG_ROOT_DEAD_ACK) {
+			m.seq = 6;
+			m.min_seq = 5;
+		} else if (t == RADIX_MSG_FAILURE_ACK ||
+			   t == RADIX_MSG_NODE_JOIN_ACK) {
+			m.seq = 4;
+		} else if (t == RADIX_MSG_NEW_NODE) {
+			m.who = m.from = (struct radix_member){ 33, 1 };
+		} else if (t == RADIX_MSG_JOIN_REDIRECT) {
+			m.who = (struct radix_member){ RADIX_NONE, 0 };
+		}
+		len += radix_msg_encode(&m, buf + len, sizeof(buf) - len);
+	}
+	write_seed("radix", "every-type", buf, len);
+	radix_chain_free(&chain);
+	radix_set_free(&failed);
+	radix_set_free(&joined);
+	radix_view_free(&view);
+	radix_view_free(&prev);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -288,5 +362,6 @@ int main(int argc, char **argv)
 	gossip_seed("fcg-13-f3-proc", 13, 12, 4, 3, 2, 8, true);
 	gossip_seed("fcg-7-f7", 7, 1, 6, 7, 1, 2, false);
 	group_seeds();
+	radix_seeds();
 	return 0;
 }
