@@ -70,8 +70,10 @@ bench-tools: lib
 	$(MAKE) -C tools/bench/radix
 
 # Figures only, never pass/fail, not part of check (Documentation/bench.rst).
-bench: setup modules-vm bench-tools
+bench: setup modules-vm cli bench-tools
 	@$(ROOT)/tools/dev/bench.sh
+	@echo "== ftnl-slurm: silence to Slurm DOWN (tools/slurm/check.sh --bench)"
+	@$(ROOT)/tools/slurm/check.sh --bench
 	$(MAKE) -C tools/bench/era run
 	$(MAKE) -C tools/bench/radix run
 

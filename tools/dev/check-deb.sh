@@ -49,7 +49,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 "$ROOT/tools/dev/deb.sh" >/dev/null
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
 debs=()
-for p in ftnl-dkms libftnl1 libftnl-dev ftnl-tools; do
+for p in ftnl-dkms libftnl1 libftnl-dev ftnl-tools ftnl-slurm; do
 	f=$(ls "$OUT/${p}_${version}_"*.deb 2>/dev/null | head -n1)
 	[ -n "$f" ] || die "no $p package in $OUT"
 	debs+=("$f")
@@ -57,7 +57,7 @@ done
 
 # --- 2. install; DKMS builds for 6.1 ----------------------------------------
 installed=()
-for p in ftnl-tools libftnl-dev libftnl1 ftnl-dkms; do
+for p in ftnl-slurm ftnl-tools libftnl-dev libftnl1 ftnl-dkms; do
 	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) || st=
 	case $st in '' | un*) ;; *) installed+=("$p") ;; esac
 done
@@ -139,6 +139,14 @@ sed 's|@BINDIR@|/usr/bin|g' "$ROOT/tools/systemd/ftnl.service.in" | cmp -s - "$u
 [ -L /etc/systemd/system/multi-user.target.wants/ftnl.service ] ||
 	die "ftnl.service is not enabled after the install"
 log "ftnl-tools: $unit verified, enabled"
+
+# --- ftnl-slurm: its unit too, enabled; the program runs ---------------------
+unit=/lib/systemd/system/ftnl-slurm.service
+systemd-analyze verify "$unit" || die "systemd-analyze verify $unit failed"
+[ -L /etc/systemd/system/multi-user.target.wants/ftnl-slurm.service ] ||
+	die "ftnl-slurm.service is not enabled after the install"
+/usr/sbin/ftnl-slurm --help | grep -q -- '--resume' || die "ftnl-slurm --help"
+log "ftnl-slurm: $unit verified, enabled; /usr/sbin/ftnl-slurm runs"
 
 # --- 5. selftests in the VM with the DKMS-built modules ------------------------
 nice -n 10 make -C "$ROOT" -s lib cli selftests guest-scripts >/dev/null

@@ -5,7 +5,8 @@
 # tests (ASan/UBSan) and the kselftests inside QEMU on each kernel given as
 # argument (6.1, 6.12, debug), and the cluster harness's scenarios (the
 # short set on 6.1; all of them on every kernel with CLUSTER_SET=all, the
-# debug kernel excepted). Every suite speaks TAP; the last line is the
+# debug kernel excepted; with it too, tools/slurm/check.sh: ftnl-slurm
+# against a real Slurm). Every suite speaks TAP; the last line is the
 # total:
 #   N passed, N failed
 # preceded by "N skipped" when cases were skipped.
@@ -145,6 +146,17 @@ for k in "${KERNELS[@]}"; do
 		"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" $opts -- "$scenario" </dev/null >"$log" 2>&1
 		tally "cluster/$scenario/$k" "$log" $?
 	done <"$ROOT/tools/cluster/scenarios/list"
+done
+
+# ftnl-slurm against a real Slurm (slurmctld, slurmd, munge) in one VM:
+# make check-all only (about 1 to 2 minutes a kernel; its "under a
+# second" depends on the guest not stalling, as the cluster scenarios').
+for k in "${KERNELS[@]}"; do
+	[ "${vm_ok[$k]}" -eq 0 ] && [ "$k" != debug ] && [ "${CLUSTER_SET:-short}" = all ] || continue
+	echo "== ftnl-slurm against Slurm in QEMU, kernel $k"
+	log=$LOGDIR/slurm-$k.tap
+	"$ROOT/tools/slurm/check.sh" --kernel "$k" </dev/null >"$log" 2>&1
+	tally "slurm/$k" "$log" $?
 done
 
 if [ ${#failures[@]} -gt 0 ]; then

@@ -24,7 +24,7 @@ die() {
 
 # Build-Depends plus what turns them into packages (dpkg-dev, fakeroot is
 # not needed: Rules-Requires-Root: no).
-BUILD_DEPS=(dpkg-dev debhelper dh-dkms dkms libmnl-dev pkg-config gcc make)
+BUILD_DEPS=(dpkg-dev debhelper dh-dkms dkms libmnl-dev libslurm-dev pkg-config gcc make)
 todo=()
 for p in "${BUILD_DEPS[@]}"; do
 	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) || st=

@@ -38,7 +38,9 @@ export DEBIAN_FRONTEND=noninteractive
 # compiler Debian 12's kernels are built with (the headers call it by name);
 # dwarves provides pahole, which kbuild runs to add BTF to modules. clang
 # and its libFuzzer runtime are for 'make fuzz' (make check replays the
-# fuzz corpus with gcc alone).
+# fuzz corpus with gcc alone). libslurm-dev builds ftnl-slurm; slurmctld,
+# slurmd, slurm-client and munge are the real Slurm its test boots in the
+# VM (tools/slurm/check.sh; their services are not started here).
 PACKAGES=(
 	gcc gcc-12 make pkg-config libc6-dev binutils libasan8 libubsan1
 	perl python3 kmod bc flex bison libelf-dev libssl-dev dwarves
@@ -47,6 +49,7 @@ PACKAGES=(
 	libmnl-dev libnl-3-dev libnl-genl-3-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 sparse
 	clang libclang-rt-14-dev
+	libslurm-dev slurmctld slurmd slurm-client munge
 )
 
 # The members of the 6.1 source tarball the project uses.

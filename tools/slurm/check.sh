@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/slurm/check.sh [--kernel 6.1|6.12] [--bench]: ftnl-slurm against a
+# real Slurm (slurmctld, slurmd, munged from Debian's slurm-wlm, which
+# 'make setup' installs) in one VM. Gathers those programs, Slurm's
+# plugins and their libraries into build/slurm/slurm.cpio, boots the VM
+# with it (tools/vm/run --cpio) and runs tools/slurm/vm-test.sh there.
+# TAP on stdout. --bench prints only the times (make bench). The guest's
+# knobs: FTNL_SLURM_HB, FTNL_SLURM_D (ftnl's h and d, default 50ms and
+# 400ms), FTNL_SLURM_SLURMD_TIMEOUT (seconds, default 10).
+
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=$ROOT/build/slurm
+kernel=${FTNL_VM_KERNEL:-6.1}
+bench=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--bench) bench=1; shift ;;
+	*) echo "usage: $0 [--kernel 6.1|6.12] [--bench]" >&2; exit 2 ;;
+	esac
+done
+
+PROGS=(/usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/slurmstepd /usr/sbin/munged
+	/usr/bin/sinfo /usr/bin/squeue /usr/bin/scontrol /usr/bin/sbatch /usr/bin/munge
+	/usr/bin/date /usr/bin/od /usr/bin/head)
+PLUGINS=/usr/lib/x86_64-linux-gnu/slurm-wlm
+for p in "${PROGS[@]}"; do
+	[ -x "$p" ] || { echo "check-slurm: $p missing: run 'make setup'" >&2; exit 1; }
+done
+[ -x "$ROOT/build/bin/ftnl-slurm" ] || { echo "check-slurm: build/bin/ftnl-slurm missing: make -C tools/slurm" >&2; exit 1; }
+
+stage=$OUT/stage
+rm -rf "$stage"
+mkdir -p "$stage/opt/ftnl-slurm"
+copy() { mkdir -p "$stage$(dirname "$1")" && cp -L "$1" "$stage$1"; }
+for p in "${PROGS[@]}"; do copy "$p"; done
+mkdir -p "$stage$PLUGINS"
+cp -L "$PLUGINS"/*.so "$stage$PLUGINS/"
+# Every library those need, as the host resolves it (a plugin whose
+# libraries are not installed is one Slurm's configuration does not use).
+for f in "${PROGS[@]}" "$PLUGINS"/*.so; do ldd "$f" 2>/dev/null || true; done |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u |
+	while read -r l; do copy "$(readlink -f "$(dirname "$l")")/$(basename "$l")"; done
+install -m 0755 "$ROOT/tools/slurm/vm-test.sh" "$stage/opt/ftnl-slurm/vm-test.sh"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT/slurm.cpio"
+rm -rf "$stage"
+
+log=$OUT/vm-$kernel.log
+rc=0
+# The guest's knobs (FTNL_SLURM_HB, _D, _SLURMD_TIMEOUT), passed on.
+mapfile -t knobs < <(env | grep -E '^FTNL_SLURM_(HB|D|SLURMD_TIMEOUT)=' || true)
+nice -n 10 "$ROOT/tools/vm/run" --kernel "$kernel" --timeout 900 --cpio "$OUT/slurm.cpio" -- \
+	env ${knobs[@]+"${knobs[@]}"} /opt/ftnl-slurm/vm-test.sh >"$log" 2>&1 || rc=$?
+if [ $bench -eq 1 ]; then
+	sed -n 's/^# bench: //p' "$log"
+	[ $rc -eq 0 ] || echo "check-slurm: the run failed (exit $rc), log: $log" >&2
+else
+	cat "$log"
+fi
+exit $rc

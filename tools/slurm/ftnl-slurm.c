@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-slurm - tell Slurm what ftnl knows: a node ftnl declares dead is
+ * set DOWN in slurmctld at once (Slurm alone waits SlurmdTimeout), a node
+ * that left gracefully is drained, and, if the admin wants, a node ftnl
+ * sees alive again is returned to service. Runs on every node (man
+ * ftnl-slurm(8), Documentation/admin-guide.rst "Slurm integration").
+ *
+ * One thread, one poll(2) over ftnl's event socket and a signalfd. Slurm
+ * updates wait in a queue, one per node (a newer one replaces an older
+ * one), and are retried with a backoff while slurmctld cannot be reached:
+ * the timeout of the poll is the next retry, never a busy loop.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ftnl/ftnl.h>
+
+#include "policy.h"
+#include "slurmctl.h"
+
+#define FS_PENDING_MAX 4096
+
+struct fs_pending {
+	bool used;
+	enum fs_op op;
+	char name[FS_NAME_MAX];
+	char reason[FS_REASON_MAX];
+	unsigned int attempts;
+	uint64_t due_ms;	/* CLOCK_MONOTONIC */
+	uint64_t learned_real_ns; /* when ftnl learned it, 0 for a resync */
+};
+
+struct fs_state {
+	struct fs_policy policy;
+	unsigned int resync_s;
+	bool dry_run;
+	int verbose;
+	struct ftnl_handle *handle;
+	struct ftnl_events *events;
+	uint32_t self_id;
+	struct ftnl_node_table table;
+	struct fs_member *members;
+	struct fs_pending pending[FS_PENDING_MAX];
+	uint64_t next_resync_ms;	/* 0: none planned */
+};
+
+static void fs_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fs_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ftnl-slurm: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static uint64_t fs_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t fs_real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Re-reads this node's id and ftnl's table (after a configuration change,
+ * a failure, or lost events). */
+static int fs_refresh(struct fs_state *st)
+{
+	struct ftnl_cluster_info info;
+	struct fs_member *members;
+	size_t i;
+	int err;
+
+	err = ftnl_cluster_get(st->handle, &info);
+	if (err == -ENOENT) {
+		st->self_id = 0;
+		ftnl_node_table_free(&st->table);
+		return 0;
+	}
+	if (err) {
+		fs_log("reading the cluster configuration: %s", strerror(-err));
+		return err;
+	}
+	st->self_id = info.self_id;
+	ftnl_node_table_free(&st->table);
+	err = ftnl_node_list(st->handle, &st->table);
+	if (err) {
+		fs_log("reading the node table: %s", strerror(-err));
+		return err;
+	}
+	members = realloc(st->members, (st->table.count ? st->table.count : 1) * sizeof(*members));
+	if (!members)
+		return -ENOMEM;
+	st->members = members;
+	for (i = 0; i < st->table.count; i++) {
+		members[i].id = st->table.nodes[i].id;
+		members[i].alive = st->table.nodes[i].state == FTNL_NODE_STATE_ALIVE;
+	}
+	return 0;
+}
+
+static const struct ftnl_node *fs_node(const struct fs_state *st, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < st->table.count; i++)
+		if (st->table.nodes[i].id == id)
+			return &st->table.nodes[i];
+	return NULL;
+}
+
+/* Queues @op for @name, replacing what was queued for it. */
+static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
+		       const char *reason, uint64_t learned_real_ns)
+{
+	struct fs_pending *slot = NULL;
+	size_t i;
+
+	for (i = 0; i < FS_PENDING_MAX; i++) {
+		struct fs_pending *p = &st->pending[i];
+
+		if (p->used && strcmp(p->name, name) == 0) {
+			slot = p;
+			break;
+		}
+		if (!p->used && !slot)
+			slot = p;
+	}
+	if (!slot) {
+		fs_log("%s: %d updates already wait for slurmctld: %s dropped",
+		       name, FS_PENDING_MAX, fs_op_name(op));
+		return;
+	}
+	memset(slot, 0, sizeof(*slot));
+	slot->used = true;
+	slot->op = op;
+	snprintf(slot->name, sizeof(slot->name), "%s", name);
+	snprintf(slot->reason, sizeof(slot->reason), "%s", reason ? reason : "");
+	slot->due_ms = fs_now_ms();
+	slot->learned_real_ns = learned_real_ns;
+}
+
+static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *ev)
+{
+	struct fs_failure failure = {
+		.node_id = ev->node_id,
+		.observer_id = ev->observer_id,
+		.cause = ev->cause,
+		.incarnation = ev->incarnation,
+	};
+	const struct ftnl_node *obs;
+	char observer[FS_NAME_MAX + 16];
+	char reason[FS_REASON_MAX];
+	enum fs_op op;
+
+	op = fs_failure_op(&st->policy, &failure);
+	if (op == FS_OP_NONE)
+		return;
+	if (!fs_is_actor(&st->policy, st->self_id, &failure, st->members, st->table.count)) {
+		if (st->verbose)
+			fs_log("node %" PRIu32 " (%s) %s, observer %" PRIu32 ": another node tells Slurm",
+			       ev->node_id, ev->node_name, ftnl_event_cause_name(ev->cause),
+			       ev->observer_id);
+		return;
+	}
+	if (!fs_failure_reportable(&failure)) {
+		fs_log("node %" PRIu32 " (%s) %s, observer %" PRIu32 ", but it never spoke to "
+		       "this node since it was configured: not reported to Slurm", ev->node_id,
+		       ev->node_name, ftnl_event_cause_name(ev->cause), ev->observer_id);
+		return;
+	}
+	if (!ev->node_name[0]) {
+		fs_log("node %" PRIu32 " failed but has no name in ftnl's configuration "
+		       "(node ID ADDR PORT name NAME): Slurm cannot be told", ev->node_id);
+		return;
+	}
+	obs = fs_node(st, ev->observer_id);
+	if (obs && obs->name[0])
+		snprintf(observer, sizeof(observer), "%s", obs->name);
+	else
+		snprintf(observer, sizeof(observer), "node %" PRIu32, ev->observer_id);
+	fs_reason(reason, sizeof(reason), &failure, observer);
+	fs_enqueue(st, ev->node_name, op, reason, ev->time_real_ns);
+}
+
+/* Every dead or departed node of the table again, as after a failure
+ * (events were lost): only the designated node does it, and an update
+ * Slurm already has is skipped. */
+static void fs_reconcile(struct fs_state *st)
+{
+	size_t i;
+
+	if (st->self_id == 0 || st->self_id != fs_designated(st->members, st->table.count, 0))
+		return;
+	for (i = 0; i < st->table.count; i++) {
+		const struct ftnl_node *n = &st->table.nodes[i];
+		struct ftnl_event_failure ev = {
+			.node_id = n->id,
+			.observer_id = st->self_id,
+			.incarnation = n->incarnation,
+			.cause = n->state == FTNL_NODE_STATE_LEFT ? FTNL_CAUSE_LEAVE : FTNL_CAUSE_OBSERVED,
+		};
+
+		if (n->state != FTNL_NODE_STATE_DEAD && n->state != FTNL_NODE_STATE_LEFT)
+			continue;
+		snprintf(ev.node_name, sizeof(ev.node_name), "%s", n->name);
+		fs_on_failure(st, &ev);
+	}
+}
+
+struct fs_resync_ctx {
+	struct fs_state *st;
+};
+
+static int fs_resync_node(const char *name, const struct fs_slurm_state *state, void *arg)
+{
+	struct fs_state *st = ((struct fs_resync_ctx *)arg)->st;
+	size_t i;
+
+	if (!fs_needs_update(FS_OP_RESUME, &state->node))
+		return 0;
+	for (i = 0; i < st->table.count; i++) {
+		const struct ftnl_node *n = &st->table.nodes[i];
+
+		if (n->state == FTNL_NODE_STATE_ALIVE && strcmp(n->name, name) == 0) {
+			fs_log("%s: alive in ftnl again, %s in Slurm (\"%s\"): resuming",
+			       name, state->state_name, state->reason);
+			fs_enqueue(st, name, FS_OP_RESUME, NULL, 0);
+		}
+	}
+	return 0;
+}
+
+/* Resume policy: the designated node returns to service every node that
+ * ftnl-slurm had taken out and that ftnl now sees alive (readmitted or
+ * rejoined). One request lists every node's Slurm state. */
+static void fs_resync(struct fs_state *st)
+{
+	struct fs_resync_ctx ctx = { .st = st };
+	int err;
+
+	st->next_resync_ms = st->resync_s ? fs_now_ms() + st->resync_s * 1000ull : 0;
+	if (!st->policy.resume_alive || st->dry_run)
+		return;
+	if (fs_refresh(st))
+		return;
+	if (st->self_id == 0 || st->self_id != fs_designated(st->members, st->table.count, 0))
+		return;
+	err = fs_slurm_each(fs_resync_node, &ctx);
+	if (err) {
+		fs_log("resync: reading Slurm's nodes: %s%s", fs_slurm_strerror(err),
+		       fs_error_is_transient(err) ? " (retrying)" : "");
+		if (fs_error_is_transient(err))
+			st->next_resync_ms = fs_now_ms() + fs_backoff_ms(4);
+	}
+}
+
+/* Sends one queued update; on a transient error it stays queued. */
+static void fs_run(struct fs_state *st, struct fs_pending *p)
+{
+	struct fs_slurm_state state;
+	uint64_t t0, t1;
+	int err;
+
+	if (st->dry_run) {
+		fs_log("%s: would set %s: %s", p->name, fs_op_name(p->op), p->reason);
+		p->used = false;
+		return;
+	}
+	/* Before a retry, re-read the table: a node that sees fewer than half
+	 * alive is likely cut off (hence the retries): it drops its report. */
+	if (p->attempts > 0 && p->op == FS_OP_DOWN && fs_refresh(st) == 0 &&
+	    fs_sees_minority(st->members, st->table.count)) {
+		fs_log("%s: DOWN dropped: slurmctld was not reached and this node now sees "
+		       "fewer than half the cluster alive: it may be the one cut off", p->name);
+		p->used = false;
+		return;
+	}
+	t0 = fs_now_ms();
+	err = fs_read_first(&st->policy, p->op) ? fs_slurm_get(p->name, &state) : 0;
+	t1 = fs_now_ms();
+	if (!err && fs_read_first(&st->policy, p->op) && !fs_needs_update(p->op, &state.node)) {
+		if (st->verbose || p->op != FS_OP_RESUME)
+			fs_log("%s: already %s in Slurm (\"%s\"): %s not sent", p->name,
+			       state.state_name, state.reason, fs_op_name(p->op));
+		p->used = false;
+		return;
+	}
+	if (!err)
+		err = fs_slurm_update(p->name, p->op, p->op == FS_OP_RESUME ? NULL : p->reason);
+	if (st->verbose)
+		fs_log("%s: reading its Slurm state took %" PRIu64 " ms, the update %" PRIu64 " ms",
+		       p->name, t1 - t0, fs_now_ms() - t1);
+	if (!err) {
+		if (p->learned_real_ns) {
+			uint64_t now = fs_real_ns();
+
+			fs_log("%s: %s in Slurm (%s), %.1f ms after ftnl learned it",
+			       p->name, fs_op_name(p->op), p->reason,
+			       now > p->learned_real_ns ? (now - p->learned_real_ns) / 1e6 : 0.0);
+		} else {
+			fs_log("%s: %s in Slurm", p->name, fs_op_name(p->op));
+		}
+		p->used = false;
+		return;
+	}
+	if (!fs_error_is_transient(err)) {
+		fs_log("%s: setting %s failed: %s (not retried)", p->name, fs_op_name(p->op),
+		       fs_slurm_strerror(err));
+		p->used = false;
+		return;
+	}
+	p->attempts++;
+	p->due_ms = fs_now_ms() + fs_backoff_ms(p->attempts);
+	fs_log("%s: slurmctld not reached (%s): %s retried in %u ms", p->name,
+	       fs_slurm_strerror(err), fs_op_name(p->op), fs_backoff_ms(p->attempts));
+}
+
+static void fs_run_due(struct fs_state *st)
+{
+	uint64_t now = fs_now_ms();
+	size_t i;
+
+	for (i = 0; i < FS_PENDING_MAX; i++)
+		if (st->pending[i].used && st->pending[i].due_ms <= now)
+			fs_run(st, &st->pending[i]);
+}
+
+/* The poll timeout: until the next retry or resync, -1 for none. */
+static int fs_timeout(const struct fs_state *st)
+{
+	uint64_t now = fs_now_ms(), next = st->next_resync_ms;
+	size_t i;
+
+	for (i = 0; i < FS_PENDING_MAX; i++)
+		if (st->pending[i].used && (next == 0 || st->pending[i].due_ms < next))
+			next = st->pending[i].due_ms;
+	if (next == 0)
+		return -1;
+	if (next <= now)
+		return 0;
+	return next - now > 60000 ? 60000 : (int)(next - now);
+}
+
+static int fs_drain_events(struct fs_state *st)
+{
+	struct ftnl_event ev;
+	int ret;
+
+	while ((ret = ftnl_events_read(st->events, &ev)) == 1) {
+		switch (ev.type) {
+		case FTNL_EVENT_CLUSTER:
+			fs_refresh(st);
+			if (st->verbose)
+				fs_log("configuration generation %" PRIu32 ": self %" PRIu32
+				       ", %zu nodes", ev.cluster.generation, st->self_id,
+				       st->table.count);
+			if (st->policy.resume_alive)
+				st->next_resync_ms = fs_now_ms();
+			break;
+		case FTNL_EVENT_OVERRUN:
+			fs_log("ftnl events were lost: reading the table again");
+			if (fs_refresh(st) == 0)
+				fs_reconcile(st);
+			break;
+		case FTNL_EVENT_FAILURE:
+			fs_refresh(st);
+			fs_on_failure(st, &ev.failure);
+			break;
+		default:
+			break;
+		}
+	}
+	return ret;
+}
+
+static void fs_usage(FILE *out)
+{
+	fputs("usage: ftnl-slurm [--on-leave drain|down|ignore] [--resume never|alive]\n"
+	      "                  [--resync SECONDS] [--actor observer|every]\n"
+	      "                  [--slurm-conf FILE] [--dry-run] [-v] [-h]\n", out);
+}
+
+static int fs_parse(struct fs_state *st, int argc, char **argv, const char **conf)
+{
+	static const struct option opts[] = {
+		{ "on-leave", required_argument, NULL, 'l' },
+		{ "resume", required_argument, NULL, 'r' },
+		{ "resync", required_argument, NULL, 's' },
+		{ "actor", required_argument, NULL, 'a' },
+		{ "slurm-conf", required_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	uint32_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (!strcmp(optarg, "drain"))
+				st->policy.on_leave = FS_LEAVE_DRAIN;
+			else if (!strcmp(optarg, "down"))
+				st->policy.on_leave = FS_LEAVE_DOWN;
+			else if (!strcmp(optarg, "ignore"))
+				st->policy.on_leave = FS_LEAVE_IGNORE;
+			else
+				goto bad;
+			break;
+		case 'r':
+			if (!strcmp(optarg, "never"))
+				st->policy.resume_alive = false;
+			else if (!strcmp(optarg, "alive"))
+				st->policy.resume_alive = true;
+			else
+				goto bad;
+			break;
+		case 's':
+			if (ftnl_parse_u32(optarg, &v) || v > 86400)
+				goto bad;
+			st->resync_s = v;
+			break;
+		case 'a':
+			if (!strcmp(optarg, "observer"))
+				st->policy.actor = FS_ACTOR_OBSERVER;
+			else if (!strcmp(optarg, "every"))
+				st->policy.actor = FS_ACTOR_EVERY;
+			else
+				goto bad;
+			break;
+		case 'f':
+			*conf = optarg;
+			break;
+		case 'n':
+			st->dry_run = true;
+			break;
+		case 'v':
+			st->verbose++;
+			break;
+		case 'h':
+			fs_usage(stdout);
+			exit(0);
+		default:
+			fs_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		fs_log("unexpected argument: %s", argv[optind]);
+		fs_usage(stderr);
+		return -1;
+	}
+	return 0;
+bad:
+	fs_log("--%s: invalid value '%s'", c == 'l' ? "on-leave" : c == 'r' ? "resume" :
+	       c == 's' ? "resync (0 to 86400 seconds)" : "actor", optarg);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct fs_state st = {
+		.policy = { .on_leave = FS_LEAVE_DRAIN, .actor = FS_ACTOR_OBSERVER },
+		.resync_s = 30,
+	};
+	const char *conf = NULL;
+	struct pollfd fds[2];
+	sigset_t mask;
+	int err, sfd, rc = 1;
+
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (fs_parse(&st, argc, argv, &conf))
+		return 2;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		fs_log("signalfd: %s", strerror(errno));
+		return 1;
+	}
+	/* Subscribe first, then read the state: nothing falls in between. */
+	err = ftnl_events_open(&st.events);
+	if (!err)
+		err = ftnl_open(&st.handle);
+	if (err) {
+		fs_log("ftnl: %s%s", strerror(-err),
+		       err == -ENOENT ? " (is the ftnl module loaded?)" : "");
+		goto out;
+	}
+	if (fs_refresh(&st))
+		goto out;
+	if (!st.dry_run)
+		fs_slurm_open(conf);
+	fs_log("started: self %" PRIu32 " of %zu nodes; on leave %s; resume %s; actor %s%s",
+	       st.self_id, st.table.count,
+	       st.policy.on_leave == FS_LEAVE_DRAIN ? "drain" :
+	       st.policy.on_leave == FS_LEAVE_DOWN ? "down" : "ignore",
+	       st.policy.resume_alive ? "alive" : "never",
+	       st.policy.actor == FS_ACTOR_EVERY ? "every" : "observer",
+	       st.dry_run ? " (dry run)" : "");
+	/* Whatever ftnl already knows, once (a restart of ftnl-slurm). */
+	fs_reconcile(&st);
+	if (st.policy.resume_alive)
+		st.next_resync_ms = fs_now_ms();
+
+	fds[0] = (struct pollfd){ .fd = ftnl_events_fd(st.events), .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	for (;;) {
+		int n = poll(fds, 2, fs_timeout(&st));
+
+		if (n < 0 && errno != EINTR) {
+			fs_log("poll: %s", strerror(errno));
+			goto out;
+		}
+		if (n > 0 && (fds[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo != SIGHUP) {
+					fs_log("stopping (signal %u)", si.ssi_signo);
+					rc = 0;
+					goto out;
+				}
+				fs_log("SIGHUP: reconciling with ftnl's table");
+				if (fs_refresh(&st) == 0)
+					fs_reconcile(&st);
+				if (st.policy.resume_alive)
+					st.next_resync_ms = fs_now_ms();
+			}
+		}
+		if (n > 0 && fds[0].revents) {
+			err = fs_drain_events(&st);
+			if (err < 0) {
+				fs_log("reading ftnl events: %s", strerror(-err));
+				goto out;
+			}
+		}
+		fs_run_due(&st);
+		if (st.next_resync_ms && st.next_resync_ms <= fs_now_ms())
+			fs_resync(&st);
+	}
+out:
+	if (!st.dry_run)
+		fs_slurm_close();
+	ftnl_events_close(st.events);
+	ftnl_close(st.handle);
+	ftnl_node_table_free(&st.table);
+	free(st.members);
+	close(sfd);
+	return rc;
+}

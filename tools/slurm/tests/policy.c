@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl-slurm's rules (policy.c): the state each cause calls for, which
+ * node acts so that one update goes to slurmctld per failure, the reason
+ * text, when an update is skipped, which errors are retried.
+ */
+#include <string.h>
+
+#include <linux/ftnl.h>
+#include <slurm/slurm_errno.h>
+
+#include "policy.h"
+#include "tap.h"
+
+static const struct fs_policy defaults = {
+	.on_leave = FS_LEAVE_DRAIN, .actor = FS_ACTOR_OBSERVER,
+};
+
+static void test_ops(const void *arg)
+{
+	struct fs_policy p = defaults;
+	struct fs_failure f = { .node_id = 2, .observer_id = 1 };
+
+	(void)arg;
+	f.cause = FTNL_CAUSE_OBSERVED;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_DOWN);
+	f.cause = FTNL_CAUSE_BROADCAST;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_DOWN);
+	f.cause = FTNL_CAUSE_RESTARTED;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_DOWN);
+	f.cause = FTNL_CAUSE_LEAVE;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_DRAIN);
+	p.on_leave = FS_LEAVE_DOWN;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_DOWN);
+	p.on_leave = FS_LEAVE_IGNORE;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_NONE);
+	f.cause = 99;
+	TAP_CHECK_INT(fs_failure_op(&p, &f), FS_OP_NONE);
+}
+
+/* Node 3 of 1..5 dies, observed by 4: every survivor hears it (cause
+ * observed at 4, broadcast elsewhere, same observer): exactly node 4 acts. */
+static void test_one_actor(const void *arg)
+{
+	struct fs_member m[5] = { { 1, true }, { 2, true }, { 3, false }, { 4, true }, { 5, true } };
+	struct fs_failure f = { .node_id = 3, .observer_id = 4, .cause = FTNL_CAUSE_BROADCAST };
+	struct fs_policy every = defaults;
+	unsigned int self, actors = 0;
+
+	(void)arg;
+	for (self = 1; self <= 5; self++) {
+		f.cause = self == 4 ? FTNL_CAUSE_OBSERVED : FTNL_CAUSE_BROADCAST;
+		if (fs_is_actor(&defaults, self, &f, m, 5)) {
+			actors++;
+			TAP_CHECK_INT(self, 4);
+		}
+	}
+	TAP_CHECK_INT(actors, 1);
+	/* --actor every: every survivor, never the dead node itself. */
+	every.actor = FS_ACTOR_EVERY;
+	actors = 0;
+	for (self = 1; self <= 5; self++)
+		actors += fs_is_actor(&every, self, &f, m, 5);
+	TAP_CHECK_INT(actors, 4);
+	/* Not configured (self 0): never. */
+	TAP_CHECK(!fs_is_actor(&defaults, 0, &f, m, 5));
+}
+
+/* A leave names the leaver as observer: the lowest live id acts, and when
+ * that is the leaver, the next one. */
+static void test_leave_actor(const void *arg)
+{
+	struct fs_member m[4] = { { 1, false }, { 2, true }, { 3, true }, { 4, true } };
+	struct fs_failure f = { .node_id = 1, .observer_id = 1, .cause = FTNL_CAUSE_LEAVE };
+	unsigned int self, actors = 0;
+
+	(void)arg;
+	for (self = 1; self <= 4; self++) {
+		if (fs_is_actor(&defaults, self, &f, m, 4)) {
+			actors++;
+			TAP_CHECK_INT(self, 2);
+		}
+	}
+	TAP_CHECK_INT(actors, 1);
+	f.node_id = 3;
+	f.observer_id = 3;
+	m[0].alive = true;
+	m[2].alive = false;
+	TAP_CHECK(fs_is_actor(&defaults, 1, &f, m, 4));
+	TAP_CHECK(!fs_is_actor(&defaults, 2, &f, m, 4));
+	TAP_CHECK_INT(fs_designated(m, 4, 1), 2);
+	m[0].alive = m[1].alive = m[3].alive = false;
+	TAP_CHECK_INT(fs_designated(m, 4, 0), 0);
+}
+
+static void test_reportable(const void *arg)
+{
+	struct fs_failure f = { .node_id = 2, .observer_id = 1, .cause = FTNL_CAUSE_OBSERVED,
+				.incarnation = 5 };
+
+	(void)arg;
+	TAP_CHECK(fs_failure_reportable(&f));
+	f.incarnation = 0;
+	TAP_CHECK(!fs_failure_reportable(&f));
+	f.cause = FTNL_CAUSE_BROADCAST;
+	TAP_CHECK(!fs_failure_reportable(&f));
+	f.cause = FTNL_CAUSE_LEAVE;
+	TAP_CHECK(fs_failure_reportable(&f));
+}
+
+static void test_minority(const void *arg)
+{
+	struct fs_member m[4] = { { 1, true }, { 2, true }, { 3, true }, { 4, false } };
+
+	(void)arg;
+	TAP_CHECK(!fs_sees_minority(m, 4));
+	m[1].alive = false;
+	TAP_CHECK(!fs_sees_minority(m, 4)); /* 2 of 4: half, a cascade */
+	m[2].alive = false;
+	TAP_CHECK(fs_sees_minority(m, 4)); /* 1 of 4: likely cut off */
+	TAP_CHECK(!fs_sees_minority(m, 1));
+	TAP_CHECK(!fs_sees_minority(m, 0));
+}
+
+static void test_reason(const void *arg)
+{
+	struct fs_failure f = { .node_id = 2, .observer_id = 1, .cause = FTNL_CAUSE_OBSERVED,
+				.incarnation = 77 };
+	char buf[FS_REASON_MAX];
+
+	(void)arg;
+	fs_reason(buf, sizeof(buf), &f, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: observed dead by cn001 (incarnation 77)");
+	f.cause = FTNL_CAUSE_LEAVE;
+	fs_reason(buf, sizeof(buf), &f, "cn002");
+	TAP_CHECK_STR(buf, "ftnl: left the cluster (incarnation 77)");
+	f.cause = FTNL_CAUSE_RESTARTED;
+	fs_reason(buf, sizeof(buf), &f, "node 9");
+	TAP_CHECK_STR(buf, "ftnl: restarted, seen by node 9 (incarnation 77 ended)");
+	/* Truncated, never overrun, still ours. */
+	fs_reason(buf, 8, &f, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: r");
+}
+
+static void test_needs_update(const void *arg)
+{
+	struct fs_slurm_node idle = { 0 }, down_ours = { .down = true, .reason = "ftnl: x" };
+	struct fs_slurm_node down_admin = { .down = true, .reason = "bad DIMM" };
+	struct fs_slurm_node drain_ours = { .drain = true, .reason = "ftnl: left" };
+	struct fs_slurm_node drain_admin = { .drain = true, .reason = "maintenance" };
+	struct fs_slurm_node down_none = { .down = true };
+
+	(void)arg;
+	TAP_CHECK(fs_needs_update(FS_OP_DOWN, &idle));
+	TAP_CHECK(fs_needs_update(FS_OP_DOWN, &drain_admin));
+	TAP_CHECK(!fs_needs_update(FS_OP_DOWN, &down_ours));
+	TAP_CHECK(!fs_needs_update(FS_OP_DOWN, &down_admin));
+	TAP_CHECK(fs_needs_update(FS_OP_DRAIN, &idle));
+	TAP_CHECK(!fs_needs_update(FS_OP_DRAIN, &drain_admin));
+	TAP_CHECK(!fs_needs_update(FS_OP_DRAIN, &down_admin));
+	TAP_CHECK(fs_needs_update(FS_OP_RESUME, &down_ours));
+	TAP_CHECK(fs_needs_update(FS_OP_RESUME, &drain_ours));
+	TAP_CHECK(!fs_needs_update(FS_OP_RESUME, &down_admin));
+	TAP_CHECK(!fs_needs_update(FS_OP_RESUME, &drain_admin));
+	TAP_CHECK(!fs_needs_update(FS_OP_RESUME, &down_none));
+	TAP_CHECK(!fs_needs_update(FS_OP_RESUME, &idle));
+	TAP_CHECK(!fs_needs_update(FS_OP_NONE, &idle));
+}
+
+static void test_read_first(const void *arg)
+{
+	struct fs_policy every = defaults;
+
+	(void)arg;
+	TAP_CHECK(!fs_read_first(&defaults, FS_OP_DOWN));
+	TAP_CHECK(fs_read_first(&defaults, FS_OP_DRAIN));
+	TAP_CHECK(fs_read_first(&defaults, FS_OP_RESUME));
+	every.actor = FS_ACTOR_EVERY;
+	TAP_CHECK(fs_read_first(&every, FS_OP_DOWN));
+}
+
+static void test_errors(const void *arg)
+{
+	(void)arg;
+	TAP_CHECK(fs_error_is_transient(SLURM_COMMUNICATIONS_CONNECTION_ERROR));
+	TAP_CHECK(fs_error_is_transient(SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR));
+	TAP_CHECK(fs_error_is_transient(SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT));
+	TAP_CHECK(fs_error_is_transient(ECONNREFUSED));
+	TAP_CHECK(!fs_error_is_transient(ESLURM_INVALID_NODE_NAME));
+	TAP_CHECK(!fs_error_is_transient(ESLURM_ACCESS_DENIED));
+	TAP_CHECK(!fs_error_is_transient(SLURM_ERROR));
+	TAP_CHECK_INT(fs_backoff_ms(1), 250);
+	TAP_CHECK_INT(fs_backoff_ms(2), 500);
+	TAP_CHECK_INT(fs_backoff_ms(7), 16000);
+	TAP_CHECK_INT(fs_backoff_ms(8), 30000);
+	TAP_CHECK_INT(fs_backoff_ms(1000), 30000);
+}
+
+int main(void)
+{
+	tap_add(test_ops, NULL, "the Slurm state each cause calls for");
+	tap_add(test_one_actor, NULL, "one actor per failure: its observer");
+	tap_add(test_leave_actor, NULL, "a leave: the lowest live id acts");
+	tap_add(test_reportable, NULL, "a node that never spoke is not reported");
+	tap_add(test_minority, NULL, "a node seeing a minority alive drops its retries");
+	tap_add(test_reason, NULL, "the reason names ftnl, the cause, the observer");
+	tap_add(test_needs_update, NULL, "updates skipped when Slurm has it; admins' kept");
+	tap_add(test_read_first, NULL, "the observer's DOWN is one RPC; the rest read first");
+	tap_add(test_errors, NULL, "transient errors retried with a backoff");
+	return tap_run();
+}

@@ -1,0 +1,309 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/slurm/vm-test.sh: ftnl-slurm against a real Slurm, inside the VM
+# (tools/slurm/check.sh boots it with Slurm and munge from Debian's
+# slurm-wlm packages). TAP on stdout; "# bench:" lines carry the times.
+#
+# Five nodes, one network namespace each (n1..n5, 10.0.0.1-5, linked by
+# a bridge to the VM's own namespace, where munged and slurmctld run at
+# 10.0.0.254): one slurmd per node (slurmd -N cnI). cn1..cn4 are an ftnl
+# cluster (h = $FTNL_SLURM_HB, d = $FTNL_SLURM_D) and run ftnl-slurm; cn5
+# is Slurm's alone. SlurmdTimeout is $FTNL_SLURM_SLURMD_TIMEOUT seconds
+# (Slurm's default is 300).
+#
+#   1. a batch job (--requeue) runs on cn2;
+#   2. cn2 and cn5 are silenced at once (their links cut; cn2's
+#      ftnl-slurm killed first, as by a power loss): cn2 is DOWN in sinfo
+#      with ftnl's reason in under a second, set by one ftnl-slurm (its
+#      observer's) with one update; cn5 only after SlurmdTimeout; the job
+#      is requeued (PENDING, Restarts=1), Slurm's own JobRequeue policy;
+#   3. slurmctld stopped, cn3 silenced, slurmctld started again 3 s later:
+#      ftnl-slurm's update, retried, lands: cn3 DOWN with ftnl's reason;
+#   4. cn4 leaves ftnl (cluster leave, as systemctl stop ftnl does): it is
+#      drained with ftnl's reason;
+#   5. cn2 comes back (node readmit on cn1, the last member, then cluster
+#      set on cn2): ftnl-slurm (--resume alive) returns it to service.
+
+set -u
+HB=${FTNL_SLURM_HB:-50ms}
+D=${FTNL_SLURM_D:-400ms}
+SLURMD_TIMEOUT=${FTNL_SLURM_SLURMD_TIMEOUT:-10}
+NODES=5
+FTNL_NODES=4
+NET=10.0.0
+CTL=$NET.254
+PATH=/opt/ftnl/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LD_LIBRARY_PATH=/opt/ftnl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+IP=/usr/sbin/ip
+W=/tmp/ftnl-slurm-test
+rm -rf "$W"
+mkdir -p "$W"
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+diag() { printf '# %s\n' "$*"; }
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+now() { date +%s.%N; }
+ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
+bail() {
+	not_ok "$*"
+	for f in "$W"/*.log /var/log/slurm/*.log; do
+		[ -f "$f" ] || continue
+		diag "--- $f"
+		tail -n 15 "$f" | sed 's/^/#   /'
+	done
+	echo "1..$n"
+	exit 1
+}
+
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in /run/slurmd-*.pid /run/slurmctld.pid /run/munge/munged.pid; do
+		[ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null
+	done
+	for i in $(seq $NODES); do $IP netns del "n$i" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+# --- the machines: namespaces, munge, Slurm -----------------------------------
+
+$IP link add br0 type bridge && $IP addr add "$CTL/24" dev br0 && $IP link set br0 up ||
+	bail "bridge br0"
+host=$(hostname)
+{
+	echo "127.0.0.1 localhost"
+	echo "$CTL $host"
+	for i in $(seq $NODES); do echo "$NET.$i cn$i"; done
+} >/etc/hosts
+for i in $(seq $NODES); do
+	$IP netns add "n$i" && $IP -n "n$i" link set lo up &&
+		$IP link add "vh$i" type veth peer name eth0 netns "n$i" &&
+		$IP link set "vh$i" master br0 up &&
+		$IP -n "n$i" addr add "$NET.$i/24" dev eth0 &&
+		$IP -n "n$i" link set eth0 up || bail "namespace n$i"
+done
+
+mkdir -p /etc/munge /run/munge /var/lib/munge /var/log/munge /var/log/slurm \
+	/var/spool/slurmctld /etc/slurm
+for i in $(seq $NODES); do mkdir -p "/var/spool/slurmd/cn$i"; done
+chmod 700 /etc/munge /var/lib/munge
+chmod 755 /run/munge
+head -c 1024 /dev/urandom >/etc/munge/munge.key
+chmod 400 /etc/munge/munge.key
+munged --force || bail "munged started"
+
+# slurmd (22.05) needs a cgroup plugin even without cgroup tracking.
+# /init mounted cgroup2; 'ip netns exec' would hide it behind a fresh
+# /sys, so slurmd enters its node's namespace with nsenter --net.
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup ||
+	bail "cgroup2 mounted"
+# Where slurmd puts its slurmstepd scope (systemd would have made it).
+mkdir -p /sys/fs/cgroup/system.slice
+printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' >/etc/slurm/cgroup.conf
+cat >/etc/slurm/slurm.conf <<CONF
+ClusterName=ftnltest
+SlurmctldHost=$host($CTL)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+StateSaveLocation=/var/spool/slurmctld
+SlurmdSpoolDir=/var/spool/slurmd/%n
+SlurmctldPidFile=/run/slurmctld.pid
+SlurmdPidFile=/run/slurmd-%n.pid
+SlurmctldLogFile=/var/log/slurm/slurmctld.log
+SlurmdLogFile=/var/log/slurm/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/linear
+MpiDefault=none
+SwitchType=switch/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MailProg=/bin/true
+SlurmdTimeout=$SLURMD_TIMEOUT
+ReturnToService=0
+JobRequeue=1
+MessageTimeout=5
+CONF
+for i in $(seq $NODES); do
+	echo "NodeName=cn$i NodeAddr=$NET.$i CPUs=1 RealMemory=64 State=UNKNOWN"
+done >>/etc/slurm/slurm.conf
+echo "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>/etc/slurm/slurm.conf
+
+start_ctld() { slurmctld -i; }
+start_ctld || bail "slurmctld started"
+for i in $(seq $NODES); do
+	nsenter --net="/run/netns/n$i" slurmd -N "cn$i" || bail "slurmd cn$i started"
+done
+
+# sinfo_of NODE: "STATE|REASON" of NODE as sinfo shows it.
+sinfo_of() { sinfo -h -N -n "$1" -o '%T|%E' 2>/dev/null | head -n1; }
+# wait_for SECONDS CMD...: until CMD succeeds (0.1 s steps: each sinfo
+# costs the guest's emulated CPUs tens of ms); 1 on timeout.
+wait_for() {
+	local end
+	end=$(awk -v s="$1" -v t="$(now)" 'BEGIN { printf "%.3f", t + s }')
+	shift
+	until "$@"; do
+		awk -v e="$end" -v t="$(now)" 'BEGIN { exit !(t > e) }' && return 1
+		sleep 0.1
+	done
+}
+all_idle() { [ "$(sinfo -h -N -o '%T' 2>/dev/null | grep -c '^idle$')" -eq $NODES ]; }
+wait_for 60 all_idle || bail "all $NODES slurmd registered, idle"
+ok "slurmctld, munged and $NODES slurmd up: every node idle in sinfo"
+
+# --- ftnl on cn1..cn4, ftnl-slurm on each ----------------------------------------
+
+key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+{
+	echo "cluster 15"
+	echo "self auto"
+	echo "heartbeat $HB"
+	echo "timeout $D"
+	echo "key $key"
+	for i in $(seq $FTNL_NODES); do echo "node $i $NET.$i 7400 name cn$i"; done
+} >"$W/ftnl.conf"
+for i in $(seq $FTNL_NODES); do
+	$IP netns exec "n$i" ftnl-cli cluster set file "$W/ftnl.conf" >"$W/set-$i.log" 2>&1 ||
+		bail "ftnl configured on cn$i (self auto)"
+done
+ok "ftnl configured on cn1..cn$FTNL_NODES from one file (self auto, names cnI)"
+
+start_daemon() {
+	$IP netns exec "n$1" ftnl-slurm -v --resume alive --resync 2 >>"$W/ftnl-slurm-$1.log" 2>&1 &
+	fs_pid[$1]=$!
+	pids+=($!)
+}
+declare -a fs_pid
+for i in $(seq $FTNL_NODES); do start_daemon "$i"; done
+started() { grep -q 'started: self' "$W/ftnl-slurm-$1.log"; }
+for i in $(seq $FTNL_NODES); do
+	wait_for 20 started "$i" || bail "ftnl-slurm started on cn$i"
+done
+ok "ftnl-slurm running on cn1..cn$FTNL_NODES"
+sleep 2 # heartbeats flowing everywhere
+
+# --- 1, 2: a job on cn2; cn2 and cn5 silenced ------------------------------------
+
+job=$(sbatch --parsable --requeue -w cn2 -o /dev/null --wrap 'sleep 600' 2>"$W/sbatch.err") ||
+	bail "sbatch: $(cat "$W/sbatch.err")"
+running() { [ "$(squeue -h -j "$job" -o '%T' 2>/dev/null)" = RUNNING ]; }
+wait_for 30 running || bail "job $job running on cn2"
+ok "job $job running on cn2"
+
+kill -KILL "${fs_pid[2]}"
+t0=$(now)
+$IP link set vh2 down
+$IP link set vh5 down
+cn2_down() { case $(sinfo_of cn2) in down*"|ftnl:"*) return 0 ;; esac; return 1; }
+wait_for 30 cn2_down
+t_sinfo=$(now)
+cn5_at=$(sinfo_of cn5)
+line=$(sinfo_of cn2)
+diag "cn2 in sinfo: $line"
+ms=$(ms_between "$t0" "$t_sinfo")
+check "cn2 DOWN in sinfo with ftnl's reason ($ms ms after the silence)" cn2_down
+check "its reason names ftnl, the cause, the observer" \
+	grep -qE '\|ftnl: observed dead by cn[134] \(incarnation [0-9]+\)$' <<<"$line"
+# slurmctld's own stamp of the update, on the same clock (UTC, seconds
+# of the day on both sides): when Slurm had it. The sinfo loop above
+# sees it later by the time one sinfo takes in the guest (hundreds of
+# ms of emulated CPU when the host is loaded).
+stamp=$(sed -n 's/^\[\([0-9T:.-]*\)\] update_node: node cn2 state set to DOWN.*/\1/p' \
+	/var/log/slurm/slurmctld.log | head -n1)
+ctld_ms=$(awk -v s="$stamp" -v t="$t0" 'BEGIN {
+	if (s == "") { print 999999; exit }
+	split(substr(s, 12), a, ":"); c = a[1] * 3600 + a[2] * 60 + a[3]
+	z = t - int(t / 86400) * 86400; printf "%.0f", (c - z) * 1000 }')
+check "under a second (silence to slurmctld's update: $ctld_ms ms)" [ "$ctld_ms" -lt 1000 ]
+diag "bench: silence to slurmctld's update with ftnl: $ctld_ms ms"
+diag "bench: silence to sinfo DOWN with ftnl: $ms ms (h $HB, d $D)"
+case $cn5_at in
+down*) not_ok "cn5 (Slurm alone) not yet DOWN when cn2 was ($cn5_at)" ;;
+*) ok "cn5 (Slurm alone) not yet DOWN when cn2 was ($cn5_at)" ;;
+esac
+updates=$(grep -c 'update_node: node cn2 state set to DOWN' /var/log/slurm/slurmctld.log)
+check "one update of cn2 reached slurmctld ($updates)" [ "$updates" -eq 1 ]
+actors=$(grep -l 'cn2: DOWN in Slurm' "$W"/ftnl-slurm-*.log | wc -l)
+deferred=$(grep -l 'node 2 (cn2) .*another node tells Slurm' "$W"/ftnl-slurm-*.log | wc -l)
+check "one ftnl-slurm acted ($actors), the other two deferred to it ($deferred)" \
+	test "$actors" -eq 1 -a "$deferred" -eq 2
+grep -h 'cn2: DOWN in Slurm' "$W"/ftnl-slurm-*.log | sed 's/^/# /'
+
+requeued() {
+	local s
+	s=$(scontrol show job "$job" 2>/dev/null)
+	grep -q 'JobState=PENDING' <<<"$s" && grep -q 'Restarts=1' <<<"$s"
+}
+check "job $job requeued (PENDING, Restarts=1) per JobRequeue=1" wait_for 20 requeued
+
+cn5_down() { case $(sinfo_of cn5) in down*) return 0 ;; esac; return 1; }
+wait_for $((SLURMD_TIMEOUT * 3 + 30)) cn5_down
+t5=$(now)
+ms5=$(ms_between "$t0" "$t5")
+check "cn5 DOWN by Slurm alone after SlurmdTimeout = $SLURMD_TIMEOUT s ($ms5 ms)" \
+	[ "$ms5" -ge $((SLURMD_TIMEOUT * 1000)) ]
+diag "bench: silence to sinfo DOWN with Slurm alone: $ms5 ms (SlurmdTimeout $SLURMD_TIMEOUT s)"
+diag "cn5 in sinfo: $(sinfo_of cn5)"
+
+# --- 3: slurmctld restarts while a node dies ------------------------------------
+
+ctld_pid=$(cat /run/slurmctld.pid)
+kill "$ctld_pid"
+gone() { ! kill -0 "$ctld_pid" 2>/dev/null; }
+wait_for 30 gone || bail "slurmctld stopped"
+$IP link set vh3 down
+t3=$(now)
+retried() { grep -q 'cn3: slurmctld not reached' "$W"/ftnl-slurm-*.log; }
+check "ftnl-slurm keeps cn3's update while slurmctld is down" wait_for 20 retried
+sleep 3
+start_ctld || bail "slurmctld started again"
+t_restart=$(now)
+cn3_down() { case $(sinfo_of cn3) in down*"|ftnl:"*) return 0 ;; esac; return 1; }
+check "after slurmctld's restart cn3 is DOWN with ftnl's reason" wait_for 60 cn3_down
+diag "cn3 in sinfo: $(sinfo_of cn3) ($(ms_between "$t_restart" "$(now)") ms after the restart, $(ms_between "$t3" "$(now)") ms after the silence)"
+
+# --- 4: cn4 leaves ftnl ----------------------------------------------------------------
+
+t4=$(now)
+$IP netns exec n4 ftnl-cli cluster leave >>"$W/leave.log" 2>&1
+cn4_drained() { case $(sinfo_of cn4) in drain*"|ftnl: left the cluster"*) return 0 ;; esac; return 1; }
+check "cn4 left ftnl: drained with ftnl's reason" wait_for 20 cn4_drained
+diag "cn4 in sinfo: $(sinfo_of cn4) ($(ms_between "$t4" "$(now)") ms after the leave)"
+
+# --- 5: cn2 back: readmitted, resumed ---------------------------------------------
+
+# Today's rejoin (no JOIN message yet): the others readmit the node,
+# then it is configured again (a new incarnation, as after a reboot).
+$IP link set vh2 up
+$IP netns exec n1 ftnl-cli node readmit 2 >>"$W/readmit.log" 2>&1
+$IP netns exec n2 ftnl-cli cluster set file "$W/ftnl.conf" >>"$W/set-2.log" 2>&1
+start_daemon 2
+cn2_idle() { case $(sinfo_of cn2) in idle* | mixed* | allocated*) return 0 ;; esac; return 1; }
+check "cn2 readmitted into ftnl: ftnl-slurm --resume alive returns it to service" \
+	wait_for 40 cn2_idle
+diag "cn2 in sinfo: $(sinfo_of cn2)"
+
+# ftnl's false suspicions, if any (a guest stalled past d by the host's
+# load): every DOWN slurmctld took for a node that was never silenced.
+grep -E 'update_node: node cn[14] state set to DOWN' /var/log/slurm/slurmctld.log |
+	sed 's/^/# false suspicion (guest stalled past d?): /'
+for i in $(seq $FTNL_NODES); do
+	diag "--- ftnl-slurm on cn$i"
+	sed 's/^/#   /' "$W/ftnl-slurm-$i.log"
+done
+echo "1..$n"
+[ $failed -eq 0 ]
