@@ -150,7 +150,7 @@ done
 
 # sinfo_of NODE: "STATE|REASON" of NODE as sinfo shows it.
 sinfo_of() { sinfo -h -N -n "$1" -o '%T|%E' 2>/dev/null | head -n1; }
-# wait_for SECONDS CMD...: until CMD succeeds (0.1 s steps: each sinfo
+# wait_for SECONDS CMD...: until CMD succeeds (0.25 s steps: each sinfo
 # costs the guest's emulated CPUs tens of ms); 1 on timeout.
 wait_for() {
 	local end
@@ -158,7 +158,7 @@ wait_for() {
 	shift
 	until "$@"; do
 		awk -v e="$end" -v t="$(now)" 'BEGIN { exit !(t > e) }' && return 1
-		sleep 0.1
+		sleep 0.25
 	done
 }
 all_idle() { [ "$(sinfo -h -N -o '%T' 2>/dev/null | grep -c '^idle$')" -eq $NODES ]; }
