@@ -81,13 +81,13 @@
 
 #define N		32
 #define CLUSTER		0x6266		/* "bf" */
-#define H_US		100000u		/* h = 100 ms */
-#define D_US		2000000u	/* d = 2 s */
+#define H_US		(100000u * st_time_scale())	/* h = 100 ms, scaled */
+#define D_US		(2000000u * st_time_scale())	/* d = 2 s, scaled */
 #define H_NS		((uint64_t)H_US * 1000)
 #define D_NS		((uint64_t)D_US * 1000)
 /* Waits only (as ring_detect.c); the bounds asserted are exact. */
-#define MARGIN_NS	250000000ull
-#define GAP_NS		800000000ull	/* see the comment above */
+#define MARGIN_NS	(250000000ull * st_time_scale())
+#define GAP_NS		(800000000ull * st_time_scale())	/* see above */
 #define VICTIM		10		/* X */
 #define SOURCE		11		/* O: X's observer */
 #define MAX_LOST	8
@@ -361,6 +361,8 @@ TEST_F_TIMEOUT(bf, forwarders_lost, 120)
 					      earliest + MARGIN_NS)) {
 			TH_LOG("node %u got no event about node %u", s, VICTIM);
 			ST_VC_LOG_STALL(&self->vc);
+			ST_VC_LOG_NODE(&self->vc, s);
+			ST_VC_LOG_NODE(&self->vc, SOURCE);
 		}
 		ev = st_vc_find_event(&self->vc, s, VICTIM);
 		ASSERT_NE(NULL, ev);

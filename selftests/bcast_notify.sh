@@ -17,11 +17,12 @@
 #     depends on the algorithm and timing: only reported.
 # Margins: h = 100 ms, d = 500 ms; we wait d + 4 s after silencing before
 # judging: the VM is emulated (TCG) and a 32-node broadcast crosses many
-# virtual links, which takes tens of ms here, far below the wait.
+# virtual links, which takes tens of ms here, far below the wait. All of
+# them times FTNL_TIME_SCALE on a slow (debug) kernel.
 . ./lib.sh
 
 N=32
-export FTNL_VC_HB=100ms FTNL_VC_TIMEOUT=500ms
+export FTNL_VC_HB=$(scaled 100)ms FTNL_VC_TIMEOUT=$(scaled 500)ms
 
 # emitter_of I: the id node I observes (its dump's emitter flag).
 emitter_of() {
@@ -88,7 +89,7 @@ run_algo() {
 
 	/sbin/ip link set vc7 down
 	DEAD="7"
-	sleep 5
+	sleep "$(scaled 5)"
 	bad=""
 	i=1
 	while [ $i -le $N ]; do
@@ -105,7 +106,7 @@ run_algo() {
 	/sbin/ip link set vc13 down
 	/sbin/ip link set vc20 down
 	DEAD="7 12 13 20"
-	sleep 6
+	sleep "$(scaled 6)"
 	bad=""
 	i=1
 	while [ $i -le $N ]; do

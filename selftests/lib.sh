@@ -16,6 +16,11 @@ fi
 tap_n=0
 tap_failed=0
 
+# FTNL_TIME_SCALE (run_tests.sh sets 3 on the debug kernel): timing tests
+# multiply h, d and their waits by it (see st_time_scale(), st_vcluster.h).
+TIME_SCALE=${FTNL_TIME_SCALE:-1}
+scaled() { echo $(($1 * TIME_SCALE)); }
+
 diag() { printf '# %s\n' "$*"; }
 
 ok() {

@@ -65,11 +65,11 @@
 
 #define N		16
 #define CLUSTER		0x7269		/* "ri" */
-#define H_US		100000u		/* h = 100 ms */
-#define D_US		300000u		/* d = 300 ms */
+#define H_US		(100000u * st_time_scale())	/* h = 100 ms, scaled */
+#define D_US		(300000u * st_time_scale())	/* d = 300 ms, scaled */
 #define H_NS		((uint64_t)H_US * 1000)
 #define D_NS		((uint64_t)D_US * 1000)
-#define MARGIN_NS	250000000ull	/* see the comment above */
+#define MARGIN_NS	(250000000ull * st_time_scale())	/* see above */
 /* Two timestamps of one T3 run (its "now" and the event's) differ by this
  * at most: microseconds on metal, a generous millisecond under TCG.
  */

@@ -38,8 +38,8 @@
 
 #define N		16
 #define CLUSTER		0x7175		/* "qu" */
-#define H_US		100000u		/* h = 100 ms */
-#define D_US		300000u		/* d = 300 ms */
+#define H_US		(100000u * st_time_scale())	/* h = 100 ms, scaled */
+#define D_US		(300000u * st_time_scale())	/* d = 300 ms, scaled */
 #define QUIET_S		60
 #define CHECK_EVERY_S	10
 

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -882,6 +883,33 @@ const char *st_vc_stall_note(struct st_vc *vc, char *buf, size_t len)
 		 max + 50000000ull >= slack ?
 		 ": the VM stalled about as long as d - h, the detector's assumption (heartbeats arrive within d) did not hold" :
 		 "");
+	return buf;
+}
+
+const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
+			    size_t len)
+{
+	struct ftnl_stats st;
+	size_t off;
+	unsigned int r;
+
+	if (st_vc_stats(vc, id, &st)) {
+		snprintf(buf, len, "node %u: no stats", id);
+		return buf;
+	}
+	off = (size_t)snprintf(buf, len,
+			       "node %u: suspicions %" PRIu64 ", tx errors %" PRIu64
+			       ", events lost %" PRIu64 ", bcast originated %" PRIu64
+			       " sent %" PRIu64 " delivered %" PRIu64
+			       " duplicates %" PRIu64 ", drops:",
+			       id, st.suspicions, st.tx_errors, st.events_lost,
+			       st.bcast_originated, st.bcast_sent,
+			       st.bcast_delivered, st.bcast_duplicates);
+	for (r = 0; r <= FTNL_DROP_MAX && off < len; r++)
+		if (st.drops[r])
+			off += (size_t)snprintf(buf + off, len - off, " %s %" PRIu64,
+						ftnl_drop_reason_name(r),
+						st.drops[r]);
 	return buf;
 }
 

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <libmnl/libmnl.h>
 
@@ -115,6 +116,21 @@ struct st_vc {
 	uint32_t ring[ST_VC_MAX_NODES];
 	uint32_t pos[ST_VC_MAX_NODES + 1];
 };
+
+/*
+ * FTNL_TIME_SCALE, a whole number >= 1 (run_tests.sh sets it to 3 on the
+ * debug kernel, whose lockdep and KASAN delay timers by hundreds of ms):
+ * timing tests multiply h, d and their margins by it, so that the
+ * kernel's own slowness keeps the same share of d as on a production
+ * kernel and is not taken for a failure. The assertions stay the same.
+ */
+static inline unsigned int st_time_scale(void)
+{
+	const char *s = getenv("FTNL_TIME_SCALE");
+	long v = s ? strtol(s, NULL, 10) : 1;
+
+	return v >= 1 && v <= 100 ? (unsigned int)v : 1;
+}
 
 /* Build the bridge and @n nodes (netns, veth, address, handle, events
  * subscription); nothing configured yet. The configuration is @n nodes,
@@ -245,6 +261,15 @@ uint64_t st_vc_max_lateness(struct st_vc *vc, uint32_t *worst);
 const char *st_vc_stall_note(struct st_vc *vc, char *buf, size_t len);
 
 /* In a test (with _metadata in scope): log st_vc_stall_note(). */
+/* One line of node @id's counters: suspicions, tx errors, broadcasts, drops. */
+const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
+			    size_t len);
+
+#define ST_VC_LOG_NODE(vc, id) do { \
+	char _st_node[400]; \
+	TH_LOG("%s", st_vc_node_note((vc), (id), _st_node, sizeof(_st_node))); \
+} while (0)
+
 #define ST_VC_LOG_STALL(vc) do { \
 	char _st_note[320]; \
 	TH_LOG("%s", st_vc_stall_note((vc), _st_note, sizeof(_st_note))); \
