@@ -3,28 +3,79 @@
  * Failure events: learned in softirq (timers, receive), multicast on the
  * "events" group from a work item, where allocating with GFP_KERNEL and
  * taking netlink locks is allowed. The heartbeat path never waits for it.
+ *
+ * Every event gets the netns's next sequence number and a slot in the
+ * event history, a ring of the last FTNL_EVENT_HISTORY_LEN events that
+ * FTNL_CMD_EVENT_GET dumps. The history is also the pending queue: the
+ * work multicasts the events between the last one it sent and the newest,
+ * so queueing never allocates. At most event_queue_len events wait; older
+ * ones are skipped (counted as queue overflow) and stay in the history,
+ * where a subscriber that sees the gap in the sequence numbers finds them.
  */
 
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "ftnl.h"
 
+static unsigned int event_queue_len = FTNL_EVENT_HISTORY_LEN;
+
+static int event_queue_len_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (n > FTNL_EVENT_HISTORY_LEN)
+		return -ERANGE;
+	WRITE_ONCE(event_queue_len, n);
+	return 0;
+}
+
+static const struct kernel_param_ops event_queue_len_ops = {
+	.set = event_queue_len_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(event_queue_len, &event_queue_len_ops, &event_queue_len, 0644);
+MODULE_PARM_DESC(event_queue_len,
+		 "events waiting to be multicast, at most; older ones are skipped (counted, kept in the history). 0 to FTNL_EVENT_HISTORY_LEN (default), 0 multicasts nothing");
+
+/* The history slot of sequence number @seq. */
+static struct ftnl_event_rec *ftnl_event_slot(struct ftnl_net *fn, u64 seq)
+{
+	return &fn->history[seq % FTNL_EVENT_HISTORY_LEN];
+}
+
+/* Oldest sequence number the history still holds, 1 when it holds all. */
+static u64 ftnl_event_oldest(const struct ftnl_net *fn)
+{
+	lockdep_assert_held(&fn->events_lock);
+	if (fn->event_seq < FTNL_EVENT_HISTORY_LEN)
+		return 1;
+	return fn->event_seq - FTNL_EVENT_HISTORY_LEN + 1;
+}
+
 static void ftnl_events_work(struct work_struct *work)
 {
 	struct ftnl_net *fn = container_of(work, struct ftnl_net, events_work);
-	struct ftnl_event_rec *rec, *tmp;
-	LIST_HEAD(batch);
+	struct ftnl_event_rec rec;
 
-	spin_lock_bh(&fn->events_lock);
-	list_splice_init(&fn->events, &batch);
-	spin_unlock_bh(&fn->events_lock);
-
-	list_for_each_entry_safe(rec, tmp, &batch, list) {
-		ftnl_notify_event(read_pnet(&fn->net), rec);
-		list_del(&rec->list);
-		kfree(rec);
+	for (;;) {
+		spin_lock_bh(&fn->events_lock);
+		if (fn->notified_seq == fn->event_seq) {
+			spin_unlock_bh(&fn->events_lock);
+			return;
+		}
+		rec = *ftnl_event_slot(fn, ++fn->notified_seq);
+		spin_unlock_bh(&fn->events_lock);
+		ftnl_notify_event(read_pnet(&fn->net), &rec);
+		cond_resched();
 	}
 }
 
@@ -70,38 +121,122 @@ struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
 }
 
 /**
- * ftnl_event_queue - publish a failure on "events", soon
+ * ftnl_event_queue - number a failure, keep it in the history and publish
+ *	it on "events", soon
  * @fn: the netns that learned it
- * @rec: the event, kmalloc'ed; ownership passes here
+ * @rec: the event, kmalloc'ed; ownership passes here (it is copied into
+ *	the history and freed)
  *
- * Softirq or process context.
+ * Softirq or process context. Never allocates.
  */
 void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec)
 {
+	u32 queue_len = READ_ONCE(event_queue_len);
+	bool kick;
+
 	spin_lock_bh(&fn->events_lock);
-	list_add_tail(&rec->list, &fn->events);
+	if (likely(fn->history)) {
+		rec->seq = ++fn->event_seq;
+		*ftnl_event_slot(fn, rec->seq) = *rec;
+		if (fn->event_seq - fn->notified_seq > queue_len) {
+			atomic64_add(fn->event_seq - fn->notified_seq - queue_len,
+				     &fn->events_queue_overflow);
+			fn->notified_seq = fn->event_seq - queue_len;
+		}
+	} else {
+		/* No configuration ever prepared it: cannot happen. */
+		WARN_ON_ONCE(1);
+		atomic64_inc(&fn->events_queue_overflow);
+	}
+	kick = fn->notified_seq != fn->event_seq;
 	spin_unlock_bh(&fn->events_lock);
-	schedule_work(&fn->events_work);
+	kfree(rec);
+	if (kick)
+		schedule_work(&fn->events_work);
+}
+
+/**
+ * ftnl_events_prepare - allocate the event history, once per netns
+ * @fn: the netns, about to take part (before its first configuration)
+ *
+ * Process context, may sleep.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftnl_events_prepare(struct ftnl_net *fn)
+{
+	struct ftnl_event_rec *history;
+
+	if (READ_ONCE(fn->history))
+		return 0;
+	history = kvcalloc(FTNL_EVENT_HISTORY_LEN, sizeof(*history),
+			   GFP_KERNEL_ACCOUNT);
+	if (!history)
+		return -ENOMEM;
+	spin_lock_bh(&fn->events_lock);
+	if (!fn->history) {
+		fn->history = history;
+		history = NULL;
+	}
+	spin_unlock_bh(&fn->events_lock);
+	kvfree(history);
+	return 0;
+}
+
+/**
+ * ftnl_event_history_get - copy the event after @after from the history
+ * @fn: the netns
+ * @after: a sequence number; the event copied is the first one held that
+ *	is newer
+ * @rec: set to the event
+ *
+ * Return: 0, or -ENOENT when no newer event is held.
+ */
+int ftnl_event_history_get(struct ftnl_net *fn, u64 after,
+			   struct ftnl_event_rec *rec)
+{
+	int err = -ENOENT;
+
+	spin_lock_bh(&fn->events_lock);
+	if (fn->history && after < fn->event_seq) {
+		*rec = *ftnl_event_slot(fn, max(after + 1,
+						 ftnl_event_oldest(fn)));
+		err = 0;
+	}
+	spin_unlock_bh(&fn->events_lock);
+	return err;
+}
+
+/* The last sequence number given to an event of @fn, 0 if none. */
+u64 ftnl_event_last_seq(struct ftnl_net *fn)
+{
+	u64 seq;
+
+	spin_lock_bh(&fn->events_lock);
+	seq = fn->event_seq;
+	spin_unlock_bh(&fn->events_lock);
+	return seq;
 }
 
 void ftnl_events_init(struct ftnl_net *fn)
 {
 	spin_lock_init(&fn->events_lock);
-	INIT_LIST_HEAD(&fn->events);
+	fn->history = NULL;
+	fn->event_seq = 0;
+	fn->notified_seq = 0;
+	atomic64_set(&fn->events_queue_overflow, 0);
+	atomic64_set(&fn->events_notify_failed, 0);
 	INIT_WORK(&fn->events_work, ftnl_events_work);
 }
 
 /**
- * ftnl_events_flush - drop pending events, wait for the work to finish
+ * ftnl_events_flush - drop pending events and the history, wait for the
+ *	work to finish
  * @fn: the netns state, whose ring is stopped (no new events)
  */
 void ftnl_events_flush(struct ftnl_net *fn)
 {
-	struct ftnl_event_rec *rec, *tmp;
-
 	cancel_work_sync(&fn->events_work);
-	list_for_each_entry_safe(rec, tmp, &fn->events, list) {
-		list_del(&rec->list);
-		kfree(rec);
-	}
+	kvfree(fn->history);
+	fn->history = NULL;
 }

@@ -5,6 +5,7 @@
 #ifndef _FTNL_H
 #define _FTNL_H
 
+#include <linux/atomic.h>
 #include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -92,9 +93,10 @@ struct ftnl_cluster {
 };
 
 /**
- * struct ftnl_event_rec - a failure this node learned, waiting to be
- *	multicast from process context
- * @list: in ftnl_net.events
+ * struct ftnl_event_rec - a failure this node learned: built by its
+ *	finder, then kept in the netns's event history and multicast from
+ *	process context
+ * @seq: its sequence number in the netns (set by ftnl_event_queue())
  * @proc: a registered process exited (@job, @rank on node @node_id), not
  *	a node death
  * @cluster_id: cluster of the failed node
@@ -112,7 +114,7 @@ struct ftnl_cluster {
  *	(@proc)
  */
 struct ftnl_event_rec {
-	struct list_head list;
+	u64 seq;
 	bool proc;
 	u32 cluster_id;
 	u32 generation;
@@ -148,9 +150,17 @@ struct ftnl_proc_exit {
  * @generation: incremented on every configuration change
  * @incarnation: this node's current life; renewed when it leaves or its
  *	cluster is deleted, so that a later comeback is a new incarnation
- * @events_lock: protects @events
- * @events: failures waiting for @events_work
- * @events_work: multicasts @events with GFP_KERNEL, off the datagram path
+ * @events_lock: protects @history, @event_seq, @notified_seq
+ * @history: the last FTNL_EVENT_HISTORY_LEN events, by sequence number
+ *	modulo the length; allocated with the first configuration
+ * @event_seq: sequence number of the newest event, 0 before the first
+ * @notified_seq: the newest event @events_work multicast (or skipped)
+ * @events_work: multicasts the events after @notified_seq with
+ *	GFP_KERNEL, off the datagram path
+ * @events_queue_overflow: events never multicast because more than
+ *	event_queue_len were waiting (still in @history)
+ * @events_notify_failed: notifications that could not be built (no
+ *	memory for the message)
  * @procs_lock: protects @procs, @nprocs, @exits, @nexits, @exit_bucket
  * @procs: processes registered on this node (struct ftnl_proc)
  * @nprocs: their number
@@ -165,9 +175,13 @@ struct ftnl_net {
 	struct ftnl_cluster __rcu *cluster;
 	u32 generation;
 	u64 incarnation;
-	spinlock_t events_lock; /* protects events */
-	struct list_head events;
+	spinlock_t events_lock; /* protects history and its two cursors */
+	struct ftnl_event_rec *history;
+	u64 event_seq;
+	u64 notified_seq;
 	struct work_struct events_work;
+	atomic64_t events_queue_overflow;
+	atomic64_t events_notify_failed;
 	spinlock_t procs_lock; /* protects procs, exits, their counts, bucket */
 	struct list_head procs;
 	u32 nprocs;
@@ -205,6 +219,10 @@ void ftnl_udp_encap_release(void);
 struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
 				      u8 cause, u32 node_id, u32 observer_id);
 void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
+int ftnl_events_prepare(struct ftnl_net *fn);
+int ftnl_event_history_get(struct ftnl_net *fn, u64 after,
+			   struct ftnl_event_rec *rec);
+u64 ftnl_event_last_seq(struct ftnl_net *fn);
 void ftnl_events_init(struct ftnl_net *fn);
 void ftnl_events_flush(struct ftnl_net *fn);
 

@@ -65,9 +65,17 @@ err_free:
 	nlmsg_free(msg);
 }
 
-static int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
+/* The notification command of an event of @rec's kind. */
+u8 ftnl_event_cmd(const struct ftnl_event_rec *rec)
 {
-	if (nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
+	return rec->proc ? FTNL_CMD_PROC_EXIT_NTF : FTNL_CMD_FAILURE_NTF;
+}
+
+/* The attributes of @rec's notification, for it and for the history. */
+int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
+{
+	if (nla_put_u64_64bit(msg, FTNL_A_EVENT_SEQ, rec->seq, FTNL_A_PAD) ||
+	    nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
 	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
 	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
 	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
@@ -98,11 +106,11 @@ static int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
  * @net: the netns that learned it
  * @rec: the failure
  *
- * Process context (the events work).
+ * Process context (the events work). A notification that cannot be built
+ * is counted; its event stays in the history.
  */
 void ftnl_notify_event(struct net *net, const struct ftnl_event_rec *rec)
 {
-	u8 cmd = rec->proc ? FTNL_CMD_PROC_EXIT_NTF : FTNL_CMD_FAILURE_NTF;
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -110,15 +118,19 @@ void ftnl_notify_event(struct net *net, const struct ftnl_event_rec *rec)
 		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, cmd);
+		goto err_count;
+	hdr = genlmsg_put(msg, 0, 0, &ftnl_genl_family, 0, ftnl_event_cmd(rec));
 	if (!hdr || ftnl_put_event(msg, rec)) {
 		nlmsg_free(msg);
-		return;
+		goto err_count;
 	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&ftnl_genl_family, net, msg, 0,
 				FTNL_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	return;
+
+err_count:
+	atomic64_inc(&ftnl_net(net)->events_notify_failed);
 }
 
 static const struct genl_ops ftnl_genl_ops[] = {
@@ -191,6 +203,13 @@ static const struct genl_ops ftnl_genl_ops[] = {
 		.cmd = FTNL_CMD_PROC_GET,
 		.dumpit = ftnl_nl_proc_dump,
 		.policy = ftnl_no_attr_policy,
+		.maxattr = FTNL_A_MAX,
+	},
+	{
+		.cmd = FTNL_CMD_EVENT_GET,
+		.start = ftnl_nl_event_dump_start,
+		.dumpit = ftnl_nl_event_dump,
+		.policy = ftnl_event_get_policy,
 		.maxattr = FTNL_A_MAX,
 	},
 };

@@ -25,6 +25,12 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(cluster))
 		return PTR_ERR(cluster);
 
+	if (ftnl_events_prepare(fn)) {
+		GENL_SET_ERR_MSG(info, "out of memory for the event history");
+		ftnl_cluster_free(cluster);
+		return -ENOMEM;
+	}
+
 	mutex_lock(&fn->lock);
 	old = ftnl_cluster_current(fn);
 	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);

@@ -74,6 +74,10 @@ const struct nla_policy ftnl_proc_register_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_PROC_RANK] = { .type = NLA_U32 },
 };
 
+const struct nla_policy ftnl_event_get_policy[FTNL_A_MAX + 1] = {
+	[FTNL_A_EVENT_AFTER_SEQ] = { .type = NLA_U64 },
+};
+
 /* Requests that take no attributes: strict validation rejects any. */
 const struct nla_policy ftnl_no_attr_policy[FTNL_A_MAX + 1] = {};
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Read-only requests of the "ftnl" family: INFO_GET, CLUSTER_GET,
- * STATS_GET and the NODE_GET dump. They read the configuration under RCU
- * and the ring's live state through its accessors.
+ * STATS_GET and the NODE_GET and EVENT_GET dumps. They read the
+ * configuration under RCU, the ring's live state through its accessors and
+ * the event history through events.c.
  */
 
+#include <linux/build_bug.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
@@ -225,6 +227,73 @@ out:
 	return skb->len;
 }
 
+/**
+ * struct ftnl_event_dump_ctx - where an EVENT_GET dump is, in cb->ctx
+ * @after: the sequence number of the last event emitted (or the
+ *	request's FTNL_A_EVENT_AFTER_SEQ)
+ * @checked: @after was checked against the newest event (in the first
+ *	part, whose error reaches the reader with its extack message on
+ *	every kernel; 6.1 gives .start no extack)
+ */
+struct ftnl_event_dump_ctx {
+	u64 after;
+	bool checked;
+};
+
+static_assert(sizeof(struct ftnl_event_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+/* The family's policy was applied already (with extack) by genetlink. */
+int ftnl_nl_event_dump_start(struct netlink_callback *cb)
+{
+	struct ftnl_event_dump_ctx *ctx = (void *)cb->ctx;
+	struct nlattr *tb[FTNL_A_MAX + 1];
+	int err;
+
+	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, FTNL_A_MAX,
+			  ftnl_event_get_policy, cb->extack);
+	if (err)
+		return err;
+	ctx->after = tb[FTNL_A_EVENT_AFTER_SEQ] ?
+		     nla_get_u64(tb[FTNL_A_EVENT_AFTER_SEQ]) : 0;
+	ctx->checked = false;
+	return 0;
+}
+
+/* The history, oldest first, from the event after ctx->after on. */
+int ftnl_nl_event_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ftnl_event_dump_ctx *ctx = (void *)cb->ctx;
+	struct ftnl_net *fn = ftnl_net(sock_net(skb->sk));
+	struct ftnl_event_rec rec;
+	void *hdr;
+
+	if (!ctx->checked) {
+		ctx->checked = true;
+		if (ctx->after > ftnl_event_last_seq(fn)) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "no event has this sequence number yet: the events were renumbered from 1 since (netns or module recreated)");
+			return -EINVAL;
+		}
+	}
+
+	while (!ftnl_event_history_get(fn, ctx->after, &rec)) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ftnl_genl_family,
+				  NLM_F_MULTI, FTNL_CMD_EVENT_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u8(skb, FTNL_A_EVENT_NTF_CMD, ftnl_event_cmd(&rec)) ||
+		    ftnl_put_event(skb, &rec)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->after = rec.seq;
+	}
+	return skb->len;
+}
+
 static int ftnl_put_counter_nest(struct sk_buff *msg, int type,
 				 const u64 *counters, int count, int pad)
 {
@@ -254,7 +323,23 @@ static int ftnl_put_bcast_latency(struct sk_buff *msg,
 	return 0;
 }
 
-static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st)
+/* The netns's event counters, which outlive configurations. */
+static int ftnl_put_event_stats(struct sk_buff *msg, struct ftnl_net *fn)
+{
+	if (nla_put_u64_64bit(msg, FTNL_A_STATS_EVENT_SEQ,
+			      ftnl_event_last_seq(fn), FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW,
+			      atomic64_read(&fn->events_queue_overflow),
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_EVENTS_NOTIFY_FAILED,
+			      atomic64_read(&fn->events_notify_failed),
+			      FTNL_A_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
+			  struct ftnl_net *fn)
 {
 	struct nlattr *nest;
 	int i;
@@ -279,31 +364,45 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st)
 	    ftnl_put_counter_nest(msg, FTNL_A_STATS_LATENESS, st->lateness,
 				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_LATENESS_MAX_NS,
-			      st->lateness_max_ns, FTNL_A_STATS_PAD))
+			      st->lateness_max_ns, FTNL_A_STATS_PAD) ||
+	    ftnl_put_event_stats(msg, fn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
 /* @st is scratch memory: the copy is too large for the stack. */
+/**
+ * struct ftnl_stats_ctx - what STATS_GET reads
+ * @ring: a copy of the ring's counters
+ * @fn: the netns, whose event counters outlive configurations
+ */
+struct ftnl_stats_ctx {
+	struct ftnl_ring_stats ring;
+	struct ftnl_net *fn;
+};
+
 static int ftnl_put_cluster_stats(struct sk_buff *msg,
-				  const struct ftnl_cluster *cluster, void *st)
+				  const struct ftnl_cluster *cluster, void *arg)
 {
-	ftnl_ring_read_stats(cluster->ring, st);
-	return ftnl_put_stats(msg, st);
+	struct ftnl_stats_ctx *ctx = arg;
+
+	ftnl_ring_read_stats(cluster->ring, &ctx->ring);
+	return ftnl_put_stats(msg, &ctx->ring, ctx->fn);
 }
 
 int ftnl_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftnl_ring_stats *st;
+	struct ftnl_stats_ctx *ctx;
 	int err;
 
-	st = kmalloc(sizeof(*st), GFP_KERNEL);
-	if (!st) {
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
 		GENL_SET_ERR_MSG(info, "out of memory for the statistics");
 		return -ENOMEM;
 	}
-	err = ftnl_reply_about_cluster(info, ftnl_put_cluster_stats, st);
-	kfree(st);
+	ctx->fn = ftnl_net(genl_info_net(info));
+	err = ftnl_reply_about_cluster(info, ftnl_put_cluster_stats, ctx);
+	kfree(ctx);
 	return err;
 }

@@ -94,6 +94,9 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_BCAST_GOSSIP_T_US] = "bcast-gossip-t-us",
 	[FTNL_A_EVENT_NODE_NAME] = "event-node-name",
 	[FTNL_A_PROC_OWNER_UID] = "proc-owner-uid",
+	[FTNL_A_EVENT_SEQ] = "event-seq",
+	[FTNL_A_EVENT_NTF_CMD] = "event-ntf-cmd",
+	[FTNL_A_EVENT_AFTER_SEQ] = "event-after-seq",
 };
 
 static const char *const ftnl_node_attr_names[] = {

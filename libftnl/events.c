@@ -164,6 +164,7 @@ static uint64_t ftnl_now_ns(void)
 /* Attributes of FTNL_CMD_PROC_EXIT_NTF, and the required ones seen. */
 struct ftnl_proc_exit_parse {
 	struct ftnl_event_proc_exit *pe;
+	uint64_t *seq;
 	bool has_job;
 	bool has_rank;
 	bool has_node_id;
@@ -201,35 +202,49 @@ static int ftnl_proc_exit_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_PROC_OWNER_UID:
 		pe->has_owner = true;
 		return ftnl_attr_u32(attr, &pe->owner_uid);
+	case FTNL_A_EVENT_SEQ:
+		return ftnl_attr_u64(attr, p->seq);
 	}
 	return 0;	/* padding, or a newer module's attribute */
 }
 
 /*
- * A notification into @event: FTNL_CMD_PROC_EXIT_NTF here, the others by
- * ftnl_msg_parse_event(). Return: 0, or -EBADMSG if malformed (a process
- * exit without its job, rank or node, or an attribute of the wrong size).
+ * A message read as notification @cmd into @event: FTNL_CMD_PROC_EXIT_NTF
+ * here, the others by ftnl_msg_parse_event_as(). Return: 0, or -EBADMSG if
+ * malformed (a process exit without its job, rank or node, or an
+ * attribute of the wrong size).
  */
-static int ftnl_events_parse(const struct nlmsghdr *nlh,
-			     struct ftnl_event *event)
+static int ftnl_events_parse_as(const struct nlmsghdr *nlh, uint8_t cmd,
+				struct ftnl_event *event)
 {
-	const struct genlmsghdr *genl;
 	struct ftnl_proc_exit_parse p;
 	int err;
 
-	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
-		return -EBADMSG;
-	genl = mnl_nlmsg_get_payload(nlh);
-	if (genl->cmd != FTNL_CMD_PROC_EXIT_NTF)
-		return ftnl_msg_parse_event(nlh, event);
+	if (cmd != FTNL_CMD_PROC_EXIT_NTF)
+		return ftnl_msg_parse_event_as(nlh, cmd, event);
 
 	memset(event, 0, sizeof(*event));
+	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
+		return -EBADMSG;
 	event->type = FTNL_EVENT_PROC_EXIT;
-	p = (struct ftnl_proc_exit_parse){ .pe = &event->proc_exit };
+	p = (struct ftnl_proc_exit_parse){ .pe = &event->proc_exit,
+					   .seq = &event->seq };
 	err = ftnl_genl_walk(nlh, ftnl_proc_exit_attr, &p);
 	if (err)
 		return err;
 	return p.has_job && p.has_rank && p.has_node_id ? 0 : -EBADMSG;
+}
+
+/* A notification into @event. */
+static int ftnl_events_parse(const struct nlmsghdr *nlh,
+			     struct ftnl_event *event)
+{
+	const struct genlmsghdr *genl;
+
+	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
+		return -EBADMSG;
+	genl = mnl_nlmsg_get_payload(nlh);
+	return ftnl_events_parse_as(nlh, genl->cmd, event);
 }
 
 /* Next message of the current datagram, or NULL when it is used up. */
@@ -296,4 +311,66 @@ FTNL_EXPORT int ftnl_events_wait(struct ftnl_events *ev, int timeout_ms)
 	if (n < 0)
 		return -errno;
 	return n > 0 ? 1 : 0;
+}
+
+/* ---- the history (FTNL_CMD_EVENT_GET) ------------------------------------ */
+
+struct ftnl_history_state {
+	ftnl_event_cb cb;
+	void *arg;
+	int cb_err;		/* the callback's stop value */
+};
+
+static int ftnl_history_ntf_cmd(const struct nlattr *attr, void *arg)
+{
+	if (mnl_attr_get_type(attr) != FTNL_A_EVENT_NTF_CMD)
+		return 0;
+	return ftnl_attr_u8(attr, arg);
+}
+
+/* One event of the dump: read as the notification it was multicast as. */
+static int ftnl_history_reply(const struct nlmsghdr *nlh, void *arg)
+{
+	struct ftnl_history_state *s = arg;
+	struct ftnl_event event;
+	uint8_t cmd = 0;
+	int err;
+
+	err = ftnl_genl_walk(nlh, ftnl_history_ntf_cmd, &cmd);
+	if (err)
+		return err;
+	if (!cmd)
+		return -EBADMSG;
+	err = ftnl_events_parse_as(nlh, cmd, &event);
+	if (err)
+		return err;
+	if (!event.seq)
+		return -EBADMSG;
+	if (s->cb_err)
+		return 0;	/* read on, deliver no more */
+	event.received_ns = ftnl_now_ns();
+	s->cb_err = s->cb(&event, s->arg);
+	return 0;
+}
+
+FTNL_EXPORT int ftnl_event_history(struct ftnl_handle *h, uint64_t after_seq,
+				   ftnl_event_cb cb, void *arg)
+{
+	char buf[FTNL_GENL_HDRLEN + MNL_ALIGN(sizeof(struct nlattr)) +
+		 MNL_ALIGN(sizeof(uint64_t))] __attribute__((aligned(4)));
+	struct ftnl_history_state s = { .cb = cb, .arg = arg };
+	struct nlmsghdr *req;
+	int err;
+
+	req = ftnl_msg_start(buf, h->family_id, NLM_F_REQUEST | NLM_F_DUMP,
+			     FTNL_CMD_EVENT_GET, FTNL_FAMILY_VERSION);
+	if (after_seq)
+		mnl_attr_put_u64(req, FTNL_A_EVENT_AFTER_SEQ, after_seq);
+	err = ftnl_request(h, req, ftnl_history_reply, &s);
+	/* The kernel's extack message stays: it says what happened. */
+	if (err == -EINVAL && after_seq)
+		return -ESTALE;
+	if (err)
+		return err;
+	return s.cb_err;
 }

@@ -164,6 +164,8 @@ int ftnl_msg_parse_node_nest(const struct nlattr *nest, struct ftnl_node *node);
 int ftnl_msg_parse_node(const struct nlmsghdr *nlh, struct ftnl_node *node,
 			uint32_t *cluster_id, uint32_t *generation);
 int ftnl_msg_parse_event(const struct nlmsghdr *nlh, struct ftnl_event *event);
+int ftnl_msg_parse_event_as(const struct nlmsghdr *nlh, uint8_t cmd,
+			    struct ftnl_event *event);
 int ftnl_msg_parse_stats(const struct nlmsghdr *nlh, struct ftnl_stats *stats);
 
 /* error.c: acks and extack */

@@ -647,6 +647,7 @@ int ftnl_msg_parse_node(const struct nlmsghdr *nlh, struct ftnl_node *node,
 struct ftnl_event_parse {
 	struct ftnl_event_cluster *cluster;
 	struct ftnl_event_failure *failure;
+	uint64_t *seq;
 	bool has_generation;
 	bool has_node_id;
 };
@@ -702,6 +703,8 @@ static int ftnl_failure_ntf_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u32(attr, &f->generation);
 	case FTNL_A_EVENT_NODE_NAME:
 		return ftnl_attr_node_name(attr, f->node_name);
+	case FTNL_A_EVENT_SEQ:
+		return ftnl_attr_u64(attr, p->seq);
 	}
 	return 0;
 }
@@ -717,16 +720,37 @@ static int ftnl_failure_ntf_attr(const struct nlattr *attr, void *arg)
 int ftnl_msg_parse_event(const struct nlmsghdr *nlh, struct ftnl_event *event)
 {
 	const struct genlmsghdr *genl;
+
+	memset(event, 0, sizeof(*event));
+	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
+		return -EBADMSG;
+	genl = mnl_nlmsg_get_payload(nlh);
+	return ftnl_msg_parse_event_as(nlh, genl->cmd, event);
+}
+
+/**
+ * ftnl_msg_parse_event_as() - a message's attributes as notification @cmd
+ * @nlh: a notification, or a message of the EVENT_GET dump
+ * @cmd: the notification command to read it as (the dump gives it in
+ *	FTNL_A_EVENT_NTF_CMD)
+ * @event: zeroed, then filled in (received_ns is left 0)
+ *
+ * Return: as ftnl_msg_parse_event(); FTNL_CMD_PROC_EXIT_NTF is for the
+ * caller (ftnl_events_parse_as()).
+ */
+int ftnl_msg_parse_event_as(const struct nlmsghdr *nlh, uint8_t cmd,
+			    struct ftnl_event *event)
+{
 	struct ftnl_event_parse p;
 	int err;
 
 	memset(event, 0, sizeof(*event));
 	if (nlh->nlmsg_len < FTNL_GENL_HDRLEN)
 		return -EBADMSG;
-	genl = mnl_nlmsg_get_payload(nlh);
 	memset(&p, 0, sizeof(p));
+	p.seq = &event->seq;
 
-	switch (genl->cmd) {
+	switch (cmd) {
 	case FTNL_CMD_CLUSTER_NTF:
 		event->type = FTNL_EVENT_CLUSTER;
 		p.cluster = &event->cluster;
@@ -743,7 +767,7 @@ int ftnl_msg_parse_event(const struct nlmsghdr *nlh, struct ftnl_event *event)
 		return p.has_node_id ? 0 : -EBADMSG;
 	default:
 		event->type = FTNL_EVENT_UNKNOWN;
-		event->unknown.cmd = genl->cmd;
+		event->unknown.cmd = cmd;
 		return 0;
 	}
 }
@@ -800,6 +824,9 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_BCAST_LATENCY_LAST_NS] = &st->bcast_latency_last_ns,
 		[FTNL_A_STATS_BCAST_LATENCY_MAX_NS] = &st->bcast_latency_max_ns,
 		[FTNL_A_STATS_BCAST_LATENCY_SUM_NS] = &st->bcast_latency_sum_ns,
+		[FTNL_A_STATS_EVENT_SEQ] = &st->event_seq,
+		[FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW] = &st->events_queue_overflow,
+		[FTNL_A_STATS_EVENTS_NOTIFY_FAILED] = &st->events_notify_failed,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

@@ -6,6 +6,10 @@
  * configured flag, cluster id, self id and node count; nothing for rejected
  * requests; nothing from another netns; an overrun is reported as such.
  * The notification is also checked on the wire with a raw socket.
+ * Events are numbered: every process exit carries the next sequence
+ * number, the ones the queue could not hold (event_queue_len 0) are
+ * counted and show up as a gap, and the history dump returns them all;
+ * a number from the future is refused with an extack message.
  *
  * Ordering argument used instead of sleeping: a notification is queued on
  * the subscriber's socket before the request that caused it is acked. So
@@ -261,6 +265,121 @@ TEST_F(events, overrun_reported)
 	/* still subscribed */
 	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
 	expect_cluster_event(_metadata, self->ev, 201, &self->ca);
+}
+
+#define QUEUE_LEN_PARAM	"/sys/module/ftnl/parameters/event_queue_len"
+#define SEQ_JOB		4242
+#define SEQ_RANKS	6
+
+static int set_queue_len(unsigned int n)
+{
+	return st_sh("echo %u > " QUEUE_LEN_PARAM, n);
+}
+
+/* The next event, which must be the exit of @rank with sequence @seq. */
+static void expect_exit(struct __test_metadata *_metadata,
+			struct ftnl_events *ev, uint32_t rank, uint64_t seq)
+{
+	struct ftnl_event e;
+
+	ASSERT_EQ(1, next_event(ev, &e)) {
+		TH_LOG("no event within %d ms (want rank %u)",
+		       ST_EVENT_TIMEOUT_MS, rank);
+	}
+	ASSERT_EQ((uint32_t)FTNL_EVENT_PROC_EXIT, e.type);
+	EXPECT_EQ((uint64_t)SEQ_JOB, e.proc_exit.job);
+	EXPECT_EQ(rank, e.proc_exit.rank);
+	EXPECT_EQ(seq, e.seq);
+}
+
+struct history {
+	uint64_t seqs[64];
+	uint32_t ranks[64];
+	unsigned int n;
+};
+
+static int collect(const struct ftnl_event *e, void *arg)
+{
+	struct history *h = arg;
+
+	if (h->n < 64) {
+		h->seqs[h->n] = e->seq;
+		h->ranks[h->n] = e->type == FTNL_EVENT_PROC_EXIT ?
+				 e->proc_exit.rank : UINT32_MAX;
+	}
+	h->n++;
+	return 0;
+}
+
+/*
+ * Six ranks die: 0 and 1 with the queue open, 2..4 with it closed
+ * (event_queue_len 0: never multicast, counted), 5 with it open again.
+ */
+TEST_F(events, sequence_numbers_and_history)
+{
+	struct ftnl_handle *procs[SEQ_RANKS] = { 0 };
+	struct ftnl_stats st0, st1;
+	struct history hist = { 0 };
+	uint64_t s0;
+	unsigned int i;
+
+	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
+	expect_cluster_event(_metadata, self->ev, 1, &self->ca);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		ASSERT_EQ(0, ftnl_open(&procs[i]));
+		ASSERT_EQ(0, ftnl_proc_register(procs[i], SEQ_JOB, i));
+	}
+	ASSERT_EQ(0, ftnl_stats_get(self->ha, &st0));
+	s0 = st0.event_seq;
+
+	ftnl_close(procs[0]);
+	ftnl_close(procs[1]);
+	expect_exit(_metadata, self->ev, 0, s0 + 1);
+	expect_exit(_metadata, self->ev, 1, s0 + 2);
+
+	ASSERT_EQ(0, set_queue_len(0));
+	for (i = 2; i <= 4; i++)
+		ftnl_close(procs[i]);
+	ASSERT_EQ(0, ftnl_stats_get(self->ha, &st1));
+	ASSERT_EQ(0, set_queue_len(FTNL_EVENT_HISTORY_LEN));
+	EXPECT_EQ(s0 + 5, st1.event_seq);
+	EXPECT_EQ(st0.events_queue_overflow + 3, st1.events_queue_overflow);
+	EXPECT_EQ(st0.events_notify_failed, st1.events_notify_failed);
+	expect_quiet(_metadata, self->ev);
+
+	/* The next one is multicast: its number shows the three missed. */
+	ftnl_close(procs[5]);
+	expect_exit(_metadata, self->ev, 5, s0 + 6);
+
+	/* The history has them all, in order, each once. */
+	ASSERT_EQ(0, ftnl_event_history(self->ha, s0, collect, &hist));
+	ASSERT_EQ((unsigned int)SEQ_RANKS, hist.n);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		EXPECT_EQ(s0 + 1 + i, hist.seqs[i]);
+		EXPECT_EQ(i, hist.ranks[i]);
+	}
+	/* From the start: the same six at the end. */
+	hist.n = 0;
+	ASSERT_EQ(0, ftnl_event_history(self->ha, 0, collect, &hist));
+	EXPECT_EQ(s0 + SEQ_RANKS, hist.n);
+
+	/* A number not issued yet: refused, with the kernel's reason. */
+	hist.n = 0;
+	EXPECT_EQ(-ESTALE, ftnl_event_history(self->ha, s0 + SEQ_RANKS + 1,
+					      collect, &hist));
+	EXPECT_NE(NULL, strstr(ftnl_errmsg(self->ha), "sequence number"));
+	EXPECT_EQ(0u, hist.n);
+	/* ... but the newest itself is fine: nothing after it. */
+	EXPECT_EQ(0, ftnl_event_history(self->ha, s0 + SEQ_RANKS, collect,
+					&hist));
+	EXPECT_EQ(0u, hist.n);
+
+	/* Another netns has its own numbering and history. */
+	ASSERT_EQ(0, st_setns(self->b_fd));
+	hist.n = 0;
+	EXPECT_EQ(0, ftnl_event_history(self->hb, 0, collect, &hist));
+	EXPECT_EQ(0u, hist.n);
+	ASSERT_EQ(0, st_setns(self->a_fd));
 }
 
 /* The notification on the wire, as the uapi header describes it. */

@@ -26,7 +26,7 @@ static const char *const api[] = {
 	"ftnl_format_duration", "ftnl_parse_key", "ftnl_read_key_file",
 	"ftnl_parse_addr", "ftnl_format_addr", "ftnl_cluster_leave",
 	"ftnl_node_readmit", "ftnl_stats_get", "ftnl_drop_reason_name",
-	"ftnl_event_cause_name", "ftnl_bcast_algo_name",
+	"ftnl_event_cause_name", "ftnl_event_history", "ftnl_bcast_algo_name",
 	"ftnl_parse_bcast_algo", "ftnl_stats_bcast_latency_mean_ns",
 	"ftnl_proc_register", "ftnl_proc_unregister", "ftnl_proc_dump",
 	"ftnl_group_spec_parse_file", "ftnl_group_spec_from_env",

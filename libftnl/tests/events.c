@@ -4,6 +4,7 @@
  * multicast group; an injected recvmsg reports ENOBUFS.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,6 +82,8 @@ static void test_read_one(const void *arg)
 	TAP_CHECK_UINT(ev.cluster.self_id, 3);
 	TAP_CHECK_UINT(ev.cluster.node_count, 8);
 	TAP_CHECK_UINT(ev.payload[FTNL_EVENT_PAYLOAD_SIZE / 8 - 1], 0);
+	TAP_CHECK_UINT(ev.seq, 0);	/* configuration changes are not numbered */
+	TAP_CHECK_UINT(offsetof(struct ftnl_event, seq), 248);
 	clock_gettime(CLOCK_REALTIME, &now);
 	TAP_CHECK(ev.received_ns <= (uint64_t)now.tv_sec * 1000000000u +
 		  (uint64_t)now.tv_nsec);
@@ -189,8 +192,10 @@ static size_t put_proc_exit(char *buf, size_t len, uint64_t job, uint32_t rank,
 		mnl_attr_put_u64(nlh, FTNL_A_PROC_JOB, job);
 	if (!(omit & PE_NO_RANK))
 		mnl_attr_put_u32(nlh, FTNL_A_PROC_RANK, rank);
-	if (!(omit & PE_NO_OWNER))
+	if (!(omit & PE_NO_OWNER)) {
 		mnl_attr_put_u32(nlh, FTNL_A_PROC_OWNER_UID, 1000 + node);
+		mnl_attr_put_u64(nlh, FTNL_A_EVENT_SEQ, 5000 + node);
+	}
 	/* An attribute of a newer module is ignored. */
 	mnl_attr_put_u32(nlh, FTNL_A_MAX + 5, 0xdead);
 	return len + MNL_ALIGN(nlh->nlmsg_len);
@@ -226,6 +231,7 @@ static void test_proc_exit(const void *arg)
 	TAP_CHECK_UINT(ev.proc_exit.time_real_ns, 2007);
 	TAP_CHECK(ev.proc_exit.has_owner);
 	TAP_CHECK_UINT(ev.proc_exit.owner_uid, 1007);
+	TAP_CHECK_UINT(ev.seq, 5007);
 	/* The rest of the payload is zero, not left over. */
 	for (i = sizeof(ev.proc_exit) / 8; i < FTNL_EVENT_PAYLOAD_SIZE / 8; i++)
 		if (!TAP_CHECK_UINT(ev.payload[i], 0))
@@ -240,6 +246,7 @@ static void test_proc_exit(const void *arg)
 	/* an older module's event: no owner, and no guess */
 	TAP_CHECK(!ev.proc_exit.has_owner);
 	TAP_CHECK_UINT(ev.proc_exit.owner_uid, 0);
+	TAP_CHECK_UINT(ev.seq, 0);
 	TAP_CHECK_INT(ftnl_events_read(p.ev, &ev), 0);
 	pair_close(&p);
 }

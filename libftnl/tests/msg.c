@@ -899,8 +899,10 @@ static void test_parse_failure(const void *arg)
 	mnl_attr_put_u32(nlh, FTNL_A_EVENT_OBSERVER_ID, 5);
 	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_MONO_NS, 1000);
 	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_REAL_NS, 2000);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_SEQ, 0x100000001ull);
 	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
 	TAP_CHECK_UINT(ev.type, FTNL_EVENT_FAILURE);
+	TAP_CHECK_UINT(ev.seq, 0x100000001ull);
 	TAP_CHECK_UINT(ev.failure.node_id, 7);
 	TAP_CHECK_UINT(ev.failure.incarnation, 0x1122334455667788ull);
 	TAP_CHECK_UINT(ev.failure.cause, FTNL_CAUSE_BROADCAST);
@@ -956,6 +958,9 @@ static void test_parse_stats(const void *arg)
 			 2000, FTNL_LATENESS_BUCKETS + 5);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
 	mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENT_SEQ, 41);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW, 42);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENTS_NOTIFY_FAILED, 43);
 	mnl_attr_put_u64(nlh, 99, 5);	/* unknown counter: ignored */
 	mnl_attr_nest_end(nlh, nest);
 
@@ -970,6 +975,9 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_UINT(st.lateness[FTNL_LATENESS_BUCKETS - 1],
 		       2000 + FTNL_LATENESS_BUCKETS - 1);
 	TAP_CHECK_UINT(st.lateness_max_ns, 777);
+	TAP_CHECK_UINT(st.event_seq, 41);
+	TAP_CHECK_UINT(st.events_queue_overflow, 42);
+	TAP_CHECK_UINT(st.events_notify_failed, 43);
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_STALE_INCARNATION),
 		      "stale-incarnation");
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_MAX + 1), "unknown");
@@ -1128,7 +1136,9 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_cluster_info, incarnation) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, bcast_originated) ==
 		  offsetof(struct ftnl_stats, lateness_max_ns) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, event_seq) ==
+		  offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, events_notify_failed) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
 }
 

@@ -620,6 +620,136 @@ static void test_dump_done_error(const void *arg)
 	fake_stop(&f, h);
 }
 
+/* ---- the event history ---------------------------------------------------- */
+
+#define HISTORY_NEWEST	10
+
+/* Find FTNL_A_EVENT_AFTER_SEQ in the request, 0 if absent. */
+static uint64_t req_after_seq(const struct nlmsghdr *req)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, req, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == FTNL_A_EVENT_AFTER_SEQ)
+			return mnl_attr_get_u64(attr);
+	return 0;
+}
+
+/*
+ * Events 1..HISTORY_NEWEST, odd ones node failures (node = seq), even ones
+ * process exits (rank = seq); the history holds only those from 3 on.
+ */
+static void serve_history(struct fake *f, const struct nlmsghdr *req,
+			  int index)
+{
+	uint64_t after = req_after_seq(req), seq;
+
+	(void)index;
+	if (req_cmd(req) != FTNL_CMD_EVENT_GET ||
+	    !(req->nlmsg_flags & NLM_F_DUMP)) {
+		f->problem = "not an EVENT_GET dump";
+		fake_ack(f, req, -EINVAL, NULL, -1);
+		return;
+	}
+	if (after > HISTORY_NEWEST) {
+		fake_ack(f, req, -EINVAL, "no event has this sequence number yet", -1);
+		return;
+	}
+	for (seq = after + 1 < 3 ? 3 : after + 1; seq <= HISTORY_NEWEST; seq++) {
+		char buf[512] __attribute__((aligned(8))) = { 0 };
+		struct nlmsghdr *nlh = fake_reply(buf, req, FTNL_CMD_EVENT_GET,
+						  NLM_F_MULTI);
+
+		mnl_attr_put_u64(nlh, FTNL_A_EVENT_SEQ, seq);
+		mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 7);
+		mnl_attr_put_u8(nlh, FTNL_A_EVENT_CAUSE, FTNL_CAUSE_BROADCAST);
+		if (seq % 2) {
+			mnl_attr_put_u8(nlh, FTNL_A_EVENT_NTF_CMD,
+					FTNL_CMD_FAILURE_NTF);
+			mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, (uint32_t)seq);
+		} else {
+			mnl_attr_put_u8(nlh, FTNL_A_EVENT_NTF_CMD,
+					FTNL_CMD_PROC_EXIT_NTF);
+			mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 1);
+			mnl_attr_put_u64(nlh, FTNL_A_PROC_JOB, 99);
+			mnl_attr_put_u32(nlh, FTNL_A_PROC_RANK, (uint32_t)seq);
+			mnl_attr_put_u32(nlh, FTNL_A_PROC_OWNER_UID, 1000);
+		}
+		fake_queue(f, nlh);
+	}
+	fake_flush(f);
+	fake_done(f, req, 0, NULL);
+}
+
+struct history_seen {
+	uint64_t seqs[HISTORY_NEWEST + 1];
+	unsigned int count;
+	bool kinds_right;
+	unsigned int stop_after;	/* 0: never */
+};
+
+static int collect_event(const struct ftnl_event *ev, void *arg)
+{
+	struct history_seen *h = arg;
+
+	if (h->count <= HISTORY_NEWEST)
+		h->seqs[h->count] = ev->seq;
+	h->count++;
+	if (ev->seq % 2)
+		h->kinds_right &= ev->type == FTNL_EVENT_FAILURE &&
+				  ev->failure.node_id == ev->seq &&
+				  ev->failure.cluster_id == 7;
+	else
+		h->kinds_right &= ev->type == FTNL_EVENT_PROC_EXIT &&
+				  ev->proc_exit.rank == ev->seq &&
+				  ev->proc_exit.job == 99 &&
+				  ev->proc_exit.has_owner &&
+				  ev->proc_exit.owner_uid == 1000;
+	if (h->stop_after && h->count == h->stop_after)
+		return -ECANCELED;
+	return 0;
+}
+
+static void test_history(const void *arg)
+{
+	struct fake f;
+	struct ftnl_handle *h = fake_start(&f, serve_history);
+	struct history_seen all = { .kinds_right = true };
+	struct history_seen since = { .kinds_right = true };
+	struct history_seen stop = { .kinds_right = true, .stop_after = 2 };
+	struct history_seen none = { .kinds_right = true };
+	unsigned int i;
+
+	(void)arg;
+	if (!TAP_CHECK(h))
+		return;
+	/* All it holds: 3..10, each read as the notification it was. */
+	TAP_CHECK_INT(ftnl_event_history(h, 0, collect_event, &all), 0);
+	TAP_CHECK_UINT(all.count, HISTORY_NEWEST - 2);
+	for (i = 0; i < all.count && i <= HISTORY_NEWEST; i++)
+		TAP_CHECK_UINT(all.seqs[i], i + 3);
+	TAP_CHECK(all.kinds_right);
+	/* Only those after 6. */
+	TAP_CHECK_INT(ftnl_event_history(h, 6, collect_event, &since), 0);
+	TAP_CHECK_UINT(since.count, 4);
+	TAP_CHECK_UINT(since.seqs[0], 7);
+	TAP_CHECK(since.kinds_right);
+	/* A callback's stop value comes back; the dump is drained. */
+	TAP_CHECK_INT(ftnl_event_history(h, 0, collect_event, &stop), -ECANCELED);
+	TAP_CHECK_UINT(stop.count, 2);
+	/* Nothing after the newest. */
+	TAP_CHECK_INT(ftnl_event_history(h, HISTORY_NEWEST, collect_event,
+					 &none), 0);
+	TAP_CHECK_UINT(none.count, 0);
+	/* A number from a previous life of the node. */
+	TAP_CHECK_INT(ftnl_event_history(h, HISTORY_NEWEST + 1, collect_event,
+					 &none), -ESTALE);
+	TAP_CHECK_CONTAINS(ftnl_errmsg(h), "sequence number");
+	TAP_CHECK_UINT(none.count, 0);
+	TAP_CHECK(!f.problem);
+	fake_stop(&f, h);
+}
+
 /* ---- leave, readmit ------------------------------------------------------- */
 
 static void serve_ring_ops(struct fake *f, const struct nlmsghdr *req, int index)
@@ -937,6 +1067,8 @@ int main(void)
 	tap_add(test_dump_gives_up, NULL, "list gives up after FTNL_NODE_LIST_ATTEMPTS");
 	tap_add(test_dump_callback_abort, NULL, "callback abort drains the dump");
 	tap_add(test_dump_done_error, NULL, "error in NLMSG_DONE with extack");
+	tap_add(test_history, NULL,
+		"event history: after_seq sent, kinds parsed, stop, -ESTALE");
 	tap_add(test_leave_readmit, NULL, "leave and readmit requests; peer id blamed");
 	tap_add(test_bcast, NULL,
 		"bcast: algorithm sent only when set, rejection located, get and stats");

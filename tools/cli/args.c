@@ -342,20 +342,20 @@ static int parse_options(int argc, char *const argv[], int *i,
 
 /*
  * Every object starts with a letter of its own, so one letter is enough
- * for each: b(cast), c(luster), h(elp), i(nfo), m(onitor), n(ode),
- * p(roc), s(tats). A new object must keep it so (tests/args.c checks), or
+ * for each: b(cast), c(luster), e(vents), h(elp), i(nfo), m(onitor),
+ * n(ode), p(roc), s(tats). A new object must keep it so (tests/args.c checks), or
  * the abbreviations people already type would become ambiguous. One
  * exception: "health", where monitoring systems look for it; the prefixes
  * it shares with "help" (h, he) stay help's, it is abbreviated from "hea".
  */
 static const char *const object_names[] = {
-	"bcast", "cluster", "health", "help", "info", "monitor", "node", "proc",
-	"stats",
+	"bcast", "cluster", "events", "health", "help", "info", "monitor",
+	"node", "proc", "stats",
 };
 
 static const enum cli_object object_values[] = {
-	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_HEALTH, CLI_OBJ_HELP,
-	CLI_OBJ_INFO, CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_PROC,
+	CLI_OBJ_BCAST, CLI_OBJ_CLUSTER, CLI_OBJ_EVENTS, CLI_OBJ_HEALTH,
+	CLI_OBJ_HELP, CLI_OBJ_INFO, CLI_OBJ_MONITOR, CLI_OBJ_NODE, CLI_OBJ_PROC,
 	CLI_OBJ_STATS,
 };
 
@@ -887,6 +887,56 @@ static int parse_monitor(int argc, char *const argv[], int i,
 	return 0;
 }
 
+/* A decimal u64: digits only, no sign or blank, no overflow. */
+static int parse_u64(const char *text, uint64_t *value)
+{
+	uint64_t v = 0;
+	const char *s;
+
+	if (!*text)
+		return -EINVAL;
+	for (s = text; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*value = v;
+	return 0;
+}
+
+/* events [ history [ after SEQ ] | help ] */
+static int parse_events(int argc, char *const argv[], int i,
+			struct cli_command *cmd, char *err, size_t errlen)
+{
+	static const char *const names[] = { "history", "help" };
+	static const enum cli_verb verbs[] = { CLI_VERB_HISTORY, CLI_VERB_NONE };
+	int ret;
+
+	cmd->verb = CLI_VERB_HISTORY;
+	if (i >= argc)
+		return 0;
+	ret = parse_verb(argv[i], CLI_OBJ_EVENTS, names, verbs,
+			 ARRAY_SIZE(names), cmd, err, errlen);
+	if (ret)
+		return ret;
+	if (cmd->object == CLI_OBJ_HELP)
+		return no_more(argc, argv, i + 1, "events help", err, errlen);
+	i++;
+	if (i < argc && !strcmp(argv[i], "after")) {
+		if (i + 1 >= argc)
+			return fail(err, errlen,
+				    "\"after\" needs a sequence number");
+		if (parse_u64(argv[i + 1], &cmd->history_after))
+			return fail(err, errlen,
+				    "invalid sequence number \"%s\" (expected 0..18446744073709551615)",
+				    argv[i + 1]);
+		i += 2;
+	}
+	return no_more(argc, argv, i, "events history", err, errlen);
+}
+
 /* health [ window D ] [ late-warn D ] [ late-crit D ] [ help ] */
 static int parse_health(int argc, char *const argv[], int i,
 			struct cli_command *cmd, char *err, size_t errlen)
@@ -1019,6 +1069,8 @@ int cli_parse(int argc, char *const argv[], struct cli_command *cmd,
 		return parse_node(argc, argv, i, cmd, err, errlen);
 	case CLI_OBJ_MONITOR:
 		return parse_monitor(argc, argv, i, cmd, err, errlen);
+	case CLI_OBJ_EVENTS:
+		return parse_events(argc, argv, i, cmd, err, errlen);
 	case CLI_OBJ_STATS:
 		return parse_show_only(argc, argv, i, cmd, CLI_OBJ_STATS, "stats",
 				       err, errlen);

@@ -35,6 +35,7 @@ enum cli_object {
 	CLI_OBJ_BCAST,
 	CLI_OBJ_PROC,
 	CLI_OBJ_HEALTH,
+	CLI_OBJ_EVENTS,
 };
 
 enum cli_verb {
@@ -45,6 +46,7 @@ enum cli_verb {
 	CLI_VERB_LEAVE,
 	CLI_VERB_LIST,
 	CLI_VERB_READMIT,
+	CLI_VERB_HISTORY,
 };
 
 /**
@@ -144,6 +146,7 @@ struct cli_health_limits {
  * @set: arguments of "cluster set"
  * @node_id: "node readmit ID"
  * @monitor_count: "monitor count N": stop after N events (0: never)
+ * @history_after: "events history after SEQ": only the events after SEQ
  * @health: "health late-warn D late-crit D"
  * @health_window_us: "health window D": counters are compared over D
  *	(default 1 s); 0 compares with the configuration's start
@@ -156,6 +159,7 @@ struct cli_command {
 	struct cli_cluster_args set;
 	uint32_t node_id;
 	uint64_t monitor_count;
+	uint64_t history_after;
 	struct cli_health_limits health;
 	uint64_t health_window_us;
 };
@@ -300,6 +304,7 @@ int cmd_node_readmit(const struct cli_command *cmd);
 int cmd_proc_list(const struct cli_command *cmd);
 int cmd_health(const struct cli_command *cmd);
 int cmd_monitor(const struct cli_command *cmd);
+int cmd_events_history(const struct cli_command *cmd);
 int cmd_stats(const struct cli_command *cmd);
 int cmd_bcast(const struct cli_command *cmd);
 

@@ -175,6 +175,17 @@ static void check_counters(const struct cli_health_input *in,
 	if (n)
 		problem(v, CLI_HEALTH_WARNING, "%" PRIu64 " events lost%s", n,
 			span);
+	/* Not lost (the history holds them), but subscribers had to recover. */
+	n = delta(last->events_queue_overflow, first->events_queue_overflow);
+	if (n)
+		problem(v, CLI_HEALTH_WARNING,
+			"%" PRIu64 " events not multicast (queue full)%s", n,
+			span);
+	n = delta(last->events_notify_failed, first->events_notify_failed);
+	if (n)
+		problem(v, CLI_HEALTH_WARNING,
+			"%" PRIu64 " event notifications failed (no memory)%s",
+			n, span);
 
 	/*
 	 * This node's heartbeats leaving late: past d - h its observer may

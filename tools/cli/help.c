@@ -4,6 +4,10 @@
  */
 #include "cli.h"
 
+/* A numeric constant of the uapi header, as text. */
+#define CLI_STR_(x)	#x
+#define CLI_STR(x)	CLI_STR_(x)
+
 static const char usage_main[] =
 "Usage: " CLI_NAME " [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
 "       " CLI_NAME " help [OBJECT]\n"
@@ -19,6 +23,8 @@ static const char usage_main[] =
 "  proc [ list | help ]       processes registered on this node\n"
 "  monitor [ count N ]        print events as they happen: cluster changes,\n"
 "                             node failures, registered process exits\n"
+"  events [ history [ after SEQ ] | help ]\n"
+"                             the events this node still holds, numbered\n"
 "  health [ window D ] ...    one line and a Nagios exit status (0..3)\n"
 "  help [ OBJECT ]            this text, or an object's\n"
 "\n"
@@ -156,9 +162,24 @@ static const char usage_monitor[] =
 "proc_exit  a registered process died (job, rank, node it ran on, owner\n"
 "           uid, cause: observed on its node, broadcast elsewhere;\n"
 "           cluster, learned)\n"
-"overrun    events were lost: re-read the state\n"
+"overrun    events were lost: re-read the state, and fetch the events\n"
+"           after the last seq seen with \"" CLI_NAME " events history\"\n"
 "\n"
-"With -j, one JSON object per line.\n";
+"Failures and process exits end with \"seq N\", the node's sequence number\n"
+"of the event (1 for its first, each event one more): a number skipped is\n"
+"an event missed. With -j, one JSON object per line (\"seq\" likewise).\n";
+
+static const char usage_events[] =
+"Usage: " CLI_NAME " events [ history [ after SEQ ] ]\n"
+"\n"
+"Print the events this node still holds (its last " CLI_STR(FTNL_EVENT_HISTORY_LEN) ": node\n"
+"failures, registered process exits), oldest first, as \"monitor\" prints\n"
+"them, each with its sequence number; with \"after SEQ\", only the newer\n"
+"ones. A subscriber that missed events (an overrun, or a seq skipped)\n"
+"finds them here. If the first one printed is not SEQ + 1, the ones\n"
+"between are no longer held. A SEQ newer than the node's newest fails:\n"
+"the node's events were renumbered from 1 since (netns or module\n"
+"recreated).\n";
 
 /**
  * cli_usage() - print the help of @object
@@ -183,6 +204,9 @@ void cli_usage(FILE *out, enum cli_object object)
 		break;
 	case CLI_OBJ_MONITOR:
 		fputs(usage_monitor, out);
+		break;
+	case CLI_OBJ_EVENTS:
+		fputs(usage_events, out);
 		break;
 	case CLI_OBJ_STATS:
 		fputs(usage_stats, out);

@@ -142,6 +142,8 @@ static int run(const struct cli_command *cmd)
 		return cmd_node_list(cmd);
 	case CLI_OBJ_MONITOR:
 		return cmd_monitor(cmd);
+	case CLI_OBJ_EVENTS:
+		return cmd_events_history(cmd);
 	case CLI_OBJ_STATS:
 		return cmd_stats(cmd);
 	case CLI_OBJ_BCAST:

@@ -289,6 +289,14 @@ char *cli_format_time(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* End an event's line with its sequence number, when it has one. */
+static void cli_print_seq(FILE *out, const struct ftnl_event *ev)
+{
+	if (ev->seq)
+		fprintf(out, " seq %" PRIu64, ev->seq);
+	fputc('\n', out);
+}
+
 /**
  * cli_event_print_text() - one event of "ftnl-cli monitor", one line
  * @out: where to write
@@ -296,7 +304,8 @@ char *cli_format_time(uint64_t ns, char *buf, size_t len)
  *
  * The line starts with the time the event was received, then its kind
  * (cluster, failure, proc_exit, overrun, unknown) and its fields as
- * "name value" pairs; "learned" is when the kernel learned it.
+ * "name value" pairs; "learned" is when the kernel learned it, "seq" (last)
+ * the node's sequence number of the event.
  */
 void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 {
@@ -321,13 +330,14 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 		/* The name last: scripts matching the older fields keep working. */
 		fprintf(out, "%s failure node %" PRIu32 " incarnation %" PRIu64
 			" cause %s observer %" PRIu32 " cluster %" PRIu32
-			" generation %" PRIu32 " learned %s%s%.*s\n", when,
+			" generation %" PRIu32 " learned %s%s%.*s", when,
 			ev->failure.node_id, ev->failure.incarnation,
 			ftnl_event_cause_name(ev->failure.cause),
 			ev->failure.observer_id, ev->failure.cluster_id,
 			ev->failure.generation, learned,
 			ev->failure.node_name[0] ? " name " : "",
 			FTNL_NODE_NAME_MAX, ev->failure.node_name);
+		cli_print_seq(out, ev);
 		break;
 	case FTNL_EVENT_PROC_EXIT:
 		cli_format_time(ev->proc_exit.time_real_ns, learned,
@@ -337,11 +347,12 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 			ev->proc_exit.rank, ev->proc_exit.node_id);
 		if (ev->proc_exit.has_owner)
 			fprintf(out, " owner %" PRIu32, ev->proc_exit.owner_uid);
-		fprintf(out, " cause %s cluster %" PRIu32 " learned %s%s%.*s\n",
+		fprintf(out, " cause %s cluster %" PRIu32 " learned %s%s%.*s",
 			ftnl_event_cause_name(ev->proc_exit.cause),
 			ev->proc_exit.cluster_id, learned,
 			ev->proc_exit.node_name[0] ? " node_name " : "",
 			FTNL_NODE_NAME_MAX, ev->proc_exit.node_name);
+		cli_print_seq(out, ev);
 		break;
 	case FTNL_EVENT_OVERRUN:
 		fprintf(out, "%s overrun: events were lost, re-read the state\n",
@@ -362,7 +373,8 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
  * @pretty: indented (otherwise one object per line)
  * @ev: the event
  *
- * {"time": received, "event": kind, then the fields of the event}.
+ * {"time": received, "event": kind, then the fields of the event, and
+ * "seq", the node's sequence number of the event, when it has one}.
  */
 void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 {
@@ -424,6 +436,8 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_string(&j, "event", "unknown");
 		json_kv_uint(&j, "type", ev->type);
 	}
+	if (ev->seq)
+		json_kv_uint(&j, "seq", ev->seq);
 	json_object_end(&j);
 	json_end(&j);
 }

@@ -33,6 +33,9 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "leave_recv", st->leave_recv);
 	json_kv_uint(&j, "tx_errors", st->tx_errors);
 	json_kv_uint(&j, "events_lost", st->events_lost);
+	json_kv_uint(&j, "event_seq", st->event_seq);
+	json_kv_uint(&j, "events_queue_overflow", st->events_queue_overflow);
+	json_kv_uint(&j, "events_notify_failed", st->events_notify_failed);
 	json_key(&j, "drops");
 	json_object_begin(&j);
 	for (i = 0; i <= FTNL_DROP_MAX; i++)
@@ -68,6 +71,9 @@ static void print_text(const struct ftnl_stats *st)
 	       st->leave_sent, st->leave_recv);
 	printf("tx errors      %" PRIu64 "\n", st->tx_errors);
 	printf("events lost    %" PRIu64 "\n", st->events_lost);
+	printf("events         last seq %" PRIu64 " queue overflow %" PRIu64
+	       " notify failed %" PRIu64 "\n", st->event_seq,
+	       st->events_queue_overflow, st->events_notify_failed);
 	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)

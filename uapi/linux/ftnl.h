@@ -52,6 +52,11 @@
 #define FTNL_HB_PERIOD_MAX_US	60000000U	/* 60 s */
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
 #define FTNL_MAX_PROCS		4096	/* registered processes per node */
+/*
+ * Events a node keeps in its history (FTNL_CMD_EVENT_GET): the newest
+ * ones, by sequence number; also the most that wait to be multicast.
+ */
+#define FTNL_EVENT_HISTORY_LEN	1024
 
 /*
  * FTNL_BCAST_FCG's parameters: f, the failures during one broadcast it
@@ -265,6 +270,25 @@ enum ftnl_drop_reason {
  *	it, this node for FTNL_CAUSE_OBSERVED), FTNL_A_EVENT_TIME_MONO_NS and
  *	FTNL_A_EVENT_TIME_REAL_NS (when this node learned it), FTNL_A_CLUSTER_ID,
  *	FTNL_A_GENERATION.
+ * @FTNL_CMD_EVENT_GET: dump; the events this node keeps in its history
+ *	(the last FTNL_EVENT_HISTORY_LEN, whatever their kind), oldest first,
+ *	each with the attributes of its notification, FTNL_A_EVENT_SEQ and
+ *	FTNL_A_EVENT_NTF_CMD (the notification it was multicast as). With
+ *	FTNL_A_EVENT_AFTER_SEQ, only the events numbered after it. A reader
+ *	that missed events (an overrun, or a gap in the sequence numbers)
+ *	dumps those after the last one it saw; if the first one returned is
+ *	not the next number, the history no longer holds the ones between.
+ *	-EINVAL (with extack) for an FTNL_A_EVENT_AFTER_SEQ newer than the
+ *	newest event: a reader from before the netns (or module) was
+ *	recreated.
+ *
+ * Every event notification (FAILURE_NTF, PROC_EXIT_NTF and the kinds added
+ * after them; not CLUSTER_NTF, which FTNL_A_GENERATION numbers) carries
+ * FTNL_A_EVENT_SEQ, the netns's sequence number of events: 1 for its
+ * first, each event one more. A subscriber that sees a number skipped
+ * missed that event (the node's queue overflowed or a notification could
+ * not be built: FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW,
+ * FTNL_A_STATS_EVENTS_NOTIFY_FAILED) and finds it in FTNL_CMD_EVENT_GET.
  */
 enum ftnl_cmd {
 	FTNL_CMD_UNSPEC,
@@ -282,6 +306,7 @@ enum ftnl_cmd {
 	FTNL_CMD_PROC_UNREGISTER,
 	FTNL_CMD_PROC_GET,
 	FTNL_CMD_PROC_EXIT_NTF,
+	FTNL_CMD_EVENT_GET,
 
 	__FTNL_CMD_MAX,
 	FTNL_CMD_MAX = __FTNL_CMD_MAX - 1
@@ -335,6 +360,12 @@ enum ftnl_cmd {
  * @FTNL_A_PROC_OWNER_UID: u32, the owner of a registered process: the uid
  *	of the process that registered it, in the initial user namespace
  *	(PROC_GET, PROC_EXIT_NTF; never taken from a request)
+ * @FTNL_A_EVENT_SEQ: u64, the event's sequence number in this netns (every
+ *	event notification, EVENT_GET)
+ * @FTNL_A_EVENT_NTF_CMD: u8, the notification command an event of the
+ *	history was multicast as, e.g. FTNL_CMD_FAILURE_NTF (EVENT_GET)
+ * @FTNL_A_EVENT_AFTER_SEQ: u64, EVENT_GET returns only the events numbered
+ *	after it (request, optional; 0 for all)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -369,6 +400,9 @@ enum ftnl_attr {
 	FTNL_A_BCAST_GOSSIP_T_US,
 	FTNL_A_EVENT_NODE_NAME,
 	FTNL_A_PROC_OWNER_UID,
+	FTNL_A_EVENT_SEQ,
+	FTNL_A_EVENT_NTF_CMD,
+	FTNL_A_EVENT_AFTER_SEQ,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -437,8 +471,9 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_LEAVE_RECV: LEAVE datagrams accepted
  * @FTNL_A_STATS_TX_ERRORS: datagrams that could not be sent (no route,
  *	no memory)
- * @FTNL_A_STATS_EVENTS_LOST: failure events not multicast for lack of
- *	memory
+ * @FTNL_A_STATS_EVENTS_LOST: failure events lost for lack of memory to
+ *	record them (before they got a sequence number), or because FCG had
+ *	no slot for another concurrent broadcast
  * @FTNL_A_STATS_DROP: nest, one u64 per enum ftnl_drop_reason, attribute
  *	type = reason + 1 (type FTNL_DROP_MAX + 2 is padding)
  * @FTNL_A_STATS_LATENESS: nest, FTNL_LATENESS_BUCKETS u64 counts of the
@@ -460,6 +495,14 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_BCAST_LATENCY_SUM_NS: sum over delivered broadcasts
  * @FTNL_A_STATS_HB_SKIPPED: heartbeat periods that passed without a
  *	heartbeat because the timer ran more than h late
+ * @FTNL_A_STATS_EVENT_SEQ: sequence number of this netns's newest event
+ *	(this and the next two count since the netns's ftnl state was
+ *	created, not since the configuration)
+ * @FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW: events not multicast because more
+ *	than the module parameter event_queue_len were waiting; they are in
+ *	the history (FTNL_CMD_EVENT_GET)
+ * @FTNL_A_STATS_EVENTS_NOTIFY_FAILED: event notifications that could not
+ *	be built (no memory); the events are in the history
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -486,6 +529,9 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_BCAST_LATENCY_MAX_NS,
 	FTNL_A_STATS_BCAST_LATENCY_SUM_NS,
 	FTNL_A_STATS_HB_SKIPPED,
+	FTNL_A_STATS_EVENT_SEQ,
+	FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW,
+	FTNL_A_STATS_EVENTS_NOTIFY_FAILED,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -474,6 +474,14 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @bcast_latency_max_ns: largest such time
  * @bcast_latency_sum_ns: sum of such times over the deliveries; the mean is
  *	ftnl_stats_bcast_latency_mean_ns()
+ * @event_seq: sequence number of this node's newest event (&ftnl_event.seq);
+ *	this and the next two count since the netns's ftnl state was
+ *	created, not since the configuration
+ * @events_queue_overflow: events not multicast because more than the
+ *	module's event_queue_len were waiting; they are in the history
+ *	(ftnl_event_history())
+ * @events_notify_failed: event notifications the module could not build
+ *	(no memory); the events are in the history
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -497,6 +505,9 @@ struct ftnl_stats {
 	uint64_t bcast_latency_last_ns;
 	uint64_t bcast_latency_max_ns;
 	uint64_t bcast_latency_sum_ns;
+	uint64_t event_seq;
+	uint64_t events_queue_overflow;
+	uint64_t events_notify_failed;
 };
 
 /**
@@ -624,8 +635,10 @@ struct ftnl_events;
  * @FTNL_EVENT_CLUSTER: the cluster configuration of the netns changed
  *	(FTNL_CMD_CLUSTER_NTF); see &ftnl_event.cluster
  * @FTNL_EVENT_OVERRUN: the kernel dropped events because the socket's
- *	receive buffer was full (ENOBUFS). Some events are lost: re-read the
- *	state you track (ftnl_cluster_get(), ftnl_node_list()).
+ *	receive buffer was full (ENOBUFS). Some events were missed: fetch
+ *	the events after the last &ftnl_event.seq seen with
+ *	ftnl_event_history(), and re-read the configuration
+ *	(ftnl_cluster_get(), ftnl_node_list()).
  * @FTNL_EVENT_UNKNOWN: a notification this library version does not know,
  *	from a newer module; see &ftnl_event.unknown
  * @FTNL_EVENT_FAILURE: this node learned that a node failed or left
@@ -738,7 +751,7 @@ struct ftnl_event_unknown {
 };
 
 /* Bytes reserved for the payload union of struct ftnl_event. */
-#define FTNL_EVENT_PAYLOAD_SIZE	240
+#define FTNL_EVENT_PAYLOAD_SIZE	232
 
 /**
  * struct ftnl_event - one event, a tagged union
@@ -753,6 +766,12 @@ struct ftnl_event_unknown {
  *	added later fit without changing the size of the structure (256
  *	bytes) or the place of any member: binaries built against an older
  *	libftnl.so.1 keep working, and see new types as values to ignore
+ * @seq: the node's sequence number of the event (FTNL_A_EVENT_SEQ): 1 for
+ *	its first event, each event one more, whatever its type; 0 for
+ *	FTNL_EVENT_CLUSTER and FTNL_EVENT_OVERRUN, which are not numbered,
+ *	and from a module without sequence numbers. A number skipped is an
+ *	event missed: ftnl_event_history() returns it. (The last 8 bytes of
+ *	what was the payload reserve, never written by older libraries.)
  */
 struct ftnl_event {
 	uint32_t type;
@@ -765,6 +784,7 @@ struct ftnl_event {
 		struct ftnl_event_proc_exit proc_exit;
 		uint64_t payload[FTNL_EVENT_PAYLOAD_SIZE / sizeof(uint64_t)];
 	};
+	uint64_t seq;
 };
 
 /**
@@ -826,6 +846,43 @@ int ftnl_events_read(struct ftnl_events *events, struct ftnl_event *event);
  * negative errno.
  */
 int ftnl_events_wait(struct ftnl_events *events, int timeout_ms);
+
+/**
+ * typedef ftnl_event_cb - called by ftnl_event_history() for each event
+ * @event: the event, valid during the call only; received_ns is when the
+ *	dump was read
+ * @arg: the caller's pointer
+ *
+ * Must not use the handle the dump runs on.
+ *
+ * Return: 0 to go on; a negative errno to stop delivering events (the dump
+ * is still read to its end, and ftnl_event_history() returns that value).
+ */
+typedef int (*ftnl_event_cb)(const struct ftnl_event *event, void *arg);
+
+/**
+ * ftnl_event_history() - the events this node still holds
+ *	(FTNL_CMD_EVENT_GET)
+ * @handle: a handle (not a subscription)
+ * @after_seq: deliver only the events numbered after it; 0 for all
+ * @cb: called for each event, oldest first
+ * @arg: passed to @cb
+ *
+ * The module keeps its last FTNL_EVENT_HISTORY_LEN events (node failures,
+ * process exits and any later kind, as FTNL_EVENT_FAILURE,
+ * FTNL_EVENT_PROC_EXIT, ...), each with its &ftnl_event.seq. A subscriber
+ * that missed events (FTNL_EVENT_OVERRUN, or a seq skipped) calls this
+ * with the last seq it saw, and applies what it gets. If the first event
+ * delivered is not @after_seq + 1, the events between were pushed out of
+ * the history: they are lost to this node.
+ *
+ * Return: 0; -ESTALE when @after_seq is newer than the node's newest
+ * event (the netns or the module was recreated since, and numbering
+ * started again from 1: call again with 0); -EBADMSG for a malformed
+ * reply; @cb's negative value; other negative errno.
+ */
+int ftnl_event_history(struct ftnl_handle *handle, uint64_t after_seq,
+		       ftnl_event_cb cb, void *arg);
 
 /**
  * ftnl_events_close() - leave the group and free the subscription

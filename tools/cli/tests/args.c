@@ -121,6 +121,11 @@ static const struct good_case good_cases[] = {
 	{ "proc help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
 	{ "p h", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
 	{ "help proc", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_PROC, 0, 0, 0, NULL, 0 },
+	{ "events", CLI_OBJ_EVENTS, CLI_VERB_HISTORY, 0, 0, 0, 0, NULL, 0 },
+	{ "-j e hi", CLI_OBJ_EVENTS, CLI_VERB_HISTORY, 0, 1, 0, 0, NULL, 0 },
+	{ "events history after 7", CLI_OBJ_EVENTS, CLI_VERB_HISTORY, 0, 0, 0, 0,
+	  NULL, 0 },
+	{ "events help", CLI_OBJ_HELP, CLI_VERB_NONE, CLI_OBJ_EVENTS, 0, 0, 0, NULL, 0 },
 };
 
 static void test_good(const void *arg)
@@ -190,6 +195,15 @@ static const struct bad_case bad_cases[] = {
 	{ "--netns", "option \"--netns\" needs a name" },
 	{ "monitor count 0", "invalid count \"0\" (expected 1..4294967295)" },
 	{ "monitor count", "\"count\" needs a number" },
+	{ "events history after", "\"after\" needs a sequence number" },
+	{ "events history after -1",
+	  "invalid sequence number \"-1\" (expected 0..18446744073709551615)" },
+	{ "events history after 18446744073709551616",
+	  "invalid sequence number \"18446744073709551616\" (expected 0..18446744073709551615)" },
+	{ "events history since 3",
+	  "unexpected argument \"since\" after events history" },
+	{ "events purge",
+	  "unknown command \"purge\"; try \"ftnl-cli events help\"" },
 	{ "monitor forever",
 	  "unknown argument \"forever\"; try \"ftnl-cli monitor help\"" },
 	{ "cluster set",
@@ -459,7 +473,7 @@ static void test_object_prefixes(const void *arg)
 		enum cli_object object;
 	} objects[] = {
 		{ "bcast", CLI_OBJ_BCAST }, { "cluster", CLI_OBJ_CLUSTER },
-		{ "help", CLI_OBJ_NONE }, { "info", CLI_OBJ_INFO },
+		{ "events", CLI_OBJ_EVENTS }, { "help", CLI_OBJ_NONE }, { "info", CLI_OBJ_INFO },
 		{ "monitor", CLI_OBJ_MONITOR }, { "node", CLI_OBJ_NODE },
 		{ "proc", CLI_OBJ_PROC }, { "stats", CLI_OBJ_STATS },
 	};
@@ -585,6 +599,21 @@ static void test_edit_distance(const void *arg)
 	TAP_CHECK(!cli_suggest("x", names, 5));
 }
 
+static void test_history_after(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "events history after 18446744073709551615");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.history_after, UINT64_MAX);
+	cli_command_free(&p.cmd);
+	parse(&p, "events");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.history_after, 0);
+	cli_command_free(&p.cmd);
+}
+
 int main(void)
 {
 	size_t i;
@@ -609,6 +638,7 @@ int main(void)
 	tap_add(test_object_prefixes, NULL, "every prefix of every object is unambiguous");
 	tap_add(test_many_nodes, NULL, "cluster set: 3000 node arguments, duplicate found");
 	tap_add(test_readmit, NULL, "parses: ftnl-cli n r ID");
+	tap_add(test_history_after, NULL, "parses: ftnl-cli events history after SEQ");
 	tap_add(test_match, NULL, "exact match wins over prefix");
 	tap_add(test_edit_distance, NULL, "edit distance and suggestions");
 	return tap_run();

@@ -101,6 +101,14 @@ static void m_old_drops(struct fixture *f)
 }
 static void m_tx_errors(struct fixture *f) { f->last.tx_errors = 4; }
 static void m_events_lost(struct fixture *f) { f->last.events_lost = 1; }
+static void m_queue_overflow(struct fixture *f)
+{
+	f->last.events_queue_overflow = 3;
+}
+static void m_notify_failed(struct fixture *f)
+{
+	f->last.events_notify_failed = 2;
+}
 static void m_late_warn(struct fixture *f)
 {
 	/* Bucket 17: [65536, 131072) us >= h/2 = 50 ms. */
@@ -172,6 +180,10 @@ static const struct health_case cases[] = {
 	  "ftnl WARNING: 4 send errors in 1000ms" },
 	{ "events lost", m_events_lost, CLI_HEALTH_WARNING,
 	  "ftnl WARNING: 1 events lost in 1000ms" },
+	{ "event queue overflow", m_queue_overflow, CLI_HEALTH_WARNING,
+	  "ftnl WARNING: 3 events not multicast (queue full) in 1000ms" },
+	{ "event notifications failed", m_notify_failed, CLI_HEALTH_WARNING,
+	  "ftnl WARNING: 2 event notifications failed (no memory) in 1000ms" },
 	{ "heartbeats late: warning", m_late_warn, CLI_HEALTH_WARNING,
 	  "ftnl WARNING: heartbeats leaving 65536us late or more in 1000ms (warning at 50000us)" },
 	{ "heartbeats late: critical", m_late_crit, CLI_HEALTH_CRITICAL,

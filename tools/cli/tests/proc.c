@@ -150,6 +150,30 @@ static const struct ftnl_event ev_proc_named = {
 	},
 };
 
+/* Numbered events: the sequence number comes last. */
+static const struct ftnl_event ev_failure_seq = {
+	.type = FTNL_EVENT_FAILURE,
+	.received_ns = T_RECV,
+	.failure = {
+		.node_id = 12, .observer_id = 5, .incarnation = 77,
+		.cause = FTNL_CAUSE_LEAVE, .cluster_id = 9, .generation = 2,
+		.time_mono_ns = 10, .time_real_ns = T_REAL,
+		.node_name = "cn012",
+	},
+	.seq = 18446744073709551615ull,
+};
+
+static const struct ftnl_event ev_proc_seq = {
+	.type = FTNL_EVENT_PROC_EXIT,
+	.received_ns = T_RECV,
+	.proc_exit = {
+		.job = 42, .rank = 3, .node_id = 5, .owner_uid = 1000,
+		.has_owner = true, .cause = FTNL_CAUSE_OBSERVED,
+		.cluster_id = 9, .time_mono_ns = 1, .time_real_ns = T_REAL,
+	},
+	.seq = 7,
+};
+
 static const struct ftnl_event ev_cluster = {
 	.type = FTNL_EVENT_CLUSTER,
 	.received_ns = T_RECV,
@@ -220,6 +244,19 @@ static const struct event_case event_cases[] = {
 	  "\"job\":42,\"rank\":3,\"node_id\":12,\"cause\":\"broadcast\","
 	  "\"cluster_id\":9,\"time_real_ns\":1714564799999999999,"
 	  "\"time_mono_ns\":1,\"node_name\":\"cn012\"}\n" },
+	{ "numbered node failure: seq after the name", &ev_failure_seq,
+	  "2024-05-01T12:00:00.123456Z failure node 12 incarnation 77 cause leave observer 5 cluster 9 generation 2 learned 2024-05-01T11:59:59.999999Z name cn012 seq 18446744073709551615\n",
+	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"failure\","
+	  "\"node_id\":12,\"incarnation\":77,\"cause\":\"leave\","
+	  "\"observer_id\":5,\"cluster_id\":9,\"generation\":2,"
+	  "\"time_real_ns\":1714564799999999999,\"time_mono_ns\":10,"
+	  "\"node_name\":\"cn012\",\"seq\":18446744073709551615}\n" },
+	{ "numbered process exit", &ev_proc_seq,
+	  "2024-05-01T12:00:00.123456Z proc_exit job 42 rank 3 node 5 owner 1000 cause observed cluster 9 learned 2024-05-01T11:59:59.999999Z seq 7\n",
+	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"proc_exit\","
+	  "\"job\":42,\"rank\":3,\"node_id\":5,\"owner_uid\":1000,\"cause\":\"observed\","
+	  "\"cluster_id\":9,\"time_real_ns\":1714564799999999999,"
+	  "\"time_mono_ns\":1,\"seq\":7}\n" },
 	{ "cluster configured", &ev_cluster,
 	  "2024-05-01T12:00:00.123456Z cluster generation 2 cluster 9 self 5 nodes 16\n",
 	  "{\"time\":\"2024-05-01T12:00:00.123456Z\",\"event\":\"cluster\","
