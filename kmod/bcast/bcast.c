@@ -7,7 +7,9 @@
  * Neighbors(s, D) computed from the message's D, which stays the same for
  * the whole broadcast. On its first receipt of a broadcast a node unions the
  * message's D into its own, publishes an event for each death it did not
- * know (cause "broadcast") and lets the ring re-evaluate its emitter.
+ * know (cause "broadcast") and lets the ring re-evaluate its emitter. D
+ * carries the incarnation each of its members died in, so that news about
+ * a node's previous life never kills the life it came back with.
  *
  * Everything here but init and stop runs under the ring's lock
  * (env->lock), in softirq or with BHs off.
@@ -183,6 +185,10 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
+	const struct ftnl_bcast_dead_incs incs = {
+		.of = env->ops->dead_incarnation,
+		.ctx = env->ctx,
+	};
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_seen *seen;
 	struct ftnl_bcast_msg msg = {
@@ -207,7 +213,7 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 	memcpy(msg.deaths, deaths, n * sizeof(*deaths));
 	msg.seq = ++env->transport->bcast_seq;
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
-				    env->dead);
+				    env->dead, &incs);
 	if (WARN_ON_ONCE(!len))
 		return 0;
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
@@ -279,7 +285,7 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
-	u32 i, pos;
+	u32 i, pos, k;
 
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 	ftnl_bcast_note_latency(bcast, msg->origin_time_ns);
@@ -296,10 +302,12 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 					  death->incarnation,
 					  death->observer_id, now);
 	}
-	for (pos = 0; pos < cluster->node_count; pos++)
+	/* D, with the incarnation each member died in when the message says. */
+	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
 			env->ops->failure_learned(env->ctx, pos,
-						  FTNL_NODE_STATE_DEAD, 0,
+						  FTNL_NODE_STATE_DEAD,
+						  ftnl_bcast_msg_dead_inc(msg, k++),
 						  msg->origin_id, now);
 }
 

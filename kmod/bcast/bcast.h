@@ -32,12 +32,16 @@ struct ftnl_transport;
 /**
  * struct ftnl_bcast_ops - what the broadcast layer may ask of the ring
  * @failure_learned: a broadcast says the node at @pos failed (@state
- *	FTNL_NODE_STATE_DEAD or _LEFT, @incarnation 0 if not said,
- *	@observer_id the node that detected it, in the table): task T5
+ *	FTNL_NODE_STATE_DEAD or _LEFT, @incarnation the one that failed, 0 if
+ *	not said, @observer_id the node that detected it, in the table):
+ *	task T5
+ * @dead_incarnation: the incarnation the node at @pos (in D) died in, 0
+ *	if unknown: what a broadcast's D says of it
  */
 struct ftnl_bcast_ops {
 	void (*failure_learned)(void *ctx, u32 pos, u8 state, u64 incarnation,
 				u32 observer_id, ktime_t now);
+	u64 (*dead_incarnation)(void *ctx, u32 pos);
 };
 
 /**

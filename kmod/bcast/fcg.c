@@ -117,7 +117,8 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 				env->ops->failure_learned(env->ctx,
 							  node - cluster->nodes,
 							  b->wire.death.state,
-							  0, b->wire.death.observer_id,
+							  b->wire.death.incarnation,
+							  b->wire.death.observer_id,
 							  now);
 		}
 	}

@@ -89,12 +89,52 @@ static u32 ftnl_count_ranges(const unsigned long *dead, u32 npos)
 	return ranges;
 }
 
-/* The longest payload for a cluster of @npos nodes. */
-u32 ftnl_bcast_msg_max_len(u32 npos)
+/* The longest payload without D's incarnations. */
+static u32 ftnl_bcast_msg_base_max(u32 npos)
 {
 	return FTNL_BCAST_HDR_LEN +
 	       FTNL_BCAST_MAX_DEATHS * FTNL_BCAST_DEATH_LEN +
 	       ftnl_bitmap_bytes(npos);
+}
+
+/* The longest payload for a cluster of @npos nodes. */
+u32 ftnl_bcast_msg_max_len(u32 npos)
+{
+	u64 with_incs = (u64)ftnl_bcast_msg_base_max(npos) + 8ULL * npos;
+
+	if (with_incs > FTNL_WIRE_MAX_PAYLOAD)
+		with_incs = FTNL_WIRE_MAX_PAYLOAD;
+	return with_incs > ftnl_bcast_msg_base_max(npos) ?
+	       (u32)with_incs : ftnl_bcast_msg_base_max(npos);
+}
+
+/* D's incarnations are sent when the payload then still fits a datagram. */
+static bool ftnl_bcast_incs_fit(u32 len_without, u32 ndead)
+{
+	return (u64)len_without + 8ULL * ndead <= FTNL_WIRE_MAX_PAYLOAD;
+}
+
+/**
+ * ftnl_bcast_msg_dead_inc - the incarnation of the @k-th member of D
+ * @msg: a decoded message
+ * @k: 0..@msg->ndead - 1, in ascending position order
+ *
+ * Return: the incarnation that died, 0 when the message does not say.
+ */
+u64 ftnl_bcast_msg_dead_inc(const struct ftnl_bcast_msg *msg, u32 k)
+{
+	if (!msg->dead_incs || k >= msg->ndead)
+		return 0;
+	return ftnl_get_be64(msg->dead_incs + 8 * k);
+}
+
+/* struct ftnl_bcast_dead_incs's @of over a decoded message. */
+u64 ftnl_bcast_incs_cursor_next(void *cursor, u32 pos)
+{
+	struct ftnl_bcast_incs_cursor *c = cursor;
+
+	(void)pos;
+	return ftnl_bcast_msg_dead_inc(c->msg, c->next++);
 }
 
 /**
@@ -103,13 +143,19 @@ u32 ftnl_bcast_msg_max_len(u32 npos)
  * @cap: its size
  * @msg: the message (1..FTNL_BCAST_MAX_DEATHS deaths, npos >= 1)
  * @dead: D, a bitmap of @msg->npos positions
+ * @incs: D's incarnations, or NULL to send 0 (unknown) for each
+ *
+ * D's incarnations are included whenever the payload then fits in
+ * FTNL_WIRE_MAX_PAYLOAD (message.h).
  *
  * Return: the payload length, or 0 if @msg is invalid or @cap too small.
  */
 u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
-			  const unsigned long *dead)
+			  const unsigned long *dead,
+			  const struct ftnl_bcast_dead_incs *incs)
 {
-	u32 ranges, dlen, len, i, pos, off;
+	u32 ranges, dlen, len, i, pos, off, ndead = 0, inc_off;
+	bool with_incs;
 	u8 encoding;
 
 	if (!msg->ndeaths || msg->ndeaths > FTNL_BCAST_MAX_DEATHS ||
@@ -124,13 +170,19 @@ u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 		dlen = ftnl_bitmap_bytes(msg->npos);
 	}
 	len = FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen;
+	for (pos = 0; pos < msg->npos; pos++)
+		ndead += ftnl_bit_test(dead, pos);
+	with_incs = ftnl_bcast_incs_fit(len, ndead);
+	inc_off = len;
+	if (with_incs)
+		len += 8 * ndead;
 	if (len > cap)
 		return 0;
 
 	buf[0] = msg->overlay;
 	buf[1] = msg->cube;
 	buf[2] = msg->ndeaths;
-	buf[3] = encoding;
+	buf[3] = encoding | (with_incs ? FTNL_BCAST_D_INCS : 0);
 	ftnl_put_be32(buf + 4, msg->origin_id);
 	ftnl_put_be64(buf + 8, msg->origin_incarnation);
 	ftnl_put_be64(buf + 16, msg->seq);
@@ -149,21 +201,49 @@ u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
 		for (pos = 0; pos < msg->npos; pos++)
 			if (ftnl_bit_test(dead, pos))
 				buf[off + pos / 8] |= 1U << (pos % 8);
-		return len;
-	}
-	for (pos = 0; pos < msg->npos; pos++) {
-		u32 first;
+	} else {
+		for (pos = 0; pos < msg->npos; pos++) {
+			u32 first;
 
+			if (!ftnl_bit_test(dead, pos))
+				continue;
+			first = pos;
+			while (pos + 1 < msg->npos && ftnl_bit_test(dead, pos + 1))
+				pos++;
+			ftnl_put_be16(buf + off, first);
+			ftnl_put_be16(buf + off + 2, pos - first);
+			off += 4;
+		}
+	}
+	if (!with_incs)
+		return len;
+	for (pos = 0; pos < msg->npos; pos++) {
 		if (!ftnl_bit_test(dead, pos))
 			continue;
-		first = pos;
-		while (pos + 1 < msg->npos && ftnl_bit_test(dead, pos + 1))
-			pos++;
-		ftnl_put_be16(buf + off, first);
-		ftnl_put_be16(buf + off + 2, pos - first);
-		off += 4;
+		ftnl_put_be64(buf + inc_off, incs ? incs->of(incs->ctx, pos) : 0);
+		inc_off += 8;
 	}
 	return len;
+}
+
+/*
+ * After D (@body bytes in): exactly D's incarnations when flagged, which
+ * the encoder does exactly when they fit.
+ */
+static int ftnl_bcast_msg_decode_incs(struct ftnl_bcast_msg *msg,
+				      const unsigned long *dead, const u8 *buf,
+				      u32 len, u32 body, bool with_incs)
+{
+	u32 pos;
+
+	for (pos = 0; pos < msg->npos; pos++)
+		msg->ndead += ftnl_bit_test(dead, pos);
+	if (with_incs != ftnl_bcast_incs_fit(body, msg->ndead))
+		return -1;
+	if (len != body + (with_incs ? 8 * msg->ndead : 0))
+		return -1;
+	msg->dead_incs = with_incs ? buf + body : NULL;
+	return 0;
 }
 
 /**
@@ -184,7 +264,8 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 			  u32 npos, const struct ftnl_bcast_members *members,
 			  const u8 *buf, u32 len)
 {
-	u32 dlen, off, i, prev_end = 0;
+	u32 dlen, off, i, prev_end = 0, body;
+	bool with_incs;
 	u8 encoding;
 
 	if (len < FTNL_BCAST_HDR_LEN)
@@ -199,15 +280,21 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 	msg->origin_time_ns = ftnl_get_be64(buf + 24);
 	msg->npos = ftnl_get_be32(buf + 32);
 	dlen = ftnl_get_be32(buf + 36);
+	with_incs = encoding & FTNL_BCAST_D_INCS;
+	encoding &= ~FTNL_BCAST_D_INCS;
+	msg->ndead = 0;
+	msg->dead_incs = NULL;
 
+	/* The length is checked against D's size once D is decoded. */
 	if (msg->npos != npos || !msg->ndeaths ||
 	    msg->ndeaths > FTNL_BCAST_MAX_DEATHS || msg->cube > 1 ||
 	    (msg->overlay != FTNL_BCAST_HYPERCUBE &&
 	     msg->overlay != FTNL_BCAST_BMG) ||
 	    dlen > len ||
-	    len != FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen ||
+	    len < FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen ||
 	    !ftnl_is_member(members, msg->origin_id))
 		return -1;
+	body = FTNL_BCAST_HDR_LEN + msg->ndeaths * FTNL_BCAST_DEATH_LEN + dlen;
 
 	off = FTNL_BCAST_HDR_LEN;
 	for (i = 0; i < msg->ndeaths; i++) {
@@ -231,7 +318,8 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 		/* The encoder sends a bitmap only when ranges are longer. */
 		if (ftnl_count_ranges(dead, npos) * 4 <= dlen)
 			return -1;
-		return 0;
+		return ftnl_bcast_msg_decode_incs(msg, dead, buf, len, body,
+						  with_incs);
 	}
 	/* Ranges only when no longer than the bitmap, as the encoder chooses. */
 	if (encoding != FTNL_BCAST_D_RANGES || dlen % 4 ||
@@ -249,7 +337,7 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 			ftnl_bit_set(dead, pos);
 		prev_end = first + count;
 	}
-	return 0;
+	return ftnl_bcast_msg_decode_incs(msg, dead, buf, len, body, with_incs);
 }
 
 /* Forwarders rewrite only the cube a copy travels in. */

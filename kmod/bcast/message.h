@@ -25,9 +25,17 @@
  *                 ascending and disjoint; or bitmap: ceil(size / 8) bytes,
  *                 bit i of byte i / 8 (LSB first) set when position i is
  *                 in D, unused high bits zero.
+ *   ...     8*k   D's incarnations (when byte 3 has FTNL_BCAST_D_INCS):
+ *                 for each of the k members of D, in ascending position
+ *                 order, the incarnation that died (0 if never heard).
  *
  * The shorter D encoding is chosen: a few dead ranges cost 4 bytes each,
- * and 65,536 nodes never cost more than 8 KiB. Big endian throughout.
+ * and 65,536 nodes never cost more than 8 KiB. D's incarnations are sent
+ * whenever the payload then fits in FTNL_WIRE_MAX_PAYLOAD (about a
+ * thousand dead nodes); a receiver uses them to ignore D's news about a
+ * node's previous life, and without them it ignores D's entries about
+ * nodes it has seen die and come back (see ftnl_ring_core_death_heard()).
+ * Big endian throughout.
  */
 #ifndef _FTNL_BCAST_MESSAGE_H
 #define _FTNL_BCAST_MESSAGE_H
@@ -48,6 +56,20 @@
 enum ftnl_bcast_dead_encoding {
 	FTNL_BCAST_D_RANGES,
 	FTNL_BCAST_D_BITMAP,
+};
+
+/* Byte 3's flag: D's incarnations follow D. */
+#define FTNL_BCAST_D_INCS	0x2
+
+/**
+ * struct ftnl_bcast_dead_incs - where an encoder takes D's incarnations
+ * @of: the incarnation of the node at @pos that is in D (0 if unknown);
+ *	called once per member of D, in ascending position order
+ * @ctx: passed to @of
+ */
+struct ftnl_bcast_dead_incs {
+	u64 (*of)(void *ctx, u32 pos);
+	void *ctx;
 };
 
 /**
@@ -79,6 +101,11 @@ struct ftnl_bcast_death {
 	u8 state;
 };
 
+/*
+ * A broadcast. Decoding also sets @ndead (members of D) and @dead_incs
+ * (their incarnations, big endian in the payload decoded, or NULL when
+ * the payload has none): ftnl_bcast_msg_dead_inc().
+ */
 struct ftnl_bcast_msg {
 	u8 overlay;
 	u8 cube;
@@ -89,6 +116,8 @@ struct ftnl_bcast_msg {
 	u32 npos;
 	u32 ndeaths;
 	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
+	u32 ndead;
+	const u8 *dead_incs;
 };
 
 /*
@@ -161,7 +190,20 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 
 u32 ftnl_bcast_msg_max_len(u32 npos);
 u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,
-			  const unsigned long *dead);
+			  const unsigned long *dead,
+			  const struct ftnl_bcast_dead_incs *incs);
+u64 ftnl_bcast_msg_dead_inc(const struct ftnl_bcast_msg *msg, u32 k);
+
+/*
+ * A decoded message's D incarnations as an encoder's source (a forwarder
+ * or a test re-encoding what it received): @msg and a zeroed @next.
+ */
+struct ftnl_bcast_incs_cursor {
+	const struct ftnl_bcast_msg *msg;
+	u32 next;
+};
+
+u64 ftnl_bcast_incs_cursor_next(void *cursor, u32 pos);
 int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 			  u32 npos, const struct ftnl_bcast_members *members,
 			  const u8 *buf, u32 len);

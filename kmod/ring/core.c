@@ -817,9 +817,14 @@ void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
  * @now: current time
  * @out: the sink
  *
- * News about an incarnation older than the one this node knows is stale
- * (the node restarted and was readmitted since). A node never heard from
- * takes the failed incarnation as the one it knew: its observer heard it.
+ * News about a life that is over is stale: an incarnation no newer than
+ * the one it last died in here (a late broadcast about the life before a
+ * readmission), or older than the one known alive. News that does not
+ * name the incarnation (a D too large to carry them) is taken only for a
+ * node never seen to die here: for a node that died and came back, it
+ * may be about the previous life. A node never heard from takes the
+ * failed incarnation as the one it knew (its observer heard it); news of
+ * a newer incarnation's death is the death of the one known too.
  */
 void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 				u64 incarnation, u32 observer, u64 now,
@@ -827,9 +832,13 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
-	if (peer->incarnation && incarnation && peer->incarnation > incarnation)
+	if (peer->state != FTNL_NODE_STATE_ALIVE || pos == core->det.self)
 		return;
-	if (peer->state == FTNL_NODE_STATE_ALIVE && !peer->incarnation)
+	if (!incarnation ? peer->dead_incarnation != 0 :
+	    incarnation <= peer->dead_incarnation ||
+	    incarnation < peer->incarnation)
+		return;
+	if (incarnation > peer->incarnation)
 		peer->incarnation = incarnation;
 	ftnl_ring_core_failure_learned(core, pos, state, FTNL_CAUSE_BROADCAST,
 				       observer, now, out);

@@ -139,8 +139,18 @@ static void ftnl_ring_death_heard(void *ctx, u32 pos, u8 state,
 	ftnl_ring_sync_timer(ring);
 }
 
+/* What a broadcast's D says of the node at @pos (the ring locked). */
+static u64 ftnl_ring_dead_incarnation(void *ctx, u32 pos)
+{
+	struct ftnl_ring *ring = ctx;
+
+	lockdep_assert_held(&ring->lock);
+	return ring->core.peers[pos].dead_incarnation;
+}
+
 static const struct ftnl_bcast_ops ftnl_ring_bcast_ops = {
 	.failure_learned = ftnl_ring_death_heard,
+	.dead_incarnation = ftnl_ring_dead_incarnation,
 };
 
 static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)

@@ -68,12 +68,21 @@ static void fill_msg(struct ftnl_bcast_msg *msg, u32 npos, u32 ndeaths,
 	}
 }
 
+/* D's incarnations in the tests: a function of the position. */
+static u64 inc_of_pos(void *ctx, u32 pos)
+{
+	(void)ctx;
+	return 0x1000000000ULL + 7ULL * pos;
+}
+
+static const struct ftnl_bcast_dead_incs incs = { inc_of_pos, NULL };
+
 static void test_round_trip(const void *arg)
 {
 	unsigned int seed = 3;
 	u32 cap = ftnl_bcast_msg_max_len(FTNL_BCAST_MAX_POSITIONS);
 	u8 *buf = malloc(cap);
-	int ranges_seen = 0, bitmaps_seen = 0;
+	int ranges_seen = 0, bitmaps_seen = 0, incs_seen = 0;
 
 	(void)arg;
 	if (!buf)
@@ -91,10 +100,10 @@ static void test_round_trip(const void *arg)
 			    (density && rand_r(&seed) % (8 >> density) == 0))
 				ftnl_bit_set(dead, p);
 		fill_msg(&msg, npos, 1 + rand_r(&seed) % FTNL_BCAST_MAX_DEATHS, &seed);
-		len = ftnl_bcast_msg_encode(buf, cap, &msg, dead);
+		len = ftnl_bcast_msg_encode(buf, cap, &msg, dead, &incs);
 		TAP_CHECK(len > 0);
 		TAP_CHECK(len <= ftnl_bcast_msg_max_len(npos));
-		if (buf[3] == FTNL_BCAST_D_RANGES)
+		if ((buf[3] & ~FTNL_BCAST_D_INCS) == FTNL_BCAST_D_RANGES)
 			ranges_seen++;
 		else
 			bitmaps_seen++;
@@ -119,12 +128,44 @@ static void test_round_trip(const void *arg)
 		for (u32 p = 0; p < npos; p++)
 			if (ftnl_bit_test(dead, p) != ftnl_bit_test(back, p))
 				TAP_CHECK_UINT(ftnl_bit_test(back, p), ftnl_bit_test(dead, p));
+		/* D's incarnations, whenever they fit in a datagram. */
+		{
+			u32 k = 0, ndead = 0;
+
+			for (u32 p = 0; p < npos; p++)
+				ndead += ftnl_bit_test(dead, p);
+			TAP_CHECK_UINT(got.ndead, ndead);
+			if (got.dead_incs)
+				incs_seen++;
+			else
+				TAP_CHECK(len + 8ULL * ndead > FTNL_WIRE_MAX_PAYLOAD);
+			TAP_CHECK(len <= FTNL_WIRE_MAX_PAYLOAD);
+			for (u32 p = 0; p < npos && got.dead_incs; p++)
+				if (ftnl_bit_test(dead, p) &&
+				    ftnl_bcast_msg_dead_inc(&got, k++) != inc_of_pos(NULL, p))
+					TAP_CHECK_UINT(ftnl_bcast_msg_dead_inc(&got, k - 1),
+						       inc_of_pos(NULL, p));
+			if (got.dead_incs) {
+				struct ftnl_bcast_incs_cursor cur = { &got, 0 };
+				struct ftnl_bcast_dead_incs again = {
+					ftnl_bcast_incs_cursor_next, &cur,
+				};
+				u8 *buf2 = malloc(cap);
+
+				if (!buf2)
+					abort();
+				TAP_CHECK_UINT(ftnl_bcast_msg_encode(buf2, cap, &msg, dead, &again), len);
+				TAP_CHECK(!memcmp(buf, buf2, len));
+				free(buf2);
+			}
+		}
 		/* A cluster of another size never accepts it. */
 		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, back, npos + 1, &members, buf, len), -1);
 		free(dead);
 		free(back);
 	}
 	TAP_CHECK(ranges_seen > 0 && bitmaps_seen > 0);
+	TAP_CHECK(incs_seen > 0 && incs_seen < 400);
 	free(buf);
 }
 
@@ -144,7 +185,7 @@ static u32 encode_sample(u8 *buf, u32 cap, u32 npos, unsigned long *dead,
 		ftnl_bit_set(dead, 10);
 	}
 	fill_msg(&msg, npos, 2, &seed);
-	return ftnl_bcast_msg_encode(buf, cap, &msg, dead);
+	return ftnl_bcast_msg_encode(buf, cap, &msg, dead, &incs);
 }
 
 static void test_rejects(const void *arg)
@@ -159,7 +200,8 @@ static void test_rejects(const void *arg)
 	for (int bitmap = 0; bitmap < 2; bitmap++) {
 		len = encode_sample(buf, sizeof(buf), npos, dead, bitmap);
 		TAP_CHECK(len > 0);
-		TAP_CHECK_UINT(buf[3], bitmap ? FTNL_BCAST_D_BITMAP : FTNL_BCAST_D_RANGES);
+		TAP_CHECK_UINT(buf[3], (bitmap ? FTNL_BCAST_D_BITMAP : FTNL_BCAST_D_RANGES) |
+				       FTNL_BCAST_D_INCS);
 		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, len), 0);
 		/* Every truncation and every extension. */
 		for (u32 l = 0; l < len; l++)
@@ -262,6 +304,15 @@ static void test_rejects(const void *arg)
 			bad[3] = FTNL_BCAST_D_BITMAP;
 		}
 		ftnl_put_be32(bad + 36, dlen);
+		bad[3] |= FTNL_BCAST_D_INCS;
+		{
+			u32 ndead = 0;
+
+			for (u32 p = 0; p < npos; p++)
+				ndead += ftnl_bit_test(dead, p);
+			memset(bad + dstart + dlen, 0, 8 * ndead);
+			dlen += 8 * ndead;
+		}
 		TAP_CHECK(dstart + dlen != len);
 		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad,
 						    dstart + dlen), -1);
@@ -270,8 +321,26 @@ static void test_rejects(const void *arg)
 	/* Bitmap: a bit past the last position. */
 	len = encode_sample(buf, sizeof(buf), npos, dead, true);
 	memcpy(bad, buf, len);
-	bad[len - 1] |= 0x80;
+	bad[FTNL_BCAST_HDR_LEN + 2 * FTNL_BCAST_DEATH_LEN + (npos + 7) / 8 - 1] |= 0x80;
 	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
+
+	/* D's incarnations left out although they fit, or sent twice. */
+	for (int bitmap = 0; bitmap < 2; bitmap++) {
+		u32 ndead = 0;
+
+		len = encode_sample(buf, sizeof(buf), npos, dead, bitmap);
+		for (u32 p = 0; p < npos; p++)
+			ndead += ftnl_bit_test(dead, p);
+		memcpy(bad, buf, len);
+		bad[3] &= ~FTNL_BCAST_D_INCS;
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad,
+						    len - 8 * ndead), -1);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
+		memcpy(bad, buf, len);
+		memcpy(bad + len, buf + len - 8 * ndead, 8 * ndead);
+		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad,
+						    len + 8 * ndead), -1);
+	}
 	free(dead);
 }
 
@@ -292,7 +361,7 @@ static void test_garbage(const void *arg)
 		if (len >= 40 && round % 2) {
 			/* Plausible header so the deeper checks run too. */
 			buf[2] = 1 + rand_r(&seed) % 3;
-			buf[3] = rand_r(&seed) % 2;
+			buf[3] = rand_r(&seed) % 4;
 			ftnl_put_be32(buf + 32, 1000);
 			ftnl_put_be32(buf + 36, len - 40 - buf[2] * 20);
 		}
@@ -449,7 +518,7 @@ static void test_proc_exit_owner(const void *arg)
 	u32 len;
 
 	(void)arg;
-	len = ftnl_bcast_msg_encode(buf, sizeof(buf), &msg, dead);
+	len = ftnl_bcast_msg_encode(buf, sizeof(buf), &msg, dead, NULL);
 	TAP_CHECK(len > 0);
 	TAP_CHECK_UINT(ftnl_get_be32(buf + FTNL_BCAST_HDR_LEN), 1000);
 	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, got_dead, 16, &members, buf, len), 0);

@@ -400,6 +400,55 @@ static void permute(u32 n, u32 self, u32 *order, u32 k, u32 used, u32 depth)
 	}
 }
 
+/*
+ * A readmitted node is never killed again by late news about its previous
+ * life: a death naming the incarnation it died in, or an older one, or a
+ * bare D entry (no incarnation) is stale; the death of its new
+ * incarnation, or of one newer still, is not.
+ */
+static void test_late_news_after_readmit(const void *arg)
+{
+	const char *why = NULL;
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 6, 3);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 2, &x.out);
+	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 20);
+	TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 1, 3, &x.out, &why), 0);
+	clear(&x);
+	/* Not heard since: the old life's death again, older, bare D. */
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 4, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 19, 0, 4, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 0, 4, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[1].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK(!ftnl_bit_test(x.dead, 1));
+	/* Heard in its new life: the same, and its datagrams are accepted. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 6, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 0, 6, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, 7, &x.out), FTNL_RING_ACCEPT);
+	/* The new life's own death counts. */
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 25, 0, 8, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 25);
+	/* A node never seen to die takes a bare D entry. */
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 0, 9, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 2);
+	/* A newer life's death is the known life's death too. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, 9, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 41, 0, 9, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 3);
+	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 41);
+	/* Nothing about this node itself. */
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 103, 0, 9, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 3);
+}
+
 static void test_exhaustive_orders(const void *arg)
 {
 	u32 order[8];
@@ -607,6 +656,8 @@ int main(void)
 		"incarnations: new, stale, restarted (dead, announced); readmit errors and re-evaluation");
 	tap_add(test_broadcast_and_leave, NULL,
 		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
+	tap_add(test_late_news_after_readmit, NULL,
+		"T5 after a readmission: news of the previous life (named or bare D) never kills the new one");
 	tap_add(test_exhaustive_orders, NULL,
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,

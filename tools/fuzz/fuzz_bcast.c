@@ -20,6 +20,7 @@
 #include "fuzz.h"
 #include "bcast/message.h"
 #include "bcast/topology.h"
+#include "wire.h"
 
 static bool is_member(const void *ctx, u32 id)
 {
@@ -29,15 +30,17 @@ static bool is_member(const void *ctx, u32 id)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned long dead[FTNL_BCAST_MAX_POSITIONS / (8 * sizeof(long)) + 1];
-	static u8 again[FTNL_BCAST_HDR_LEN +
-			FTNL_BCAST_MAX_DEATHS * FTNL_BCAST_DEATH_LEN +
-			FTNL_BCAST_MAX_POSITIONS / 8];
+	static u8 again[FTNL_WIRE_MAX_PAYLOAD];
 	struct fuzz_in in = { data, size };
 	struct ftnl_bcast_members members;
 	u32 npos, self, from, len, i, label, from_label, count, origin_pos;
 	u32 to[FTNL_BCAST_MAX_FANOUT];
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_msg msg;
+	struct ftnl_bcast_incs_cursor cursor;
+	const struct ftnl_bcast_dead_incs incs = {
+		ftnl_bcast_incs_cursor_next, &cursor,
+	};
 
 	if (size < 6)
 		return 0;
@@ -64,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(is_member(&npos, d->observer_id));
 	}
 
-	len = ftnl_bcast_msg_encode(again, sizeof(again), &msg, dead);
+	cursor = (struct ftnl_bcast_incs_cursor){ &msg, 0 };
+	len = ftnl_bcast_msg_encode(again, sizeof(again), &msg, dead, &incs);
 	FUZZ_CHECK(len == in.left);
 	FUZZ_CHECK(!memcmp(again, in.p, len));
 

@@ -85,9 +85,7 @@ static bool member_1_to_n(const void *ctx, u32 id)
 static void bcast_seed(const char *name, u32 npos, u8 overlay, u32 ndeaths,
 		       u32 stride, bool proc)
 {
-	static u8 buf[6 + FTNL_BCAST_HDR_LEN +
-		      FTNL_BCAST_MAX_DEATHS * FTNL_BCAST_DEATH_LEN +
-		      FTNL_BCAST_MAX_POSITIONS / 8];
+	static u8 buf[6 + FTNL_WIRE_MAX_PAYLOAD];
 	static unsigned long dead[FTNL_BCAST_MAX_POSITIONS / (8 * sizeof(long)) + 1];
 	struct ftnl_bcast_msg msg = {
 		.overlay = overlay, .cube = 1, .origin_id = 1,
@@ -119,7 +117,7 @@ static void bcast_seed(const char *name, u32 npos, u8 overlay, u32 ndeaths,
 	put_be16(buf, (u16)(npos - 1));
 	put_be16(buf + 2, (u16)(npos - 1));	/* this node: the last */
 	put_be16(buf + 4, (u16)(npos / 2));	/* the sender */
-	len = ftnl_bcast_msg_encode(buf + 6, sizeof(buf) - 6, &msg, dead);
+	len = ftnl_bcast_msg_encode(buf + 6, sizeof(buf) - 6, &msg, dead, NULL);
 	if (!len) {
 		fprintf(stderr, "bcast seed %s: encoding failed\n", name);
 		exit(1);

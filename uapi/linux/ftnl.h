@@ -36,7 +36,7 @@
 #define FTNL_FAMILY_VERSION	1
 
 /* Version of the on-the-wire protocol between nodes (datagrams). */
-#define FTNL_PROTO_VERSION	2
+#define FTNL_PROTO_VERSION	3
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
