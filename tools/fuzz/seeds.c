@@ -270,7 +270,7 @@ static void group_seeds(void)
 }
 
 /*
- * A stream of every radix membership message type in a group of 40 ids:
+ * A stream of every radix membership message type in a group of 64 ids:
  * a view with runs, restarted members, failures, a joiner and a chain.
  */
 static void radix_seeds(void)
@@ -281,35 +281,39 @@ static void radix_seeds(void)
 	struct radix_chain chain = { 0 };
 	size_t len = 2;
 	unsigned int t;
-	u32 id;
 
-	if (radix_view_init(&view, 40) || radix_view_init(&prev, 40))
+	/* Members 0..20, 30 and 40..63; 5 and 44 restarted; root 2. */
+	if (radix_view_init(&view, 64) || radix_view_init(&prev, 64))
 		exit(1);
-	for (id = 1; id < 40; id++)
-		if (id < 10 || id == 12 || id >= 20)
-			radix_view_add(&view, id, id == 3 ? 2 : id == 21 ? 5 : 1);
-	view.seq = 7;
-	view.root = 1;
-	radix_set_put(&failed, 0, 1);
-	radix_set_put(&failed, 10, 3);
-	radix_set_put(&joined, 21, 5);
+	radix_view_add_run(&view, 0, 5);
+	radix_view_add(&view, 5, 3);
+	radix_view_add_run(&view, 6, 15);
+	radix_view_add(&view, 30, 1);
+	radix_view_add_run(&view, 40, 4);
+	radix_view_add(&view, 44, 2);
+	radix_view_add_run(&view, 45, 19);
+	view.seq = 12;
+	view.root = 2;
+	/* The change: 21 and 35 failed, 44 came back. */
+	radix_set_put(&failed, 21, 1);
+	radix_set_put(&failed, 35, 4);
+	radix_set_put(&joined, 44, 2);
 	radix_view_copy(&prev, &view);
-	radix_view_del(&prev, 21);
-	radix_view_add(&prev, 10, 3);
-	radix_view_add(&prev, 0, 1);
-	prev.seq = 6;
-	prev.root = 0;
+	radix_view_del(&prev, 44);
+	radix_view_add(&prev, 21, 1);
+	radix_view_add(&prev, 35, 4);
+	prev.seq = 11;
 	radix_chain_push(&chain, &prev);
 
-	put_be16(buf, 39);
+	put_be16(buf, 63);
 	for (t = 1; t <= RADIX_MSG_TYPE_MAX; t++) {
 		struct radix_msg m = {
-			.type = (u8)t, .group = 0x77, .from = { 5, 2 },
-			.who = { 17, 3 }, .term = 9, .seq = view.seq,
+			.type = (u8)t, .group = 0x77, .from = { 7, 1 },
+			.who = { 35, 4 }, .term = 9, .seq = view.seq,
 		};
 
 		if (radix_msg_is_round(t)) {
-			m.floor = 6;
+			m.floor = 11;
 			m.view = &view;
 			m.failed = t == RADIX_MSG_NODE_JOIN ||
 				   t == RADIX_MSG_ROOT_DEAD ? &none : &failed;
@@ -322,13 +326,13 @@ static void radix_seeds(void)
 			m.view = &view;
 			m.joined = &joined;
 		} else if (t == RADIX_MSG_ROOT_DEAD_ACK) {
-			m.seq = 6;
-			m.min_seq = 5;
+			m.seq = 11;
+			m.min_seq = 10;
 		} else if (t == RADIX_MSG_FAILURE_ACK ||
 			   t == RADIX_MSG_NODE_JOIN_ACK) {
 			m.seq = 4;
 		} else if (t == RADIX_MSG_NEW_NODE) {
-			m.who = m.from = (struct radix_member){ 33, 1 };
+			m.who = m.from = (struct radix_member){ 25, 1 };
 		} else if (t == RADIX_MSG_JOIN_REDIRECT) {
 			m.who = (struct radix_member){ RADIX_NONE, 0 };
 		}
