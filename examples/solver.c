@@ -21,14 +21,22 @@
  * If an agreement returns -FTNL_EPROCFAILED, a member died during the
  * iteration: its block of the new iterate may be missing. Every survivor
  * gets the same error, so every survivor then does the same thing:
- * acknowledge (ftnl_group_failure_ack), shrink (ftnl_group_shrink, the
- * new view arrives through the view callback too), split the domain over
- * the new view and redo the iteration from the last iterate whose
- * agreement returned 0 (that buffer is complete: an agreement that
- * returns 0 had every member's contribution, hence every member's write,
- * and the next iteration writes the other buffer). The arithmetic of a
- * point does not depend on who owns it, so the result is bitwise the one
- * of a failure-free run.
+ * acknowledge (ftnl_group_failure_ack), grow (ftnl_group_grow: drop the
+ * dead and let in spares or restarted ranks up to the full size; the new
+ * view arrives through the view callback too), split the domain over the
+ * new view, agree with the newcomers on the last iterate whose agreement
+ * returned 0 (that buffer is complete: an agreement that returns 0 had
+ * every member's contribution, hence every member's write, and the next
+ * iteration writes the other buffer) and redo the iteration after it. The
+ * arithmetic of a point does not depend on who owns it, so the result is
+ * bitwise the one of a failure-free run.
+ *
+ * Spares (ftnl-launch --spares) and restarted ranks (ftnl-launch
+ * --respawn) start outside the view: they ask to join and sleep until a
+ * grow lets them in, or until the job ends without them (STATE.done,
+ * written by every member that finishes). Below full size, each agreement
+ * also says whether any member knows of a process waiting to join; if
+ * one does, everyone grows after that iteration.
  *
  * Once converged, every survivor reads the whole solution and prints one
  * line "result ..." and one "view ..."; the new rank 0 of the view also
@@ -56,6 +64,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +89,7 @@ struct solver {
 	double *u, *unew;	/* u[lo-1 .. hi], i.e. with halos */
 	uint64_t view_id;
 	unsigned int view_changes;
+	uint32_t target;	/* the full size: the world's non-spare ranks */
 };
 
 static void die(struct solver *s, const char *what, int err)
@@ -168,24 +179,125 @@ static void print_view(const struct solver *s, const char *prefix)
 }
 
 /*
- * Recover from a failure seen in an agreement: acknowledge it, shrink (a
- * collective, which may itself see more failures: it still succeeds),
- * then take the new block.
+ * After a view change, agree on where to resume: each old member
+ * contributes good + 1 (the same number at every one: the agreements that
+ * returned 0 are the same everywhere), a process that just joined knows
+ * nothing and contributes all ones, the identity of AND. The AND is thus
+ * good + 1, even if the agreement also reports a new failure; then the
+ * group changes again and agrees again.
  */
-static void recover(struct solver *s)
+static long resync(struct solver *s, long good, bool joined)
+{
+	for (;;) {
+		uint64_t flag = joined ? ~(uint64_t)0 : (uint64_t)(good + 1);
+		int rc = ftnl_group_agree(s->g, &flag);
+
+		if (rc == -ESTALE) {
+			fprintf(stderr, "rank %u: declared dead, leaving\n", s->me);
+			exit(3);
+		}
+		if (rc && rc != -FTNL_EPROCFAILED)
+			die(s, "ftnl_group_agree (resync)", rc);
+		if (flag == ~(uint64_t)0)
+			die(s, "no member that holds the iterates survived", EIO);
+		good = (long)flag - 1;
+		joined = false;
+		if (!rc)
+			return good;
+		/* More failures meanwhile: change the view again. */
+		ftnl_group_failure_ack(s->g);
+		rc = ftnl_group_grow(s->g, s->target);
+		if (rc)
+			die(s, "ftnl_group_grow", rc);
+		split(s);
+	}
+}
+
+/*
+ * Change the view: acknowledge the failures, grow (drop the dead, let
+ * spares and restarted ranks in up to the full size; a collective, which
+ * may itself see more failures: it still succeeds), take the new block,
+ * and agree with the newcomers on the iterate to resume from.
+ */
+static long recover(struct solver *s, long good)
 {
 	int rc;
 
 	ftnl_group_failure_ack(s->g);
-	rc = ftnl_group_shrink(s->g);
+	rc = ftnl_group_grow(s->g, s->target);
 	if (rc == -ESTALE) {
 		fprintf(stderr, "rank %u: declared dead by the others, leaving\n",
 			s->me);
 		exit(3);
 	}
 	if (rc)
-		die(s, "ftnl_group_shrink", rc);
+		die(s, "ftnl_group_grow", rc);
 	split(s);
+	return resync(s, good, false);
+}
+
+/* STATE.done exists: the job ended (its view's rank 0 wrote it last). */
+static bool job_done(const char *state)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s.done", state);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * A spare or a restarted rank: ask to join, then sleep until let in (the
+ * members grow after a failure) or until the job ends without needing
+ * it. Sleeps in poll(2) on the group's descriptor and on an inotify watch
+ * of the state file's directory; nothing polls.
+ */
+static bool wait_to_join(struct solver *s, const char *state)
+{
+	char dir[4096], *slash;
+	int ino, rc;
+
+	snprintf(dir, sizeof(dir), "%s", state);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (ino < 0 || inotify_add_watch(ino, dir, IN_CREATE | IN_MOVED_TO) < 0)
+		die(s, "inotify", errno);
+	rc = ftnl_group_join_start(s->g);
+	if (rc)
+		die(s, "ftnl_group_join_start", rc);
+	printf("rank %u: waiting to join\n", s->me);
+	fflush(stdout);
+	for (;;) {
+		struct pollfd fds[2] = {
+			{ .fd = ftnl_group_fd(s->g), .events = POLLIN },
+			{ .fd = ino, .events = POLLIN },
+		};
+		char buf[4096];
+
+		rc = ftnl_group_is_member(s->g);
+		if (rc == 1)
+			break;
+		if (rc < 0)
+			die(s, "ftnl_group_is_member", rc);
+		if (job_done(state)) {
+			close(ino);
+			return false;
+		}
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			die(s, "poll", errno);
+		while (read(ino, buf, sizeof(buf)) > 0)
+			;
+		rc = ftnl_group_progress(s->g);
+		if (rc)
+			die(s, "ftnl_group_progress", rc);
+	}
+	close(ino);
+	return true;
 }
 
 static void usage(void)
@@ -211,8 +323,9 @@ int main(int argc, char **argv)
 	struct solver s = { .n = 60 };
 	const char *state = NULL;
 	double tol = 1e-9, sum = 0, err_max = 0;
-	long max_iter = 200000, good = 0, iter, recoveries = 0;
+	long max_iter = 200000, good = -1, iter, recoveries = 0;
 	int ncrash = 0, c, rc;
+	bool joined = false;
 	char err[256] = "";
 
 	while ((c = getopt_long(argc, argv, "N:", lo, NULL)) != -1) {
@@ -252,6 +365,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	s.me = spec.rank;
+	for (uint32_t r = 0; r < spec.size; r++)
+		s.target += !spec.peers[r].spare;
 	rc = ftnl_group_open(&spec, &attr, &s.g);
 	ftnl_group_spec_free(&spec);
 	if (rc)
@@ -260,42 +375,53 @@ int main(int argc, char **argv)
 	printf("rank %u: pid %ld, %ld points\n", s.me, (long)getpid(), s.n);
 	fflush(stdout);
 
+	/* A spare, or a restarted rank: outside the view until let in. */
+	if (!ftnl_group_is_member(s.g)) {
+		if (!wait_to_join(&s, state)) {
+			printf("rank %u: the job ended without needing me\n",
+			       s.me);
+			ftnl_group_close(s.g);
+			return 0;
+		}
+		joined = true;
+	}
+
 	s.fd = open(state, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s.fd < 0)
 		die(&s, state, errno);
 	split(&s);
-
-	/*
-	 * Iterate 0 (all zeros) in buffer 0: each member writes its block,
-	 * then the first agreement says that every block is there.
-	 */
-	for (;;) {
-		uint64_t flag = 1;
-
-		write_points(&s, 0, s.lo, s.hi - s.lo, s.u + 1);
-		rc = ftnl_group_agree(s.g, &flag);
-		if (rc == 0)
-			break;
-		if (rc != -FTNL_EPROCFAILED)
-			die(&s, "ftnl_group_agree", rc);
-		recover(&s);
-		recoveries++;
+	good = -1;	/* no iterate agreed yet */
+	if (joined) {
+		good = resync(&s, good, true);
+		if (good >= 0)
+			load_block(&s, good);
 	}
 
-	for (iter = 1; iter <= max_iter; iter++) {
+	/*
+	 * Iteration 0 writes iterate 0 (all zeros) in buffer 0; each next one
+	 * computes iterate iter from iterate iter - 1. The agreement after
+	 * the writes says whether every block converged and is the barrier
+	 * after which the whole iterate is in the file.
+	 */
+	for (iter = good + 1; iter <= max_iter; iter++) {
 		long len = s.hi - s.lo, prev = (iter - 1) % 2;
+		struct ftnl_view v;
 		double delta = 0;
 		uint64_t flag;
 
-		/* 1. halos of iterate iter - 1 (the boundary stays 0) */
-		if (s.lo > 1)
-			read_points(&s, prev, s.lo - 1, 1, &s.u[0]);
-		if (s.hi <= s.n)
-			read_points(&s, prev, s.hi, 1, &s.u[len + 1]);
-		/* 2. Jacobi on the own block */
-		for (long i = 1; i <= len; i++) {
-			s.unew[i] = 0.5 * (s.u[i - 1] + s.u[i + 1] + s.h2);
-			delta = fmax(delta, fabs(s.unew[i] - s.u[i]));
+		if (iter > 0) {
+			/* 1. halos of iterate iter - 1 (the boundary stays 0) */
+			if (s.lo > 1)
+				read_points(&s, prev, s.lo - 1, 1, &s.u[0]);
+			if (s.hi <= s.n)
+				read_points(&s, prev, s.hi, 1, &s.u[len + 1]);
+			/* 2. Jacobi on the own block */
+			for (long i = 1; i <= len; i++) {
+				s.unew[i] = 0.5 * (s.u[i - 1] + s.u[i + 1] + s.h2);
+				delta = fmax(delta, fabs(s.unew[i] - s.u[i]));
+			}
+		} else {
+			memset(s.unew, 0, (size_t)(len + 2) * sizeof(double));
 		}
 		for (int k = 0; k < ncrash; k++)
 			if (crash[k].rank == s.me && crash[k].iter == iter)
@@ -303,8 +429,13 @@ int main(int argc, char **argv)
 		/* 3. the own block of iterate iter */
 		write_points(&s, iter % 2, s.lo, len, s.unew + 1);
 
-		/* 4. agree: converged everywhere? every block written? */
-		flag = delta < tol;
+		/*
+		 * 4. agree: converged everywhere (bit 0)? every block
+		 * written? and (bit 1, AND: "nobody") does anyone know of
+		 * a process waiting to join?
+		 */
+		flag = (iter > 0 && delta < tol) |
+		       (uint64_t)(ftnl_group_joiners(s.g) == 0) << 1;
 		rc = ftnl_group_agree(s.g, &flag);
 		if (rc == -ESTALE) {
 			fprintf(stderr, "rank %u: declared dead, leaving\n", s.me);
@@ -318,10 +449,10 @@ int main(int argc, char **argv)
 			 */
 			printf("rank %u: iteration %ld: a member failed, recovering\n",
 			       s.me, iter);
-			recover(&s);
+			good = recover(&s, good);
 			recoveries++;
-			good = iter - 1;
-			load_block(&s, good);
+			if (good >= 0)
+				load_block(&s, good);
 			iter = good;	/* the loop's ++ redoes iteration good + 1 */
 			continue;
 		}
@@ -329,13 +460,27 @@ int main(int argc, char **argv)
 			die(&s, "ftnl_group_agree", rc);
 		good = iter;
 		memcpy(s.u + 1, s.unew + 1, (size_t)len * sizeof(double));
-		if (flag)
+		if (flag & 1)
 			break;
 		if (iter % 1000 == 0) {
 			printf("rank %u: iteration %ld\n", s.me, iter);
 			fflush(stdout);
 		}
+		/*
+		 * Below full size (a rank died and no spare was waiting) and
+		 * some member knows of a joiner now (a restarted rank): grow.
+		 * The view and the flag are the same everywhere, so every
+		 * member grows after the same iteration.
+		 */
+		ftnl_group_view(s.g, &v);
+		if (v.size < s.target && !(flag & 2)) {
+			good = recover(&s, good);
+			if (good >= 0)
+				load_block(&s, good);
+			iter = good;
+		}
 	}
+
 	if (iter > max_iter) {
 		fprintf(stderr, "rank %u: no convergence in %ld iterations\n",
 			s.me, max_iter);
@@ -386,6 +531,17 @@ int main(int argc, char **argv)
 		rc = ftnl_group_agree(s.g, &flag);
 		if (rc && rc != -FTNL_EPROCFAILED)
 			die(&s, "final agreement", rc);
+	}
+	/* Nobody grows any more: spares still waiting may go (wait_to_join). */
+	{
+		char path[4096];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s.done", state);
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die(&s, path, errno);
+		close(fd);
 	}
 	free(s.u);
 	free(s.unew);

@@ -13,7 +13,10 @@
 #    solver recovers from the last agreed iterate: bitwise the same
 #    numbers), agree on the final view, and its new rank 0 prints "final";
 #  - rank 2 killed from outside (kill -9 on its pid) while it runs: the
-#    survivors finish and agree on the view and the result.
+#    survivors finish and agree on the view and the result;
+#  - with 2 spares (ranks 6 and 7, --spares 2): ranks 1 and 4 killed, the
+#    survivors grow back to 6 with the spares (ftnl_group_grow, the
+#    spares in ftnl_group_join), and all 6 print the failure-free result.
 #
 # Installed as build/tests/example-solver by examples/Makefile; finds
 # build/examples/ftnl-solver and build/bin/ftnl-launch (or
@@ -42,7 +45,7 @@ fi
 WORK=$(mktemp -d /tmp/ftnl-example-solver.XXXXXX) || exit 1
 trap 'rm -rf "$WORK"' EXIT
 N=6
-echo "1..6"
+echo "1..7"
 
 t=0
 nfailed=0
@@ -60,12 +63,14 @@ not_ok() {
 	done
 }
 
-# run NAME [SOLVER ARGS...]: launch the solver on $N ranks in $WORK/NAME.
+# run NAME [SOLVER ARGS...]: launch the solver on $N ranks in $WORK/NAME
+# ($LAUNCH_ARGS: more launcher options).
 run() {
 	local name=$1 dir=$WORK/$1
 	shift
 	mkdir -p "$dir"
-	"$LAUNCH" -n $N --dir "$dir" --timeout 120 -- \
+	# shellcheck disable=SC2086
+	"$LAUNCH" -n $N ${LAUNCH_ARGS:-} --dir "$dir" --timeout 120 -- \
 		"$SOLVER" --state "$dir/state" "$@" >"$dir/launch.out" 2>&1
 }
 
@@ -124,6 +129,10 @@ else
 	not_ok "kill-3: one shrink, view id 1" \
 		"$(grep -h '^view' "$WORK/kill-3/rank-0.log" 2>/dev/null)"
 fi
+
+# Two ranks lost, two spares in: back at full size, the same result.
+LAUNCH_ARGS="--spares 2" run spares --crash 1:1500 --crash 4:1501
+check spares $? 6 0,2,3,5,6,7 1,4 "$REF"
 
 # From outside: a larger problem (N = 90 points, several seconds), rank 2
 # killed with kill -9 once it has logged iteration 2000.

@@ -25,6 +25,8 @@
 
 #include "era/engine.h"
 #include "era/ulfm.h"
+#include "group/join.h"
+#include "group/joinop.h"
 #include "vall/engine.h"
 
 struct grp_transport;
@@ -38,12 +40,14 @@ struct grp_detector;
  * struct grp_view - one membership view and its consensus engine
  * @group: the owner
  * @older: the previous view still kept (serving slow peers), or NULL
- * @id: 0, then +1 per shrink
+ * @id: 0, then +1 per shrink or grow
  * @era_id: the ERA group id of its messages, a mix of (job, @id)
  * @size: members
  * @self: this process's index in @members
  * @members: world ranks, increasing
- * @ulfm: the value op over view ranks (its priv points here: no moving)
+ * @incs: the incarnation of each member
+ * @jop: the value op: ULFM over view ranks and the joiners (its priv
+ *	points here: no moving); @jop.ulfm for the era_ulfm_*() accessors
  * @era: the ERA engine (FTNL_GROUP_ENGINE_ERA), else NULL
  * @sink: where @era's actions go (ctx: this view)
  * @vall: the validate-all engine (the other engines), else NULL
@@ -61,7 +65,8 @@ struct grp_view {
 	uint32_t size;
 	uint32_t self;
 	uint32_t *members;
-	struct era_ulfm ulfm;
+	uint32_t *incs;
+	struct grp_join_op jop;
 	struct era_group *era;
 	struct era_sink sink;
 	struct vall_group *vall;
@@ -120,6 +125,12 @@ struct grp_early_msg {
  * @pending: requests not decided yet
  * @early: messages of the next view, in arrival order; @early_tail
  *	its end, @early_bytes their size
+ * @inc: this process's incarnation (>= 1)
+ * @incs: per world rank, the latest incarnation heard of (1 at first)
+ * @join_inc: per world rank, the incarnation of a pending join request
+ *	(0: none): contributed to the next grow, dropped once let in
+ * @joining: this process asked to join and is not in a view yet
+ * @welcomed: its first view came; the view callback has not run yet
  * @stale: a decision listed this process dead: it must leave
  * @fatal: a negative errno once the group is unusable
  * @txbuf: one encoded message, @txcap bytes
@@ -151,6 +162,11 @@ struct ftnl_group {
 	struct ftnl_group_req *pending;
 	struct grp_early_msg *early, **early_tail;
 	size_t early_bytes;
+	uint32_t inc;
+	uint32_t *incs;
+	uint32_t *join_inc;
+	bool joining;
+	bool welcomed;
 	bool stale;
 	int fatal;
 
@@ -181,9 +197,10 @@ int grp_wait_locked(struct ftnl_group *g);
 
 /* view.c */
 uint64_t grp_era_id(uint64_t job, uint64_t view_id);
+/* @incs: each member's incarnation, or NULL for 1 each. */
 int grp_view_create(struct ftnl_group *g, uint64_t id,
-		    const uint32_t *members, uint32_t size,
-		    struct grp_view **out);
+		    const uint32_t *members, const uint32_t *incs,
+		    uint32_t size, struct grp_view **out);
 void grp_view_destroy(struct grp_view *v);
 /* The view's engine, whichever it is: start, failure, returned. */
 int grp_view_start(struct grp_view *v, uint64_t id, const void *value);
@@ -196,8 +213,15 @@ void grp_on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len);
 void grp_replay_early(struct ftnl_group *g);
 void grp_free_early(struct ftnl_group *g);
 
+/* join.c */
+int grp_join_frame(struct ftnl_group *g, uint32_t from, const uint8_t *buf,
+		   size_t len);
+void grp_welcome(struct ftnl_group *g, const struct grp_view *v,
+		 uint32_t rank);
+
 /* request.c */
 void grp_req_complete(struct grp_view *v, uint64_t id, const void *value);
 void grp_cancel_requests(struct ftnl_group *g);
+void grp_fill_view(const struct grp_view *v, struct ftnl_view *out);
 
 #endif /* FTNL_GROUP_CORE_H */

@@ -270,6 +270,8 @@ static int endpoints_unique(const struct ftnl_group_spec *s)
 
 static int spec_check(const struct ftnl_group_spec *s)
 {
+	bool member = false;
+
 	if (!s->size || s->size > FTNL_GROUP_MAX_SIZE || s->rank >= s->size ||
 	    !s->peers || (unsigned int)s->module > FTNL_GROUP_MODULE_ON)
 		return -EINVAL;
@@ -279,7 +281,10 @@ static int spec_check(const struct ftnl_group_spec *s)
 		if ((p->family != AF_INET && p->family != AF_INET6) ||
 		    !p->port)
 			return -EINVAL;
+		member |= !p->spare;
 	}
+	if (!member)
+		return -EINVAL;		/* view 0 would be empty */
 	return endpoints_unique(s);
 }
 
@@ -323,14 +328,31 @@ static void group_free(struct ftnl_group *g)
 	free(g->acked);
 	free(g->to_engines);
 	free(g->to_transport);
+	free(g->incs);
+	free(g->join_inc);
 	free(g->spec.peers);
 	free(g->spec.failure_dir);
 	free(g);
 }
 
+/* View 0: the ranks that are not spares. */
+static int create_view0(struct ftnl_group *g)
+{
+	uint32_t *world = malloc(g->spec.size * sizeof(*world)), n = 0;
+	int err;
+
+	if (!world)
+		return -ENOMEM;
+	for (uint32_t r = 0; r < g->spec.size; r++)
+		if (!g->spec.peers[r].spare)
+			world[n++] = r;
+	err = grp_view_create(g, 0, world, NULL, n, &g->view);
+	free(world);
+	return err;
+}
+
 static int group_start(struct ftnl_group *g)
 {
-	uint32_t *world;
 	int err;
 
 	g->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -344,15 +366,12 @@ static int group_start(struct ftnl_group *g)
 				detector_dead, g, &g->detector);
 	if (err)
 		return err;
-	world = malloc(g->spec.size * sizeof(*world));
-	if (!world)
-		return -ENOMEM;
-	for (uint32_t r = 0; r < g->spec.size; r++)
-		world[r] = r;
-	err = grp_view_create(g, 0, world, g->spec.size, &g->view);
-	free(world);
-	if (err)
-		return err;
+	/* A spare or a restarted process starts outside: ftnl_group_join(). */
+	if (!g->spec.peers[g->spec.rank].spare && g->inc == 1) {
+		err = create_view0(g);
+		if (err)
+			return err;
+	}
 	grp_settle(g);
 	if (g->attr.progress_thread) {
 		g->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -399,10 +418,15 @@ FTNL_EXPORT int ftnl_group_open(const struct ftnl_group_spec *spec,
 	g->acked = calloc(1, map);
 	g->to_engines = calloc(1, map);
 	g->to_transport = calloc(1, map);
+	g->incs = malloc(spec->size * sizeof(*g->incs));
+	g->join_inc = calloc(spec->size, sizeof(*g->join_inc));
+	g->inc = spec->incarnation ? spec->incarnation : 1;
 	err = spec_copy(&g->spec, spec);
 	if (!err && (!g->dead || !g->acked || !g->to_engines ||
-		     !g->to_transport))
+		     !g->to_transport || !g->incs || !g->join_inc))
 		err = -ENOMEM;
+	for (uint32_t r = 0; !err && r < spec->size; r++)
+		g->incs[r] = r == spec->rank ? g->inc : 1;
 	if (!err)
 		err = group_start(g);
 	if (err) {

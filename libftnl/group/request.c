@@ -15,9 +15,9 @@
 
 static int decision_result(const struct grp_view *v, const void *value)
 {
-	if (era_ulfm_failed(&v->ulfm, value, v->self))
+	if (era_ulfm_failed(&v->jop.ulfm, value, v->self))
 		return -ESTALE;
-	if (era_ulfm_unacked_failure(&v->ulfm, value))
+	if (era_ulfm_unacked_failure(&v->jop.ulfm, value))
 		return -FTNL_EPROCFAILED;
 	return 0;
 }
@@ -59,7 +59,7 @@ void grp_req_complete(struct grp_view *v, uint64_t id, const void *value)
 	req->flag = era_ulfm_flag(value);
 	req->result = decision_result(v, value);
 	if (req->value)
-		memcpy(req->value, value, v->ulfm.op.value_size);
+		memcpy(req->value, value, v->jop.op.value_size);
 }
 
 void grp_cancel_requests(struct ftnl_group *g)
@@ -90,9 +90,10 @@ static bool view_busy(const struct grp_view *v)
 
 /*
  * Contribute @flag and the acknowledged failures to the next agreement of
- * the current view. @keep_value: the request keeps the decided value.
+ * the current view; with @joins, the pending joiners too (a grow).
+ * @keep_value: the request keeps the decided value.
  */
-static int start_agreement(struct ftnl_group *g, uint64_t flag,
+static int start_agreement(struct ftnl_group *g, uint64_t flag, bool joins,
 			   bool keep_value, struct ftnl_group_req **out)
 {
 	struct grp_view *v = g->view;
@@ -107,7 +108,7 @@ static int start_agreement(struct ftnl_group *g, uint64_t flag,
 	if (!req)
 		return -ENOMEM;
 	if (keep_value) {
-		req->value = malloc(v->ulfm.op.value_size);
+		req->value = malloc(v->jop.op.value_size);
 		if (!req->value) {
 			free(req);
 			return -ENOMEM;
@@ -115,13 +116,18 @@ static int start_agreement(struct ftnl_group *g, uint64_t flag,
 	}
 	/* Every engine must know every death before we contribute. */
 	grp_settle(g);
-	era_ulfm_value_init(&v->ulfm, v->contribution, flag);
+	memset(v->contribution, 0, v->jop.op.value_size);
+	era_ulfm_value_init(&v->jop.ulfm, v->contribution, flag);
 	for (uint32_t r = 0; r < v->size; r++) {
 		if (era_bit_test(g->acked, v->members[r])) {
-			era_ulfm_set_failed(&v->ulfm, v->contribution, r);
-			era_ulfm_set_acked(&v->ulfm, v->contribution, r);
+			era_ulfm_set_failed(&v->jop.ulfm, v->contribution, r);
+			era_ulfm_set_acked(&v->jop.ulfm, v->contribution, r);
 		}
 	}
+	for (uint32_t r = 0; joins && r < g->spec.size; r++)
+		if (g->join_inc[r] && !era_bit_test(g->dead, r))
+			grp_join_add(&v->jop, v->contribution, r,
+				     g->join_inc[r]);
 	req->group = g;
 	req->view = v;
 	req->id = v->started + 1;
@@ -174,7 +180,8 @@ FTNL_EXPORT int ftnl_group_iagree(struct ftnl_group *group, uint64_t flag,
 	if (!group || !req)
 		return -EINVAL;
 	lock(group);
-	err = start_agreement(group, flag, false, req);
+	err = group->view ? start_agreement(group, flag, false, false, req) :
+			    -ENOTCONN;
 	unlock(group);
 	return err;
 }
@@ -187,11 +194,15 @@ FTNL_EXPORT int ftnl_group_agree(struct ftnl_group *group, uint64_t *flag)
 	if (!group || !flag)
 		return -EINVAL;
 	lock(group);
+	if (!group->view) {
+		err = -ENOTCONN;
+		goto out;
+	}
 	if (view_busy(group->view)) {
 		err = group->stale ? -ESTALE : -EBUSY;
 		goto out;
 	}
-	err = start_agreement(group, *flag, false, &req);
+	err = start_agreement(group, *flag, false, false, &req);
 	if (err)
 		goto out;
 	err = wait_req(group, req);
@@ -277,7 +288,7 @@ FTNL_EXPORT void ftnl_group_req_free(struct ftnl_group_req *req)
 
 /* ---- views -------------------------------------------------------------- */
 
-static void fill_view(const struct grp_view *v, struct ftnl_view *out)
+void grp_fill_view(const struct grp_view *v, struct ftnl_view *out)
 {
 	*out = (struct ftnl_view){ .id = v->id, .size = v->size,
 				   .self = v->self, .members = v->members };
@@ -291,7 +302,10 @@ FTNL_EXPORT void ftnl_group_view(const struct ftnl_group *group,
 	if (!g || !view)
 		return;
 	lock(g);
-	fill_view(g->view, view);
+	if (g->view)
+		grp_fill_view(g->view, view);
+	else
+		*view = (struct ftnl_view){ 0 };
 	unlock(g);
 }
 
@@ -306,31 +320,87 @@ FTNL_EXPORT void ftnl_group_on_view_change(struct ftnl_group *group,
 	unlock(group);
 }
 
-/* The next view: the members of @v not failed in @decided, same order. */
+/*
+ * The next view: the members of @v not failed in @decided, plus with
+ * @max_size the decided joiners, lowest ranks first, while the view has
+ * fewer than @max_size members (0: no limit). A joiner of a rank still in
+ * @v replaces it only if @v's incarnation failed. Both lists are sorted by
+ * world rank: merge them. Then the joiners let in get the view, before
+ * any message of it (join.h).
+ */
 static int next_view(struct ftnl_group *g, struct grp_view *v,
-		     const void *decided)
+		     const void *decided, bool grow, uint32_t max_size)
 {
-	uint32_t *members = malloc(v->size * sizeof(*members)), n = 0;
+	const struct grp_joiner *j = grp_join_list(&v->jop, decided);
+	uint32_t nj = grow ? grp_join_count(&v->jop, decided) : 0;
+	uint32_t cap = v->size + nj, n = 0, keep = 0, room;
+	uint32_t *members = malloc(cap * sizeof(*members));
+	uint32_t *incs = malloc(cap * sizeof(*incs));
+	bool *let_in = calloc(nj ? nj : 1, sizeof(*let_in));
 	struct grp_view *next;
 	int err;
 
-	if (!members)
-		return -ENOMEM;
+	if (!members || !incs || !let_in) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (uint32_t r = 0; r < v->size; r++)
-		if (!era_ulfm_failed(&v->ulfm, decided, r))
-			members[n++] = v->members[r];
-	err = grp_view_create(g, v->id + 1, members, n, &next);
-	free(members);
+		if (!era_ulfm_failed(&v->jop.ulfm, decided, r))
+			keep++;
+	room = !max_size ? UINT32_MAX : max_size > keep ? max_size - keep : 0;
+	for (uint32_t i = 0; i < nj && room; i++) {
+		uint32_t r = grp_view_rank(v, j[i].rank);
+
+		if (r != UINT32_MAX &&
+		    (!era_ulfm_failed(&v->jop.ulfm, decided, r) ||
+		     v->incs[r] >= j[i].inc))
+			continue;	/* in, and alive as far as agreed */
+		let_in[i] = true;
+		room--;
+	}
+	for (uint32_t r = 0, i = 0; r < v->size || i < nj;) {
+		if (i < nj && (r >= v->size || j[i].rank <= v->members[r])) {
+			if (let_in[i]) {
+				members[n] = j[i].rank;
+				incs[n++] = j[i].inc;
+			}
+			if (r < v->size && j[i].rank == v->members[r] &&
+			    let_in[i])
+				r++;	/* the dead incarnation gives way */
+			i++;
+			continue;
+		}
+		if (!era_ulfm_failed(&v->jop.ulfm, decided, r)) {
+			members[n] = v->members[r];
+			incs[n++] = v->incs[r];
+		}
+		r++;
+	}
+	err = grp_view_create(g, v->id + 1, members, incs, n, &next);
 	if (err)
-		return err;
+		goto out;
 	next->older = v;
 	g->view = next;
+	for (uint32_t i = 0; i < nj; i++) {
+		if (!let_in[i])
+			continue;
+		if (j[i].inc > g->incs[j[i].rank])
+			g->incs[j[i].rank] = j[i].inc;
+		if (g->join_inc[j[i].rank] <= j[i].inc)
+			g->join_inc[j[i].rank] = 0;
+		grp_welcome(g, next, j[i].rank);
+	}
 	grp_replay_early(g);
 	grp_settle(g);
-	return 0;
+out:
+	free(members);
+	free(incs);
+	free(let_in);
+	return err;
 }
 
-FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
+/* Shrink (@grow false) or grow: the collective, then the new view. */
+static int reconfigure(struct ftnl_group *group, bool grow, uint32_t max_size)
 {
 	struct ftnl_group_req *req;
 	struct ftnl_view view;
@@ -341,11 +411,15 @@ FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
 	if (!group)
 		return -EINVAL;
 	lock(group);
+	if (!group->view) {
+		err = -ENOTCONN;
+		goto out;
+	}
 	if (view_busy(group->view)) {
 		err = group->stale ? -ESTALE : -EBUSY;
 		goto out;
 	}
-	err = start_agreement(group, ~(uint64_t)0, true, &req);
+	err = start_agreement(group, ~(uint64_t)0, grow, true, &req);
 	if (err)
 		goto out;
 	err = wait_req(group, req);
@@ -354,7 +428,7 @@ FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
 		goto out;
 	}
 	err = req->result == -ESTALE ? -ESTALE :
-	      next_view(group, group->view, req->value);
+	      next_view(group, group->view, req->value, grow, max_size);
 	req_release(req);
 	if (err) {
 		/* Peers moved on without us: this process cannot follow. */
@@ -362,7 +436,7 @@ FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
 			group->fatal = err;
 		goto out;
 	}
-	fill_view(group->view, &view);
+	grp_fill_view(group->view, &view);
 	cb = group->view_cb;
 	cb_arg = group->view_cb_arg;
 	unlock(group);
@@ -373,4 +447,14 @@ FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
 out:
 	unlock(group);
 	return err;
+}
+
+FTNL_EXPORT int ftnl_group_shrink(struct ftnl_group *group)
+{
+	return reconfigure(group, false, 0);
+}
+
+FTNL_EXPORT int ftnl_group_grow(struct ftnl_group *group, uint32_t max_size)
+{
+	return reconfigure(group, true, max_size);
 }

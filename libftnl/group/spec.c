@@ -30,7 +30,7 @@
 #define GRP_SPEC_MAX_FILE	(64u << 20)
 
 /* Most words a line may have: "rank R ADDR PORT host NAME node ID". */
-#define GRP_SPEC_MAX_WORDS	8
+#define GRP_SPEC_MAX_WORDS	9
 
 #define GRP_SPEC_MAX_HOST_NAME	255
 
@@ -175,7 +175,7 @@ static int spec_reserve(struct spec_parser *p, uint32_t rank)
 	return 0;
 }
 
-/* The optional "host NAME" and "node ID" words after the port. */
+/* The optional "host NAME", "node ID" and "spare" words after the port. */
 static int spec_rank_options(struct spec_parser *p, char **words, int n,
 			     struct spec_entry *e)
 {
@@ -185,9 +185,17 @@ static int spec_rank_options(struct spec_parser *p, char **words, int n,
 	for (i = 4; i < n; i += 2) {
 		const char *key = words[i];
 
+		if (!strcmp(key, "spare")) {
+			if (e->peer.spare)
+				return spec_error(p, p->line,
+						  "spare given twice");
+			e->peer.spare = true;
+			i--;	/* a word without a value */
+			continue;
+		}
 		if (strcmp(key, "host") && strcmp(key, "node"))
 			return spec_error(p, p->line,
-					  "unexpected \"%.64s\" (expected host NAME or node ID)",
+					  "unexpected \"%.64s\" (expected host NAME, node ID or spare)",
 					  key);
 		if (i + 1 >= n)
 			return spec_error(p, p->line, "%s: missing value", key);
@@ -228,10 +236,10 @@ static int spec_kw_rank(struct spec_parser *p, char **words, int n)
 
 	if (n < 4)
 		return spec_error(p, p->line,
-				  "missing value: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"");
+				  "missing value: expected \"rank RANK ADDRESS PORT [host NAME] [node ID] [spare]\"");
 	if (n > GRP_SPEC_MAX_WORDS)
 		return spec_error(p, p->line,
-				  "too many values: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"");
+				  "too many values: expected \"rank RANK ADDRESS PORT [host NAME] [node ID] [spare]\"");
 	err = ftnl_parse_u32(words[1], &rank);
 	if (err == -EINVAL)
 		return spec_error(p, p->line,
@@ -456,6 +464,11 @@ static int spec_finish(struct spec_parser *p, uint32_t rank,
 			return spec_error(p, p->max_rank_line,
 					  "rank %u is missing (ranks must be 0..%u, each once)",
 					  r, p->max_rank);
+	for (r = 0; r < size && p->entries[r].peer.spare; r++)
+		;
+	if (r == size)
+		return spec_error(p, p->max_rank_line,
+				  "every rank is a spare (view 0 needs one that is not)");
 	err = spec_check_endpoints(p, size);
 	if (err)
 		return err;
@@ -556,6 +569,8 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 	const char *rank_text = getenv("FTNL_GROUP_RANK");
 	const char *dir = getenv("FTNL_GROUP_FAILURE_DIR");
 	const char *module_text = getenv("FTNL_GROUP_MODULE");
+	const char *inc_text = getenv("FTNL_GROUP_INCARNATION");
+	uint32_t inc = 1;
 	enum ftnl_group_module module = FTNL_GROUP_MODULE_AUTO;
 	struct ftnl_group_spec parsed;
 	char *dir_copy = NULL;
@@ -587,6 +602,12 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 				module_text);
 		return -EINVAL;
 	}
+	if (inc_text && (ftnl_parse_u32(inc_text, &inc) || !inc)) {
+		ftnl_format_err(err, errlen,
+				"FTNL_GROUP_INCARNATION \"%.64s\" is not an incarnation (expected 1..4294967294)",
+				inc_text);
+		return -EINVAL;
+	}
 	if (dir && !*dir) {
 		ftnl_format_err(err, errlen,
 				"FTNL_GROUP_FAILURE_DIR is empty (unset it for no failure directory)");
@@ -606,6 +627,7 @@ FTNL_EXPORT int ftnl_group_spec_from_env(struct ftnl_group_spec *spec,
 	}
 	parsed.failure_dir = dir_copy;
 	parsed.module = module;
+	parsed.incarnation = inc;
 	*spec = parsed;
 	return 0;
 }

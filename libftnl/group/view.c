@@ -60,7 +60,7 @@ static void view_send(void *ctx, uint32_t to, const struct era_msg *msg)
 {
 	struct grp_view *v = ctx;
 	struct ftnl_group *g = v->group;
-	size_t size = era_msg_size(&v->ulfm.op, msg), len;
+	size_t size = era_msg_size(&v->jop.op, msg), len;
 	int err;
 
 	if (size > g->txcap) {
@@ -74,7 +74,7 @@ static void view_send(void *ctx, uint32_t to, const struct era_msg *msg)
 		g->txbuf = buf;
 		g->txcap = size;
 	}
-	len = era_msg_encode(&v->ulfm.op, msg, g->txbuf, g->txcap);
+	len = era_msg_encode(&v->jop.op, msg, g->txbuf, g->txcap);
 	err = grp_transport_send(g->transport, v->members[to], g->txbuf, len);
 	if (err == -ENOMEM)
 		g->fatal = err;
@@ -86,7 +86,7 @@ static void view_vall_send(void *ctx, uint32_t to, const struct vall_msg *msg)
 {
 	struct grp_view *v = ctx;
 	struct ftnl_group *g = v->group;
-	size_t size = vall_msg_size(&v->ulfm.op, v->size, msg), len;
+	size_t size = vall_msg_size(&v->jop.op, v->size, msg), len;
 	int err;
 
 	if (size > g->txcap) {
@@ -99,7 +99,7 @@ static void view_vall_send(void *ctx, uint32_t to, const struct vall_msg *msg)
 		g->txbuf = buf;
 		g->txcap = size;
 	}
-	len = vall_msg_encode(&v->ulfm.op, v->size, msg, g->txbuf, g->txcap);
+	len = vall_msg_encode(&v->jop.op, v->size, msg, g->txbuf, g->txcap);
 	err = grp_transport_send(g->transport, v->members[to], g->txbuf, len);
 	if (err == -ENOMEM)
 		g->fatal = err;
@@ -116,9 +116,9 @@ static void view_decided(void *ctx, uint64_t id, const void *value)
 	g->agreements++;
 	/* A decided failure is real: some contributor's detector saw it. */
 	for (r = 0; r < v->size; r++)
-		if (r != v->self && era_ulfm_failed(&v->ulfm, value, r))
+		if (r != v->self && era_ulfm_failed(&v->jop.ulfm, value, r))
 			grp_mark_dead(g, v->members[r]);
-	if (era_ulfm_failed(&v->ulfm, value, v->self))
+	if (era_ulfm_failed(&v->jop.ulfm, value, v->self))
 		g->stale = true;
 	/* Every live member of v finished the shrink that created it. */
 	if (v->id > g->free_below)
@@ -185,8 +185,8 @@ static enum era_topology era_topo(enum ftnl_group_topology t)
 }
 
 int grp_view_create(struct ftnl_group *g, uint64_t id,
-		    const uint32_t *members, uint32_t size,
-		    struct grp_view **out)
+		    const uint32_t *members, const uint32_t *incs,
+		    uint32_t size, struct grp_view **out)
 {
 	struct grp_view *v = calloc(1, sizeof(*v));
 	uint32_t *host_of = NULL;
@@ -200,17 +200,20 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 	v->era_id = grp_era_id(g->spec.job, id);
 	v->size = size;
 	v->members = malloc(size * sizeof(*members));
-	if (!v->members)
+	v->incs = malloc(size * sizeof(*v->incs));
+	if (!v->members || !v->incs)
 		goto fail;
 	memcpy(v->members, members, size * sizeof(*members));
+	for (uint32_t r = 0; r < size; r++)
+		v->incs[r] = incs ? incs[r] : 1;
 	v->self = grp_view_rank(v, g->spec.rank);
 	if (v->self == UINT32_MAX) {
 		err = -EINVAL;
 		goto fail;
 	}
-	era_ulfm_init(&v->ulfm, size);
-	v->rx_value = malloc(v->ulfm.op.value_size);
-	v->contribution = malloc(v->ulfm.op.value_size);
+	grp_join_op_init(&v->jop, size, g->spec.size);
+	v->rx_value = malloc(v->jop.op.value_size);
+	v->contribution = malloc(v->jop.op.value_size);
 	if (!v->rx_value || !v->contribution)
 		goto fail;
 	if (g->attr.engine == FTNL_GROUP_ENGINE_ERA &&
@@ -224,7 +227,7 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 			.group = v->era_id,
 			.nranks = size,
 			.self = v->self,
-			.op = &v->ulfm.op,
+			.op = &v->jop.op,
 			.semantics = g->attr.engine ==
 				     FTNL_GROUP_ENGINE_VALIDATE_ALL_LOOSE ?
 				     VALL_LOOSE : VALL_STRICT,
@@ -245,7 +248,7 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 			.group = v->era_id,
 			.nranks = size,
 			.self = v->self,
-			.op = &v->ulfm.op,
+			.op = &v->jop.op,
 			.topo = era_topo(g->attr.topology),
 			.inter = era_topo(g->attr.inter),
 			.intra = era_topo(g->attr.intra),
@@ -284,6 +287,7 @@ void grp_view_destroy(struct grp_view *v)
 	free(v->rx_value);
 	free(v->contribution);
 	free(v->members);
+	free(v->incs);
 	free(v);
 }
 
@@ -334,13 +338,13 @@ static void deliver(struct grp_view *v, uint32_t from, const uint8_t *buf,
 	if (v->vall) {
 		struct vall_msg vmsg;
 
-		if (vall_msg_decode(&v->ulfm.op, v->size, buf, len, &vmsg,
+		if (vall_msg_decode(&v->jop.op, v->size, buf, len, &vmsg,
 				    v->rx_desc, v->rx_value) ||
 		    vall_on_message(v->vall, vfrom, &vmsg, &v->vsink)) {
 			g->dropped++;
 			return;
 		}
-	} else if (era_msg_decode(&v->ulfm.op, buf, len, &msg, v->rx_value) ||
+	} else if (era_msg_decode(&v->jop.op, buf, len, &msg, v->rx_value) ||
 		   era_on_message(v->era, vfrom, &msg, &v->sink)) {
 		g->dropped++;
 		return;
@@ -390,8 +394,24 @@ void grp_on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len)
 	uint64_t era_id;
 
 	g->msgs_received++;
-	if (len < ERA_MSG_REQUEST_LEN || !g->view) {
+	if (len && buf[0] == GRP_JOIN_MAGIC0) {
+		if (grp_join_frame(g, from, buf, len))
+			g->dropped++;
+		return;
+	}
+	if (len < ERA_MSG_REQUEST_LEN) {
 		g->dropped++;
+		return;
+	}
+	if (!g->view) {
+		/*
+		 * A joiner let in, whose welcome comes on another
+		 * connection: keep its view's messages until then.
+		 */
+		if (g->joining)
+			keep_early(g, from, buf, len);
+		else
+			g->dropped++;
 		return;
 	}
 	era_id = get_le64(buf + 8);

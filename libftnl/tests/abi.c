@@ -38,7 +38,8 @@ static const char *const api[] = {
 	"ftnl_group_req_wait", "ftnl_group_req_free", "ftnl_group_view",
 	"ftnl_group_shrink", "ftnl_group_on_view_change",
 	"ftnl_group_get_stats", "ftnl_config_match_self",
-	"ftnl_config_resolve_self",
+	"ftnl_config_resolve_self", "ftnl_group_join_start", "ftnl_group_join",
+	"ftnl_group_is_member", "ftnl_group_joiners", "ftnl_group_grow",
 };
 
 static const char *const internals[] = {

@@ -40,7 +40,7 @@ static const char good_text[] =
 	"\trank 0 10.0.0.1 7000 host alpha\r\n"
 	"rank 1 10.0.0.1 7001 node 12 host alpha\n"
 	"rank 2 [fd00::2] 7000 node 4294967294\n"
-	"rank 4 10.0.0.2 7001";	/* no final newline */
+	"rank 4 10.0.0.2 7001 spare";	/* no final newline */
 
 static void test_good(const void *arg)
 {
@@ -74,6 +74,8 @@ static void test_good(const void *arg)
 	TAP_CHECK_UINT(s.peers[0].node_id, FTNL_GROUP_NODE_ANY);
 	TAP_CHECK_UINT(s.peers[1].node_id, 12);
 	TAP_CHECK_UINT(s.peers[2].node_id, 4294967294u);
+	TAP_CHECK(!s.peers[3].spare);
+	TAP_CHECK(s.peers[4].spare);
 	TAP_CHECK(!s.has_key);
 	TAP_CHECK(!s.has_owner);
 	ftnl_group_spec_free(&s);
@@ -258,9 +260,9 @@ static const struct bad_case bad_cases[] = {
 	{ "port too large", "job 1\nrank 0 10.0.0.1 65536\n", -EINVAL,
 	  "2: invalid port \"65536\" (expected 1..65535)" },
 	{ "missing port", "job 1\nrank 0 10.0.0.1\n", -EINVAL,
-	  "2: missing value: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"" },
+	  "2: missing value: expected \"rank RANK ADDRESS PORT [host NAME] [node ID] [spare]\"" },
 	{ "trailing garbage", "job 1\nrank 0 10.0.0.1 7000 extra\n", -EINVAL,
-	  "2: unexpected \"extra\" (expected host NAME or node ID)" },
+	  "2: unexpected \"extra\" (expected host NAME, node ID or spare)" },
 	{ "host without name", "job 1\nrank 0 10.0.0.1 7000 host\n", -EINVAL,
 	  "2: host: missing value" },
 	{ "host twice", "job 1\nrank 0 10.0.0.1 7000 host a host b\n", -EINVAL,
@@ -272,8 +274,14 @@ static const struct bad_case bad_cases[] = {
 	{ "node reserved", "job 1\nrank 0 10.0.0.1 7000 node 4294967295\n",
 	  -EINVAL, "2: node id 4294967295 is reserved (expected 0..4294967294)" },
 	{ "too many words",
-	  "job 1\nrank 0 10.0.0.1 7000 host a node 1 host\n", -EINVAL,
-	  "2: too many values: expected \"rank RANK ADDRESS PORT [host NAME] [node ID]\"" },
+	  "job 1\nrank 0 10.0.0.1 7000 host a node 1 spare host\n", -EINVAL,
+	  "2: too many values: expected \"rank RANK ADDRESS PORT [host NAME] [node ID] [spare]\"" },
+	{ "spare twice", "job 1\nrank 0 10.0.0.1 7000 spare spare\n", -EINVAL,
+	  "2: spare given twice" },
+	{ "only spares",
+	  "job 1\nrank 0 10.0.0.1 7000 spare\nrank 1 10.0.0.1 7001 spare\n",
+	  -EINVAL,
+	  "3: every rank is a spare (view 0 needs one that is not)" },
 	{ "duplicate endpoint",
 	  "job 1\nrank 1 10.0.0.1 7000\nrank 0 10.0.0.2 7000\nrank 2 10.0.0.1 7000\n",
 	  -EINVAL, "4: duplicate address and port 10.0.0.1 7000 (first on line 2)" },
@@ -339,6 +347,7 @@ static void clear_env(void)
 	unsetenv("FTNL_GROUP_RANK");
 	unsetenv("FTNL_GROUP_FAILURE_DIR");
 	unsetenv("FTNL_GROUP_MODULE");
+	unsetenv("FTNL_GROUP_INCARNATION");
 }
 
 static void test_env(const void *arg)
@@ -377,8 +386,18 @@ static void test_env(const void *arg)
 		TAP_CHECK_UINT(s.size, 5);
 		TAP_CHECK(!s.failure_dir);
 		TAP_CHECK_INT(s.module, FTNL_GROUP_MODULE_AUTO);
+		TAP_CHECK_UINT(s.incarnation, 1);
 		ftnl_group_spec_free(&s);
 	}
+	setenv("FTNL_GROUP_INCARNATION", "3", 1);
+	if (TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), 0)) {
+		TAP_CHECK_UINT(s.incarnation, 3);
+		ftnl_group_spec_free(&s);
+	}
+	setenv("FTNL_GROUP_INCARNATION", "0", 1);
+	TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "FTNL_GROUP_INCARNATION \"0\" is not an incarnation (expected 1..4294967294)");
+	unsetenv("FTNL_GROUP_INCARNATION");
 	setenv("FTNL_GROUP_MODULE", "on", 1);
 	if (TAP_CHECK_INT(ftnl_group_spec_from_env(&s, err, sizeof(err)), 0)) {
 		TAP_CHECK_INT(s.module, FTNL_GROUP_MODULE_ON);

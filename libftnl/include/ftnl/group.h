@@ -70,6 +70,9 @@ extern "C" {
  *	From the peers file's "host NAME", else from the address.
  * @node_id: its ftnl node id, or FTNL_GROUP_NODE_ANY (then found by
  *	address in the module's node table, when the module is used)
+ * @spare: a spare rank (the peers file's "spare" word): not in view 0; it
+ *	enters the group with ftnl_group_join() when the members grow
+ *	(ftnl_group_grow()). At least one rank of a world is not a spare.
  */
 struct ftnl_group_peer {
 	int family;
@@ -77,6 +80,7 @@ struct ftnl_group_peer {
 	uint16_t port;
 	uint32_t host;
 	uint32_t node_id;
+	bool spare;
 };
 
 /**
@@ -126,6 +130,12 @@ enum ftnl_group_module {
  *	real uid. A process exit from the module counts only if its owner is
  *	this uid and its node the rank's node: any user may register any
  *	(job, rank) under its own uid
+ * @incarnation: which process of this rank this is: 0 or 1 for the first,
+ *	2 for the first restart (a launcher's respawn), and so on. A process
+ *	of incarnation 2 or more starts outside the group and enters it with
+ *	ftnl_group_join() as a new member under its old rank; it is never
+ *	confused with the dead incarnations (Documentation/libftnl-join.rst).
+ *	From FTNL_GROUP_INCARNATION.
  *
  * Filled by ftnl_group_spec_parse_file() or ftnl_group_spec_from_env();
  * release with ftnl_group_spec_free().
@@ -141,6 +151,7 @@ struct ftnl_group_spec {
 	uint8_t key[FTNL_KEY_LEN];
 	bool has_owner;
 	uint32_t owner_uid;
+	uint32_t incarnation;
 };
 
 /**
@@ -156,11 +167,11 @@ struct ftnl_group_spec {
  *	job <u64>
  *	[key <64 hex digits>]
  *	[owner <uid>]
- *	rank <r> <address> <port> [host <name>] [node <ftnl node id>]
+ *	rank <r> <address> <port> [host <name>] [node <ftnl node id>] [spare]
  *	...
  *
- * with ranks 0..size-1 each exactly once, and no two ranks on the same
- * address and port.
+ * with ranks 0..size-1 each exactly once, no two ranks on the same
+ * address and port, and at least one rank that is not a spare.
  *
  * Return: 0; -EINVAL (malformed: @err says where); -ERANGE (@rank not in
  * the file); -ENOMEM; or the errno of opening/reading the file.
@@ -177,7 +188,8 @@ int ftnl_group_spec_parse_file(const char *path, uint32_t rank,
  *
  * Reads FTNL_GROUP_PEERS (the peers file), FTNL_GROUP_RANK (this process's
  * world rank) and, optionally, FTNL_GROUP_FAILURE_DIR (the failure oracle
- * directory) and FTNL_GROUP_MODULE ("on", "off" or "auto", the default).
+ * directory), FTNL_GROUP_MODULE ("on", "off" or "auto", the default) and
+ * FTNL_GROUP_INCARNATION (a decimal >= 1; 1 when unset).
  * tools/launch/ftnl-launch sets them.
  *
  * Return: 0; -ENOENT if FTNL_GROUP_PEERS or FTNL_GROUP_RANK is unset;
@@ -419,7 +431,7 @@ void ftnl_group_req_free(struct ftnl_group_req *req);
 
 /**
  * struct ftnl_view - a membership view
- * @id: 0 for the world; +1 per shrink
+ * @id: 0 for the world; +1 per shrink or grow
  * @size: members
  * @self: this process's index in @members (its rank in the view)
  * @members: world ranks, increasing; valid until the next shrink
@@ -449,12 +461,103 @@ void ftnl_group_view(const struct ftnl_group *group, struct ftnl_view *view);
 int ftnl_group_shrink(struct ftnl_group *group);
 
 /*
- * Called from ftnl_group_shrink() (in the caller's thread) with the new
- * view, before it returns. NULL removes the callback.
+ * Called from ftnl_group_shrink() and ftnl_group_grow() (in the caller's
+ * thread) with the new view, before they return; in a process that
+ * joins, from ftnl_group_join() with its first view. NULL removes the
+ * callback.
  */
 typedef void (*ftnl_view_cb)(const struct ftnl_view *view, void *arg);
 void ftnl_group_on_view_change(struct ftnl_group *group, ftnl_view_cb cb,
 			       void *arg);
+
+/* ------------------------------------------------------------------------
+ * Views that grow: spares and restarted ranks (Documentation/libftnl-join.rst)
+ *
+ * A process that starts outside the group - a spare rank of the peers
+ * file, or a restarted process of a dead rank (spec incarnation >= 2) -
+ * asks to join with ftnl_group_join(). Its request reaches every rank of
+ * the world; the members let it in at their next ftnl_group_grow(), a
+ * collective like shrink whose agreement decides, besides the failed
+ * members, which joiners enter. Joins thus happen only at an agreement
+ * boundary chosen by the agreement itself: every member and every joiner
+ * sees the same sequence of agreements and views.
+ */
+
+/* Most joiners one ftnl_group_grow() lets in (the others wait for the next). */
+#define FTNL_GROUP_MAX_JOINS	64
+
+/**
+ * ftnl_group_join_start() - ask to enter the group, without waiting
+ * @group: a group opened by a process outside the view (a spare, or an
+ *	incarnation >= 2)
+ *
+ * Sends the request to every rank of the world not known dead (each
+ * member keeps it until a grow lets this process in). Then make progress
+ * (ftnl_group_fd(), ftnl_group_progress()) until ftnl_group_is_member()
+ * says yes. For event loops; ftnl_group_join() does both.
+ *
+ * Return: 0 (also if already asked); -EALREADY (already a member);
+ * -EINVAL; other negative errno on a fatal error.
+ */
+int ftnl_group_join_start(struct ftnl_group *group);
+
+/**
+ * ftnl_group_join() - enter the group and wait until in
+ * @group: as for ftnl_group_join_start()
+ *
+ * Blocks (sleeping in epoll_wait(2)) until a grow of the members lets
+ * this process in, which may be never if nobody grows: a runtime that
+ * must also notice the end of its job uses ftnl_group_join_start() in its
+ * own event loop instead. The view callback sees the first view before
+ * this returns; the process then takes part in the collectives of that
+ * view, the first of which the members start right after their grow.
+ *
+ * Return: 0; -EALREADY (already a member); -EINVAL; other negative errno
+ * on a fatal error.
+ */
+int ftnl_group_join(struct ftnl_group *group);
+
+/**
+ * ftnl_group_is_member() - whether this process is in a view
+ * @group: the group
+ *
+ * Return: 1 (in view 0 from the start, or let in by a grow), 0 (outside:
+ * call ftnl_group_join()), -EINVAL. Collectives, ftnl_group_view() and
+ * ftnl_group_grow() need membership: outside they return -ENOTCONN (the
+ * view is empty).
+ */
+int ftnl_group_is_member(struct ftnl_group *group);
+
+/**
+ * ftnl_group_joiners() - joiners waiting to enter, as this member knows
+ * @group: the group
+ *
+ * Return: how many processes asked to join and were not let in yet (not
+ * known dead). Local knowledge: another member may know more or fewer;
+ * what a grow lets in is agreed.
+ */
+int ftnl_group_joiners(struct ftnl_group *group);
+
+/**
+ * ftnl_group_grow() - replace the view by its live members plus joiners
+ * @group: the group
+ * @max_size: let joiners in until the new view has this many members (0:
+ *	no limit); every member must pass the same value
+ *
+ * Collective over the current view, like ftnl_group_shrink(): one
+ * agreement decides the set of failed members and the set of joiners
+ * (each member contributes those that asked it; at most
+ * FTNL_GROUP_MAX_JOINS, the lowest ranks). The new view (id + 1) is the
+ * members not failed plus, in increasing rank order, as many decided
+ * joiners as fit under @max_size, a restarted rank replacing its dead
+ * incarnation. Every survivor gets the identical view, and each joiner let
+ * in gets it too (its ftnl_group_join() returns). A joiner not let in
+ * stays waiting for a later grow. With no joiner this is a shrink.
+ *
+ * Return: 0; -ESTALE; -EBUSY (iagree requests pending); -ENOTCONN (not a
+ * member); other negative errno on a fatal error.
+ */
+int ftnl_group_grow(struct ftnl_group *group, uint32_t max_size);
 
 /* ------------------------------------------------------------------------
  * Diagnostics
