@@ -50,7 +50,8 @@
  *
  * --crash RANK:ITER makes world rank RANK SIGKILL itself in iteration
  * ITER, after computing and before writing its block (fault injection for
- * tests; killing a rank from outside works just as well).
+ * tests; killing a rank from outside works just as well). Only its first
+ * incarnation does: a restarted one goes on.
  *
  * Exit status: 0 converged; 1 error; 3 this process was declared dead
  * (-ESTALE); 4 not converged within --max-iter.
@@ -90,6 +91,7 @@ struct solver {
 	uint64_t view_id;
 	unsigned int view_changes;
 	uint32_t target;	/* the full size: the world's non-spare ranks */
+	uint32_t inc;		/* this process's incarnation of its rank */
 };
 
 static void die(struct solver *s, const char *what, int err)
@@ -365,6 +367,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	s.me = spec.rank;
+	s.inc = spec.incarnation ? spec.incarnation : 1;
 	for (uint32_t r = 0; r < spec.size; r++)
 		s.target += !spec.peers[r].spare;
 	rc = ftnl_group_open(&spec, &attr, &s.g);
@@ -424,7 +427,8 @@ int main(int argc, char **argv)
 			memset(s.unew, 0, (size_t)(len + 2) * sizeof(double));
 		}
 		for (int k = 0; k < ncrash; k++)
-			if (crash[k].rank == s.me && crash[k].iter == iter)
+			if (crash[k].rank == s.me && crash[k].iter == iter &&
+			    s.inc == 1)
 				raise(SIGKILL);
 		/* 3. the own block of iterate iter */
 		write_points(&s, iter % 2, s.lo, len, s.unew + 1);

@@ -16,7 +16,10 @@
 #    survivors finish and agree on the view and the result;
 #  - with 2 spares (ranks 6 and 7, --spares 2): ranks 1 and 4 killed, the
 #    survivors grow back to 6 with the spares (ftnl_group_grow, the
-#    spares in ftnl_group_join), and all 6 print the failure-free result.
+#    spares in ftnl_group_join), and all 6 print the failure-free result;
+#  - --respawn: rank 3 killed, restarted by the launcher as incarnation 2,
+#    rejoins under rank 3 (the survivors grow), all 6 print the
+#    failure-free result in a view of ranks 0..5.
 #
 # Installed as build/tests/example-solver by examples/Makefile; finds
 # build/examples/ftnl-solver and build/bin/ftnl-launch (or
@@ -45,7 +48,7 @@ fi
 WORK=$(mktemp -d /tmp/ftnl-example-solver.XXXXXX) || exit 1
 trap 'rm -rf "$WORK"' EXIT
 N=6
-echo "1..7"
+echo "1..9"
 
 t=0
 nfailed=0
@@ -133,6 +136,17 @@ fi
 # Two ranks lost, two spares in: back at full size, the same result.
 LAUNCH_ARGS="--spares 2" run spares --crash 1:1500 --crash 4:1501
 check spares $? 6 0,2,3,5,6,7 1,4 "$REF"
+
+# A killed rank restarted by the launcher rejoins under its rank.
+LAUNCH_ARGS="--respawn" run respawn --crash 3:1500
+check respawn $? 6 0,1,2,3,4,5 3 "$REF"
+if [ -s "$WORK/respawn/rank-3.2.log" ] &&
+	grep -q '^rank 3: new view .*: 6 members' "$WORK/respawn/rank-3.2.log"; then
+	ok "respawn: incarnation 2 of rank 3 joined a view of 6"
+else
+	not_ok "respawn: incarnation 2 of rank 3 joined a view of 6" \
+		"$(tail -n 5 "$WORK/respawn/rank-3.2.log" 2>/dev/null)"
+fi
 
 # From outside: a larger problem (N = 90 points, several seconds), rank 2
 # killed with kill -9 once it has logged iteration 2000.

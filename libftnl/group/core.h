@@ -116,8 +116,10 @@ struct grp_early_msg {
  * @epfd: the epoll instance everything waits in (ftnl_group_fd())
  * @transport: TCP to the other ranks
  * @detector: the failure sources
- * @dead: world ranks known dead
+ * @dead: world ranks whose latest known incarnation is dead
+ * @dead_inc: per world rank, the highest incarnation known dead (0: none)
  * @acked: world ranks acknowledged dead (ftnl_group_failure_ack())
+ * @acked_inc: per world rank, the incarnation acknowledged dead (0: none)
  * @to_engines: dead ranks the engines were not told of yet
  * @to_transport: dead ranks the transport was not told of yet
  * @view: the current view; older ones kept follow ->older
@@ -153,7 +155,9 @@ struct ftnl_group {
 	struct grp_detector *detector;
 
 	uint64_t *dead;
+	uint32_t *dead_inc;
 	uint64_t *acked;
+	uint32_t *acked_inc;
 	uint64_t *to_engines;
 	uint64_t *to_transport;
 
@@ -189,7 +193,10 @@ struct ftnl_group {
 };
 
 /* group.c */
-void grp_mark_dead(struct ftnl_group *g, uint32_t rank);
+/* Incarnation @inc of @rank is dead (0: the latest known); older ones too. */
+void grp_mark_dead(struct ftnl_group *g, uint32_t rank, uint32_t inc);
+/* Whether incarnation @inc of @rank is known dead. */
+bool grp_is_dead_inc(const struct ftnl_group *g, uint32_t rank, uint32_t inc);
 void grp_settle_engines(struct ftnl_group *g);
 void grp_settle(struct ftnl_group *g);
 int grp_progress_locked(struct ftnl_group *g);
@@ -214,6 +221,8 @@ void grp_replay_early(struct ftnl_group *g);
 void grp_free_early(struct ftnl_group *g);
 
 /* join.c */
+/* Incarnation @inc of @rank runs: older ones are dead, the rank lives. */
+void grp_new_incarnation(struct ftnl_group *g, uint32_t rank, uint32_t inc);
 int grp_join_frame(struct ftnl_group *g, uint32_t from, const uint8_t *buf,
 		   size_t len);
 void grp_welcome(struct ftnl_group *g, const struct grp_view *v,

@@ -37,39 +37,59 @@ struct grp_detector {
 	uint32_t owner_uid;		/* whose registrations count */
 };
 
-static void grp_report(struct grp_detector *d, uint32_t rank)
+static void grp_report(struct grp_detector *d, uint32_t rank, uint32_t inc)
 {
 	if (rank < d->spec->size && rank != d->spec->rank)
-		d->on_dead(d->ctx, rank);
+		d->on_dead(d->ctx, rank, inc);
 }
 
 /* ---- the failure oracle directory ---------------------------------------- */
 
-/* A rank as printf("%u") writes it: no sign, no blank, no leading zero. */
-static bool grp_oracle_name(const char *name, uint32_t *rank)
+/*
+ * A number below @max as printf("%u") writes it (no sign, no blank, no
+ * leading zero), ending at '\0' or @stop. Return: the end, NULL if none.
+ */
+static const char *grp_oracle_number(const char *s, char stop, uint64_t max,
+				     uint32_t *out)
 {
 	uint64_t v = 0;
-	const char *s;
+	const char *start = s;
 
-	if (!*name || (name[0] == '0' && name[1]))
-		return false;
-	for (s = name; *s; s++) {
+	if (s[0] == '0' && s[1] && s[1] != stop)
+		return NULL;
+	for (; *s && *s != stop; s++) {
 		if (*s < '0' || *s > '9')
-			return false;
+			return NULL;
 		v = v * 10 + (uint64_t)(*s - '0');
-		if (v >= FTNL_GROUP_MAX_SIZE)
-			return false;
+		if (v >= max)
+			return NULL;
 	}
-	*rank = (uint32_t)v;
-	return true;
+	if (s == start)
+		return NULL;
+	*out = (uint32_t)v;
+	return s;
+}
+
+/* "R" (incarnation 1) or "R.I" (I >= 2). */
+static bool grp_oracle_name(const char *name, uint32_t *rank, uint32_t *inc)
+{
+	const char *s = grp_oracle_number(name, '.', FTNL_GROUP_MAX_SIZE, rank);
+
+	*inc = 1;
+	if (!s)
+		return false;
+	if (!*s)
+		return true;
+	s = grp_oracle_number(s + 1, '\0', UINT32_MAX, inc);
+	return s && *inc >= 2;
 }
 
 static void grp_oracle_file(struct grp_detector *d, const char *name)
 {
-	uint32_t rank;
+	uint32_t rank, inc;
 
-	if (grp_oracle_name(name, &rank))
-		grp_report(d, rank);	/* out of range or self: ignored */
+	if (grp_oracle_name(name, &rank, &inc))
+		grp_report(d, rank, inc);	/* out of range or self: ignored */
 }
 
 static int grp_oracle_scan(struct grp_detector *d)
@@ -182,7 +202,7 @@ static void grp_node_dead(struct grp_detector *d, uint32_t node_id)
 
 	for (r = 0; r < d->spec->size; r++)
 		if (d->rank_node[r] == node_id && node_id != GRP_NODE_UNKNOWN)
-			grp_report(d, r);
+			grp_report(d, r, 0);
 }
 
 /*
@@ -238,7 +258,7 @@ static void grp_module_event(struct grp_detector *d,
 	case FTNL_EVENT_PROC_EXIT:
 		if (grp_proc_exit_is_death(d->spec, d->rank_node, d->owner_uid,
 					   &ev->proc_exit))
-			grp_report(d, ev->proc_exit.rank);
+			grp_report(d, ev->proc_exit.rank, 0);
 		break;
 	case FTNL_EVENT_CLUSTER:
 	case FTNL_EVENT_OVERRUN:

@@ -14,8 +14,9 @@
  *   (FTNL_CAUSE_LEAVE, state LEFT) is not dead: its ranks may live on.
  *   An address that several nodes share maps to none (never guess).
  * - the failure oracle directory (spec->failure_dir): watched with
- *   inotify; a file named after a decimal rank means that rank exited.
- *   Files present at open count too.
+ *   inotify; a file named after a decimal rank means that rank's first
+ *   process exited, "R.I" that incarnation I (>= 2) of rank R did (a
+ *   launcher that restarts ranks). Files present at open count too.
  */
 #ifndef FTNL_GROUP_DETECTOR_H
 #define FTNL_GROUP_DETECTOR_H
@@ -27,8 +28,12 @@
 
 struct grp_detector;
 
-/* World rank @rank is dead. May be called for a rank already reported. */
-typedef void (*grp_dead_fn)(void *ctx, uint32_t rank);
+/*
+ * Incarnation @inc of world rank @rank is dead (0: whichever process of
+ * the rank runs now - the module's reports, which carry no incarnation).
+ * May be called for a death already reported.
+ */
+typedef void (*grp_dead_fn)(void *ctx, uint32_t rank, uint32_t inc);
 
 /*
  * Start the sources @spec and @module call for, adding their descriptors

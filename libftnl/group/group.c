@@ -35,14 +35,26 @@ static void unlock(struct ftnl_group *g)
 
 /* ---- deaths ------------------------------------------------------------- */
 
-void grp_mark_dead(struct ftnl_group *g, uint32_t rank)
+void grp_mark_dead(struct ftnl_group *g, uint32_t rank, uint32_t inc)
 {
-	if (rank >= g->spec.size || rank == g->spec.rank ||
-	    era_bit_test(g->dead, rank))
+	if (rank >= g->spec.size || rank == g->spec.rank)
 		return;
-	era_bit_set(g->dead, rank);
+	if (!inc)
+		inc = g->incs[rank];
+	if (inc <= g->dead_inc[rank])
+		return;
+	g->dead_inc[rank] = inc;
+	/* Views may still hold it; the transport only serves the latest. */
 	era_bit_set(g->to_engines, rank);
-	era_bit_set(g->to_transport, rank);
+	if (inc >= g->incs[rank]) {
+		era_bit_set(g->dead, rank);
+		era_bit_set(g->to_transport, rank);
+	}
+}
+
+bool grp_is_dead_inc(const struct ftnl_group *g, uint32_t rank, uint32_t inc)
+{
+	return inc <= g->dead_inc[rank];
 }
 
 void grp_settle_engines(struct ftnl_group *g)
@@ -55,7 +67,8 @@ void grp_settle_engines(struct ftnl_group *g)
 		for (struct grp_view *v = g->view; v; v = v->older) {
 			uint32_t r = grp_view_rank(v, rank);
 
-			if (r != UINT32_MAX && r != v->self)
+			if (r != UINT32_MAX && r != v->self &&
+			    grp_is_dead_inc(g, rank, v->incs[r]))
 				grp_view_failure(v, r);
 		}
 	}
@@ -82,17 +95,18 @@ void grp_settle(struct ftnl_group *g)
 
 	grp_settle_engines(g);
 	era_bitmap_for_each(rank, g->to_transport, n)
-		grp_transport_peer_dead(g->transport, rank);
+		grp_transport_peer_dead(g->transport, rank,
+					g->dead_inc[rank]);
 	era_bitmap_zero(g->to_transport, n);
 	if (g->view)
 		free_old_views(g);
 }
 
-static void detector_dead(void *ctx, uint32_t rank)
+static void detector_dead(void *ctx, uint32_t rank, uint32_t inc)
 {
 	struct ftnl_group *g = ctx;
 
-	grp_mark_dead(g, rank);
+	grp_mark_dead(g, rank, inc);
 	/* Inside the detector's callback: the transport is told later. */
 	grp_settle_engines(g);
 }
@@ -325,7 +339,9 @@ static void group_free(struct ftnl_group *g)
 	pthread_mutex_destroy(&g->lock);
 	free(g->txbuf);
 	free(g->dead);
+	free(g->dead_inc);
 	free(g->acked);
+	free(g->acked_inc);
 	free(g->to_engines);
 	free(g->to_transport);
 	free(g->incs);
@@ -419,11 +435,14 @@ FTNL_EXPORT int ftnl_group_open(const struct ftnl_group_spec *spec,
 	g->to_engines = calloc(1, map);
 	g->to_transport = calloc(1, map);
 	g->incs = malloc(spec->size * sizeof(*g->incs));
+	g->dead_inc = calloc(spec->size, sizeof(*g->dead_inc));
+	g->acked_inc = calloc(spec->size, sizeof(*g->acked_inc));
 	g->join_inc = calloc(spec->size, sizeof(*g->join_inc));
 	g->inc = spec->incarnation ? spec->incarnation : 1;
 	err = spec_copy(&g->spec, spec);
 	if (!err && (!g->dead || !g->acked || !g->to_engines ||
-		     !g->to_transport || !g->incs || !g->join_inc))
+		     !g->to_transport || !g->incs || !g->join_inc ||
+		     !g->dead_inc || !g->acked_inc))
 		err = -ENOMEM;
 	for (uint32_t r = 0; !err && r < spec->size; r++)
 		g->incs[r] = r == spec->rank ? g->inc : 1;
@@ -475,7 +494,7 @@ FTNL_EXPORT int ftnl_group_report_failure(struct ftnl_group *group,
 	if (!group || rank >= group->spec.size || rank == group->spec.rank)
 		return -EINVAL;
 	lock(group);
-	grp_mark_dead(group, rank);
+	grp_mark_dead(group, rank, 0);
 	grp_settle(group);
 	if (group->threaded)
 		pthread_cond_broadcast(&group->progressed);
@@ -518,6 +537,8 @@ FTNL_EXPORT int ftnl_group_failure_ack(struct ftnl_group *group)
 	lock(group);
 	memcpy(group->acked, group->dead,
 	       era_bitmap_words(group->spec.size) * sizeof(uint64_t));
+	memcpy(group->acked_inc, group->dead_inc,
+	       group->spec.size * sizeof(*group->acked_inc));
 	unlock(group);
 	return 0;
 }

@@ -5,11 +5,12 @@
  *
  *	off  size  field
  *	  0     4  magic "FTGH"
- *	  4     2  version, 2
+ *	  4     2  version, 3
  *	  6     2  flags: GRP_HELLO_F_AUTH with a job key, else 0
  *	  8     8  job
  *	 16     4  sender's world rank
  *	 20     4  receiver's world rank (catches peers files that disagree)
+ *	 24     4  sender's incarnation, >= 1 (a restarted rank's is higher)
  *
  * With a job key, the challenge-response of group/auth.h follows it.
  * Then the stream carries ERA messages (era/msg.h), back to back, and the
@@ -17,11 +18,14 @@
  *
  *	off  size  field
  *	  0     4  magic "FTGA"
- *	  4     4  reserved, 0
+ *	  4     4  the acceptor's incarnation, >= 1
  *	  8     8  frames of this direction delivered so far (cumulative)
  *
  * The first one, sent as soon as the connection is accepted (and
- * authenticated), tells the sender where to resume.
+ * authenticated), tells the sender where to resume. A higher incarnation
+ * than the one a side talked to (in a hello, or an ack) means that rank
+ * restarted: what was queued for, or delivered from, the old process is
+ * dropped and both directions count from zero again.
  * Shared by the transport and its tests.
  */
 #ifndef FTNL_GROUP_HELLO_H
@@ -31,13 +35,14 @@
 #include <string.h>
 
 #define GRP_HELLO_MAGIC		"FTGH"
-#define GRP_HELLO_VERSION	2
-#define GRP_HELLO_LEN		24
+#define GRP_HELLO_VERSION	3
+#define GRP_HELLO_LEN		28
 #define GRP_HELLO_VERSION_OFF	4
 #define GRP_HELLO_FLAGS_OFF	6
 #define GRP_HELLO_JOB_OFF	8
 #define GRP_HELLO_FROM_OFF	16
 #define GRP_HELLO_TO_OFF	20
+#define GRP_HELLO_INC_OFF	24
 
 /* The connection authenticates with the job key (group/auth.h). */
 #define GRP_HELLO_F_AUTH	0x0001
@@ -77,16 +82,20 @@ static inline uint64_t grp_wire_get_le64(const uint8_t *p)
 
 #define GRP_ACK_MAGIC		"FTGA"
 #define GRP_ACK_LEN		16
+#define GRP_ACK_INC_OFF		4
 #define GRP_ACK_SEQ_OFF		8
 
-static inline void grp_wire_ack(uint8_t ack[GRP_ACK_LEN], uint64_t seq)
+/* An ack record of @seq from incarnation @inc. */
+static inline void grp_wire_ack(uint8_t ack[GRP_ACK_LEN], uint64_t seq,
+				uint32_t inc)
 {
 	memcpy(ack, GRP_ACK_MAGIC, 4);
-	memset(ack + 4, 0, 4);
+	grp_wire_put_le32(ack + GRP_ACK_INC_OFF, inc);
 	grp_wire_put_le64(ack + GRP_ACK_SEQ_OFF, seq);
 }
 
-/* The hello @from sends to @to in job @job. */
+/* The hello @from (incarnation 1: grp_wire_put_le32() another at
+ * GRP_HELLO_INC_OFF) sends to @to in job @job. */
 static inline void grp_wire_hello(uint8_t hello[GRP_HELLO_LEN], uint64_t job,
 				  uint32_t from, uint32_t to)
 {
@@ -96,6 +105,7 @@ static inline void grp_wire_hello(uint8_t hello[GRP_HELLO_LEN], uint64_t job,
 	grp_wire_put_le64(hello + GRP_HELLO_JOB_OFF, job);
 	grp_wire_put_le32(hello + GRP_HELLO_FROM_OFF, from);
 	grp_wire_put_le32(hello + GRP_HELLO_TO_OFF, to);
+	grp_wire_put_le32(hello + GRP_HELLO_INC_OFF, 1);
 }
 
 #endif /* FTNL_GROUP_HELLO_H */

@@ -69,13 +69,28 @@ static bool in_current_view(const struct ftnl_group *g, uint32_t rank,
 	return r != UINT32_MAX && g->view->incs[r] >= inc;
 }
 
+/*
+ * A process of @rank now runs as incarnation @inc: the older ones are dead
+ * (a launcher restarts a rank only once it died), and the rank is alive.
+ */
+void grp_new_incarnation(struct ftnl_group *g, uint32_t rank, uint32_t inc)
+{
+	if (inc <= g->incs[rank])
+		return;
+	grp_mark_dead(g, rank, inc - 1);
+	g->incs[rank] = inc;
+	era_bit_clear(g->dead, rank);
+	era_bit_clear(g->to_transport, rank);
+	/* Unless it already connected: what is queued now is for it. */
+	grp_transport_peer_new(g->transport, rank, inc);
+}
+
 /* A JOIN: remember it for the next grow. */
 static int on_join(struct ftnl_group *g, uint32_t from, uint32_t inc)
 {
 	if (inc < g->incs[from] || in_current_view(g, from, inc))
 		return 0;	/* an older incarnation's, or let in already */
-	if (inc > g->incs[from])
-		g->incs[from] = inc;
+	grp_new_incarnation(g, from, inc);
 	if (inc > g->join_inc[from])
 		g->join_inc[from] = inc;
 	return 0;
@@ -128,8 +143,8 @@ static int on_welcome(struct ftnl_group *g, const uint8_t *buf, size_t len)
 	/* Other joiners' messages of this view, which came first. */
 	grp_replay_early(g);
 	for (uint32_t i = 0; i < count; i++) {
-		if (incs[i] > g->incs[members[i]])
-			g->incs[members[i]] = incs[i];
+		if (members[i] != g->spec.rank)
+			grp_new_incarnation(g, members[i], incs[i]);
 		if (g->join_inc[members[i]] <= incs[i])
 			g->join_inc[members[i]] = 0;
 	}
@@ -212,7 +227,7 @@ static int join_start_locked(struct ftnl_group *g)
 		int err;
 
 		if (r == g->spec.rank || era_bit_test(g->dead, r))
-			continue;
+			continue;	/* its latest process is dead */
 		err = grp_transport_send(g->transport, r, msg, sizeof(msg));
 		if (err == -ENOMEM)
 			return g->fatal = err;
@@ -294,7 +309,8 @@ FTNL_EXPORT int ftnl_group_joiners(struct ftnl_group *group)
 		return -EINVAL;
 	lock(group);
 	for (uint32_t r = 0; r < group->spec.size; r++)
-		if (group->join_inc[r] && !era_bit_test(group->dead, r))
+		if (group->join_inc[r] &&
+		    !grp_is_dead_inc(group, r, group->join_inc[r]))
 			n++;
 	unlock(group);
 	return n;

@@ -119,13 +119,13 @@ static int start_agreement(struct ftnl_group *g, uint64_t flag, bool joins,
 	memset(v->contribution, 0, v->jop.op.value_size);
 	era_ulfm_value_init(&v->jop.ulfm, v->contribution, flag);
 	for (uint32_t r = 0; r < v->size; r++) {
-		if (era_bit_test(g->acked, v->members[r])) {
+		if (v->incs[r] <= g->acked_inc[v->members[r]]) {
 			era_ulfm_set_failed(&v->jop.ulfm, v->contribution, r);
 			era_ulfm_set_acked(&v->jop.ulfm, v->contribution, r);
 		}
 	}
 	for (uint32_t r = 0; joins && r < g->spec.size; r++)
-		if (g->join_inc[r] && !era_bit_test(g->dead, r))
+		if (g->join_inc[r] && !grp_is_dead_inc(g, r, g->join_inc[r]))
 			grp_join_add(&v->jop, v->contribution, r,
 				     g->join_inc[r]);
 	req->group = g;
@@ -385,7 +385,7 @@ static int next_view(struct ftnl_group *g, struct grp_view *v,
 		if (!let_in[i])
 			continue;
 		if (j[i].inc > g->incs[j[i].rank])
-			g->incs[j[i].rank] = j[i].inc;
+			grp_new_incarnation(g, j[i].rank, j[i].inc);
 		if (g->join_inc[j[i].rank] <= j[i].inc)
 			g->join_inc[j[i].rank] = 0;
 		grp_welcome(g, next, j[i].rank);

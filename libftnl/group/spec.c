@@ -4,13 +4,14 @@
  * environment a launcher sets. See ftnl_group_spec_parse_file() in
  * <ftnl/group.h> and Documentation/libftnl-group-internals.rst.
  *
- *	# job 7, four ranks on two hosts
+ *	# job 7, four ranks on two hosts and a spare
  *	job 7
  *	key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
  *	rank 0 10.0.0.1 7000 host a
  *	rank 1 10.0.0.1 7001 host a node 1
  *	rank 2 10.0.0.2 7000
  *	rank 3 fd00::3 7000 node 3
+ *	rank 4 10.0.0.2 7001 spare	# outside view 0 until it joins
  *
  * Every error names the file and line. Whole-file checks (missing ranks,
  * duplicate endpoints) run at the end and point at the offending line.

@@ -102,6 +102,8 @@ struct grp_conn;
  * @backoff_prev: in the transport's backoff list
  * @backoff_next: in the transport's backoff list
  * @incoming: accepted connections whose hello named this rank
+ * @inc: the incarnation of the rank's process these queues and counts
+ *	are for (1 until a restarted process shows up)
  */
 struct grp_peer {
 	struct grp_source src;
@@ -127,6 +129,7 @@ struct grp_peer {
 	uint64_t connected_at_ns;
 	struct grp_peer *backoff_prev, *backoff_next;
 	struct grp_conn *incoming;
+	uint32_t inc;
 };
 
 /**
@@ -193,6 +196,7 @@ struct grp_transport {
 	struct grp_conn *zombies;	/* closed from outside their event */
 	struct grp_conn *acks;		/* connections with an ack pending */
 	uint8_t hello[GRP_HELLO_LEN];	/* all but the receiver rank */
+	uint32_t inc;			/* this process's incarnation */
 	bool listen_paused;
 	uint64_t listen_resume_ns;
 	uint64_t timer_at_ns;		/* armed deadline, 0: disarmed */
@@ -488,6 +492,9 @@ static void grp_out_pop(struct grp_peer *p)
 	free(f);
 }
 
+static void grp_peer_new_incarnation(struct grp_peer *p, uint32_t inc,
+				     struct grp_conn *keep);
+
 /*
  * An ack record from the acceptor. The first on a connection says how
  * many frames it has: drop those, resend from the next one. Later ones
@@ -497,8 +504,19 @@ static void grp_out_pop(struct grp_peer *p)
 static bool grp_out_ack(struct grp_peer *p)
 {
 	uint64_t seq = grp_wire_get_le64(p->reply + GRP_ACK_SEQ_OFF);
+	uint32_t inc = grp_wire_get_le32(p->reply + GRP_ACK_INC_OFF);
 
-	if (memcmp(p->reply, GRP_ACK_MAGIC, 4) || seq > p->last_seq)
+	if (memcmp(p->reply, GRP_ACK_MAGIC, 4) || inc < p->inc)
+		return false;
+	if (inc > p->inc) {
+		/*
+		 * A restarted process listens where the dead one did: all
+		 * that was queued was for the dead one. Start over.
+		 */
+		grp_peer_new_incarnation(p, inc, NULL);
+		return true;
+	}
+	if (seq > p->last_seq)
 		return false;
 	if (p->synced) {
 		while (p->head && p->head != p->unsent && p->head->seq <= seq)
@@ -634,6 +652,7 @@ static struct grp_peer *grp_peer_get(struct grp_transport *t, uint32_t rank)
 	p->rank = rank;
 	p->fd = -1;
 	p->retry_delay_ns = GRP_RETRY_MIN_NS;
+	p->inc = 1;
 	t->peers[rank] = p;
 	return p;
 }
@@ -644,6 +663,38 @@ static void grp_peer_drop_queue(struct grp_peer *p)
 		grp_out_pop(p);
 	p->unsent = NULL;
 	p->unsent_off = 0;
+}
+
+static void grp_conn_kill(struct grp_conn *c);
+
+/*
+ * Rank @p restarted: incarnation @inc replaces the one @p served. What was
+ * queued for the old process, and the counts of both directions, go; the
+ * old process's connections close (@keep, the new one's, stays); the rank
+ * is alive again. The next frame for it opens a new connection.
+ */
+static void grp_peer_new_incarnation(struct grp_peer *p, uint32_t inc,
+				     struct grp_conn *keep)
+{
+	struct grp_transport *t = p->t;
+	struct grp_conn **pp = &p->incoming;
+
+	grp_out_close_socket(p);
+	grp_backoff_unlink(p);
+	grp_peer_drop_queue(p);
+	p->state = GRP_OUT_IDLE;
+	p->last_seq = 0;
+	p->delivered = 0;
+	p->retry_delay_ns = GRP_RETRY_MIN_NS;
+	p->inc = inc;
+	t->dead[p->rank / 8] &= (uint8_t)~(1u << (p->rank % 8));
+	while (*pp) {
+		if (*pp == keep) {
+			pp = &(*pp)->peer_next;
+			continue;
+		}
+		grp_conn_kill(*pp);	/* unlinks it from the list */
+	}
 }
 
 /* ---- accepted connections -------------------------------------------- */
@@ -668,7 +719,7 @@ static bool grp_conn_send_ack(struct grp_conn *c, uint64_t seq)
 	uint8_t rec[GRP_ACK_LEN];
 	ssize_t n;
 
-	grp_wire_ack(rec, seq);
+	grp_wire_ack(rec, seq, c->t->inc);
 	do {
 		n = send(c->fd, rec, sizeof(rec), MSG_NOSIGNAL | MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
@@ -770,18 +821,24 @@ static void grp_conn_kill(struct grp_conn *c)
 }
 
 static bool grp_hello_ok(struct grp_transport *t, const uint8_t *h,
-			 uint32_t *rank)
+			 uint32_t *rank, uint32_t *inc)
 {
 	uint32_t from = grp_wire_get_le32(h + GRP_HELLO_FROM_OFF);
+	const struct grp_peer *p;
 
-	if (memcmp(h, GRP_HELLO_MAGIC, 4) ||
+	*inc = grp_wire_get_le32(h + GRP_HELLO_INC_OFF);
+	if (memcmp(h, GRP_HELLO_MAGIC, 4) || !*inc ||
 	    grp_wire_get_le16(h + GRP_HELLO_VERSION_OFF) != GRP_HELLO_VERSION ||
 	    grp_wire_get_le16(h + GRP_HELLO_FLAGS_OFF) !=
 	    (t->spec->has_key ? GRP_HELLO_F_AUTH : 0) ||
 	    grp_wire_get_le64(h + GRP_HELLO_JOB_OFF) != t->spec->job ||
 	    grp_wire_get_le32(h + GRP_HELLO_TO_OFF) != t->spec->rank ||
-	    from >= t->spec->size || from == t->spec->rank ||
-	    grp_is_dead(t, from))
+	    from >= t->spec->size || from == t->spec->rank)
+		return false;
+	/* The dead, or an older process than the one known: never again. */
+	p = t->peers[from];
+	if (*inc < (p ? p->inc : 1) ||
+	    (grp_is_dead(t, from) && *inc <= (p ? p->inc : 1)))
 		return false;
 	*rank = from;
 	return true;
@@ -823,11 +880,11 @@ static bool grp_conn_deliver(struct grp_conn *c)
 	int err;
 
 	if (c->rank == GRP_NO_RANK) {
-		uint32_t rank;
+		uint32_t rank, inc;
 
 		if (c->len < GRP_HELLO_LEN)
 			return true;
-		if (!grp_hello_ok(t, c->buf, &rank))
+		if (!grp_hello_ok(t, c->buf, &rank, &inc))
 			goto violation;
 		off = GRP_HELLO_LEN;
 		if (t->spec->has_key) {
@@ -844,6 +901,8 @@ static bool grp_conn_deliver(struct grp_conn *c)
 			grp_conn_free(c);	/* out of memory: refuse */
 			return false;
 		}
+		if (inc > p->inc)
+			grp_peer_new_incarnation(p, inc, NULL);
 		c->rank = rank;
 		c->peer_next = p->incoming;
 		p->incoming = c;
@@ -1119,7 +1178,9 @@ int grp_transport_open(const struct ftnl_group_spec *spec, int epfd,
 		err = -ENOMEM;
 		goto fail;
 	}
+	t->inc = spec->incarnation ? spec->incarnation : 1;
 	grp_wire_hello(t->hello, spec->job, spec->rank, 0);
+	grp_wire_put_le32(t->hello + GRP_HELLO_INC_OFF, t->inc);
 	if (spec->has_key)
 		grp_wire_put_le16(t->hello + GRP_HELLO_FLAGS_OFF,
 				  GRP_HELLO_F_AUTH);
@@ -1249,14 +1310,17 @@ int grp_transport_send(struct grp_transport *t, uint32_t to,
 	return 0;
 }
 
-void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank)
+void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank,
+			     uint32_t inc)
 {
 	struct grp_peer *p;
 
 	if (rank >= t->spec->size || rank == t->spec->rank)
 		return;
-	t->dead[rank / 8] |= (uint8_t)(1u << (rank % 8));
 	p = t->peers[rank];
+	if (inc < (p ? p->inc : 1))
+		return;		/* a restarted process took its place */
+	t->dead[rank / 8] |= (uint8_t)(1u << (rank % 8));
 	if (!p)
 		return;
 	grp_out_close_socket(p);
@@ -1265,6 +1329,21 @@ void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank)
 	p->state = GRP_OUT_DEAD;
 	while (p->incoming)
 		grp_conn_kill(p->incoming);
+}
+
+int grp_transport_peer_new(struct grp_transport *t, uint32_t rank,
+			   uint32_t inc)
+{
+	struct grp_peer *p;
+
+	if (rank >= t->spec->size || rank == t->spec->rank)
+		return 0;
+	p = grp_peer_get(t, rank);
+	if (!p)
+		return -ENOMEM;
+	if (inc > p->inc)
+		grp_peer_new_incarnation(p, inc, NULL);
+	return 0;
 }
 
 void grp_transport_get_stats(const struct grp_transport *t,

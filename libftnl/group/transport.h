@@ -80,8 +80,21 @@ void grp_transport_close(struct grp_transport *t);
 int grp_transport_send(struct grp_transport *t, uint32_t to,
 		       const uint8_t *buf, size_t len);
 
-/* @rank is dead: drop its queue, close its connections, stop retrying. */
-void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank);
+/*
+ * Incarnation @inc of @rank is dead: unless a later incarnation already
+ * connected, drop its queue, close its connections, stop retrying. A
+ * later incarnation's hello (or ack) brings the rank back (hello.h).
+ */
+void grp_transport_peer_dead(struct grp_transport *t, uint32_t rank,
+			     uint32_t inc);
+
+/*
+ * Incarnation @inc of @rank is the one to talk to from now on (the group
+ * learned it from a join): as if its hello had come (hello.h), unless it
+ * did already. Return: 0, -ENOMEM.
+ */
+int grp_transport_peer_new(struct grp_transport *t, uint32_t rank,
+			   uint32_t inc);
 
 void grp_transport_get_stats(const struct grp_transport *t,
 			     struct grp_transport_stats *stats);

@@ -117,7 +117,7 @@ static void view_decided(void *ctx, uint64_t id, const void *value)
 	/* A decided failure is real: some contributor's detector saw it. */
 	for (r = 0; r < v->size; r++)
 		if (r != v->self && era_ulfm_failed(&v->jop.ulfm, value, r))
-			grp_mark_dead(g, v->members[r]);
+			grp_mark_dead(g, v->members[r], v->incs[r]);
 	if (era_ulfm_failed(&v->jop.ulfm, value, v->self))
 		g->stale = true;
 	/* Every live member of v finished the shrink that created it. */
@@ -267,7 +267,7 @@ int grp_view_create(struct ftnl_group *g, uint64_t id,
 	}
 	/* Deaths known before the view existed. */
 	for (uint32_t r = 0; r < size; r++)
-		if (r != v->self && era_bit_test(g->dead, members[r]))
+		if (r != v->self && grp_is_dead_inc(g, members[r], v->incs[r]))
 			grp_view_failure(v, r);
 	*out = v;
 	return 0;

@@ -26,13 +26,16 @@ static int epfd = -1;
 
 struct deaths {
 	unsigned int reports[SIZE + 1];	/* per rank; [SIZE]: out of range */
+	uint32_t max_inc[SIZE + 1];	/* the highest incarnation reported */
 };
 
-static void on_dead(void *ctx, uint32_t rank)
+static void on_dead(void *ctx, uint32_t rank, uint32_t inc)
 {
 	struct deaths *d = ctx;
 
 	d->reports[rank < SIZE ? rank : SIZE]++;
+	if (inc > d->max_inc[rank < SIZE ? rank : SIZE])
+		d->max_inc[rank < SIZE ? rank : SIZE] = inc;
 }
 
 static uint64_t now_ms(void)
@@ -111,7 +114,7 @@ static void test_oracle(const void *arg)
 	char dir[256], from[512], to[512];
 	struct ftnl_group_spec spec;
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 	uint32_t r;
 
 	(void)arg;
@@ -125,6 +128,10 @@ static void test_oracle(const void *arg)
 	touch(dir, "03");	/* not as printf writes a rank */
 	touch(dir, "6");	/* out of range */
 	touch(dir, "4.tmp");
+	touch(dir, "4.1");	/* incarnation 1 is "4" */
+	touch(dir, "4.02");
+	touch(dir, "4.");
+	touch(dir, ".4");
 	touch(dir, "x");
 	if (!TAP_CHECK_INT(grp_detector_open(&spec, FTNL_GROUP_MODULE_OFF, epfd,
 					     on_dead, &d, &det), 0))
@@ -142,6 +149,12 @@ static void test_oracle(const void *arg)
 	TAP_CHECK(wait_report(&d, 1, 2000));
 	touch(dir, "5");
 	TAP_CHECK(wait_report(&d, 5, 2000));
+	TAP_CHECK_UINT(d.max_inc[5], 1);
+	/* a restarted rank's process: "R.I" */
+	touch(dir, "5.3");
+	for (int i = 0; i < 200 && d.max_inc[5] != 3; i++)
+		settle(10);
+	TAP_CHECK_UINT(d.max_inc[5], 3);
 	touch(dir, "-4");
 	touch(dir, "+4");
 	touch(dir, "4 ");
@@ -162,7 +175,7 @@ static void test_no_sources(const void *arg)
 {
 	struct ftnl_group_spec spec = make_spec(NULL);
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 
 	(void)arg;
 	TAP_CHECK_INT(grp_detector_open(&spec, FTNL_GROUP_MODULE_OFF, epfd,
@@ -176,7 +189,7 @@ static void test_missing_dir(const void *arg)
 {
 	struct ftnl_group_spec spec = make_spec("/nonexistent/ftnl-failed");
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 
 	(void)arg;
 	TAP_CHECK_INT(grp_detector_open(&spec, FTNL_GROUP_MODULE_OFF, epfd,
@@ -188,7 +201,7 @@ static void test_bad_args(const void *arg)
 {
 	struct ftnl_group_spec spec = make_spec(NULL);
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 
 	(void)arg;
 	TAP_CHECK_INT(grp_detector_open(&spec, (enum ftnl_group_module)7, epfd,
@@ -214,7 +227,7 @@ static void test_module_auto(const void *arg)
 {
 	struct ftnl_group_spec spec = make_spec(NULL);
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 
 	(void)arg;
 	if (host_has_module()) {
@@ -231,7 +244,7 @@ static void test_module_on(const void *arg)
 {
 	struct ftnl_group_spec spec = make_spec(NULL);
 	struct grp_detector *det = NULL;
-	struct deaths d = { { 0 } };
+	struct deaths d = { { 0 }, { 0 } };
 
 	(void)arg;
 	if (host_has_module()) {

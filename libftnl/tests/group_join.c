@@ -391,6 +391,66 @@ out:
 	world_close(&w);
 }
 
+/* Reopen rank @r as incarnation @inc (a restarted process). */
+static bool world_restart(struct world *w, uint32_t r, uint32_t inc)
+{
+	struct ftnl_group_attr a = { .module = FTNL_GROUP_MODULE_OFF,
+				     .engine = engine };
+	struct ftnl_group_spec spec = {
+		.job = next_job - 1, .size = w->n, .rank = r,
+		.peers = w->peers, .incarnation = inc,
+	};
+
+	if (!TAP_CHECK_INT(ftnl_group_open(&spec, &a, &w->g[r]), 0))
+		return false;
+	ftnl_group_on_view_change(w->g[r], on_view, (void *)(uintptr_t)r);
+	return true;
+}
+
+/*
+ * Rank 2 of 4 dies and restarts as incarnation 2: it starts outside,
+ * joins, and the grow puts it back under rank 2; the agreements go on
+ * with it. Then it dies again, and incarnation 3 comes back the same way:
+ * the death of incarnation 2 is not confused with the life of 3.
+ */
+static void test_restart(const void *arg)
+{
+	static const uint32_t all[] = { 0, 1, 2, 3 };
+	struct world w;
+
+	(void)arg;
+	if (!world_open(&w, 4, 0))
+		return;
+	agree_members(&w, all, 4, 0);
+	for (uint32_t inc = 2; inc <= 3; inc++) {
+		struct job jobs[MAXN] = { 0 };
+		uint64_t id = inc - 1;
+
+		world_kill(&w, 2);
+		if (!world_restart(&w, 2, inc))
+			break;
+		TAP_CHECK_INT(ftnl_group_is_member(w.g[2]), 0);
+		TAP_CHECK_INT(ftnl_group_join_start(w.g[2]), 0);
+		if (!wait_joiners(&w, 1))
+			break;
+		for (uint32_t r = 0; r < 4; r++)
+			jobs[r] = (struct job){ .g = w.g[r], .max_size = 4,
+						.kind = r == 2 ? JOB_JOIN :
+							JOB_GROW,
+						.then_agree = true,
+						.flag = ~((uint64_t)1 << r) };
+		run_jobs(jobs, 4);
+		for (uint32_t r = 0; r < 4; r++)
+			TAP_CHECK_INT(jobs[r].result, 0);
+		check_agreed(jobs, 4, ~(uint64_t)0xf);
+		check_views(&w, id, all, 4);
+		/* The dead incarnation is not a failure of the view. */
+		TAP_CHECK_INT(ftnl_group_failed(w.g[0], NULL, 0), 0);
+		agree_members(&w, all, 4, 0);
+	}
+	world_close(&w);
+}
+
 /* Without joiners, grow is a shrink; a spare-only world is refused. */
 static void test_no_joiner(const void *arg)
 {
@@ -424,6 +484,7 @@ static void run_engine(const void *arg)
 	engine = *(const enum ftnl_group_engine *)arg;
 	test_spares(NULL);
 	test_grow_all(NULL);
+	test_restart(NULL);
 	engine = FTNL_GROUP_ENGINE_ERA;
 }
 
@@ -439,6 +500,8 @@ int main(void)
 	tap_add(test_spares, NULL,
 		"spares: grow lets in the lowest joiners up to the size asked");
 	tap_add(test_grow_all, NULL, "grow(0): every joiner, with a failure");
+	tap_add(test_restart, NULL,
+		"a restarted rank rejoins under its rank, twice");
 	tap_add(test_no_joiner, NULL,
 		"no joiner: grow is a shrink; a world of spares is refused");
 	tap_add(run_engine, &vall[0], "validate-all strict: spares and grow");

@@ -417,7 +417,7 @@ static void test_peer_dead(const void *arg)
 	run_until(NULL, NULL, 50);
 	TAP_CHECK(stats_of(w.t[0]).connect_retries >= 1);
 
-	grp_transport_peer_dead(w.t[0], 1);
+	grp_transport_peer_dead(w.t[0], 1, 1);
 	retries = stats_of(w.t[0]).connect_retries;
 	TAP_CHECK(send_frames(&w, 0, 1, 10, 5, NULL));	/* accepted, dropped */
 	run_until(NULL, NULL, 300);
@@ -462,7 +462,7 @@ static void test_dead_closes_incoming(const void *arg)
 	want.rx = &w.rx[0];
 	TAP_CHECK(send_frames(&w, 2, 0, 0, 5, NULL));
 	TAP_CHECK(run_until(got_count, &want, 5000));
-	grp_transport_peer_dead(w.t[0], 2);
+	grp_transport_peer_dead(w.t[0], 2, 1);
 	TAP_CHECK(send_frames(&w, 2, 0, 5, 5, NULL));
 	run_until(NULL, NULL, 100);
 	TAP_CHECK_UINT(w.rx[0].count[2], 5);
@@ -472,6 +472,72 @@ out:
 }
 
 /* ---- raw sockets speaking to rank 0 -------------------------------------- */
+
+static int raw_connect(const struct world *w, uint32_t to);
+static bool raw_send(int fd, const void *buf, size_t len);
+static bool raw_closed(int fd);
+
+/*
+ * Rank 1 dies and restarts as incarnation 2: each direction starts over
+ * (what was queued for the dead process is not delivered to the new one),
+ * and the dead incarnation's hellos stay refused.
+ */
+static void test_restart(const void *arg)
+{
+	struct world w;
+	uint8_t hello[GRP_HELLO_LEN];
+	uint8_t *f = make_frame(0, 64);
+	int fd = -1;
+
+	(void)arg;
+	world_init(&w, 2);
+	if (!TAP_CHECK(world_open(&w, 0)) || !TAP_CHECK(world_open(&w, 1)))
+		goto out;
+	TAP_CHECK(send_frames(&w, 0, 1, 0, 5, NULL));
+	TAP_CHECK(send_frames(&w, 1, 0, 0, 5, NULL));
+	TAP_CHECK(run_until(got_count, &(struct want){ &w.rx[1], 0, 5 }, 5000));
+	TAP_CHECK(run_until(got_count, &(struct want){ &w.rx[0], 1, 5 }, 5000));
+
+	/* Rank 1 dies; rank 0 still queues for it, then hears of it. */
+	grp_transport_close(w.t[1]);
+	w.t[1] = NULL;
+	TAP_CHECK(send_frames(&w, 0, 1, 5, 3, NULL));
+	run_until(NULL, NULL, 50);
+	grp_transport_peer_dead(w.t[0], 1, 1);
+
+	/* Incarnation 2 of rank 1: a new process, counting from zero. */
+	memset(&w.rx[1], 0, sizeof(w.rx[1]));
+	w.rx[0].next[1] = 0;
+	w.spec[1].incarnation = 2;
+	if (!TAP_CHECK(world_open(&w, 1)))
+		goto out;
+	TAP_CHECK(send_frames(&w, 1, 0, 0, 4, NULL));
+	TAP_CHECK(run_until(got_count, &(struct want){ &w.rx[0], 1, 9 }, 5000));
+	/* A late death report of incarnation 1 does not kill it. */
+	grp_transport_peer_dead(w.t[0], 1, 1);
+	TAP_CHECK(send_frames(&w, 0, 1, 0, 6, NULL));
+	TAP_CHECK(run_until(got_count, &(struct want){ &w.rx[1], 0, 6 }, 5000));
+	run_until(NULL, NULL, 50);
+	TAP_CHECK_UINT(w.rx[1].count[0], 6);	/* none of the dead one's 3 */
+	TAP_CHECK_UINT(w.rx[0].bad, 0);
+	TAP_CHECK_UINT(w.rx[1].bad, 0);
+
+	/* The dead incarnation's hello: refused. */
+	fd = raw_connect(&w, 0);
+	if (!TAP_CHECK(fd >= 0))
+		goto out;
+	grp_wire_hello(hello, JOB, 1, 0);	/* incarnation 1 */
+	TAP_CHECK(raw_send(fd, hello, sizeof(hello)));
+	TAP_CHECK(raw_send(fd, f, 64));
+	run_until(NULL, NULL, 100);
+	TAP_CHECK(raw_closed(fd));
+	TAP_CHECK_UINT(w.rx[0].count[1], 9);
+out:
+	free(f);
+	if (fd >= 0)
+		close(fd);
+	world_close(&w);
+}
 
 static int raw_connect(const struct world *w, uint32_t to)
 {
@@ -519,13 +585,13 @@ struct bad_hello {
 };
 
 static const struct bad_hello bad_hellos[] = {
-	{ "garbage", JOB, 1, 0, 2, true },
-	{ "wrong job", JOB + 1, 1, 0, 2, false },
-	{ "from itself", JOB, 0, 0, 2, false },
-	{ "from out of range", JOB, 3, 0, 2, false },
-	{ "to another rank", JOB, 1, 2, 2, false },
-	{ "unknown version", JOB, 1, 0, 3, false },
-	{ "old version", JOB, 1, 0, 1, false },
+	{ "garbage", JOB, 1, 0, 3, true },
+	{ "wrong job", JOB + 1, 1, 0, 3, false },
+	{ "from itself", JOB, 0, 0, 3, false },
+	{ "from out of range", JOB, 3, 0, 3, false },
+	{ "to another rank", JOB, 1, 2, 3, false },
+	{ "unknown version", JOB, 1, 0, 4, false },
+	{ "old version", JOB, 1, 0, 2, false },
 };
 
 static void test_bad_hello(const void *arg)
@@ -546,7 +612,7 @@ static void test_bad_hello(const void *arg)
 	grp_wire_hello(hello, b->job, b->from, b->to);
 	grp_wire_put_le16(hello + GRP_HELLO_VERSION_OFF, b->version);
 	if (b->garbage)
-		memcpy(hello, "GET / HTTP/1.0\r\n\r\n\0\0\0\0\0\0", GRP_HELLO_LEN);
+		memcpy(hello, "GET / HTTP/1.0\r\nHost: x\r\n\r\n", GRP_HELLO_LEN);
 	TAP_CHECK(raw_send(fd, hello, sizeof(hello)));
 	TAP_CHECK(raw_send(fd, f, 64));
 	end = now_ms() + 5000;
@@ -682,7 +748,7 @@ static void fake_ready(struct grp_source *src, uint32_t events)
 		epoll_ctl(epfd, EPOLL_CTL_DEL, fl->listen_fd, NULL);
 		if (fl->conn_fd >= 0) {
 			epoll_ctl(epfd, EPOLL_CTL_ADD, fl->conn_fd, &ev);
-			grp_wire_ack(ack, 0);
+			grp_wire_ack(ack, 0, 1);
 			send(fl->conn_fd, ack, sizeof(ack), MSG_NOSIGNAL);
 		}
 		return;
@@ -1099,6 +1165,8 @@ int main(void)
 	tap_add(test_send_checks, NULL, "send checks; port in use");
 	tap_add(test_late_listener, NULL, "late listener: retried, nothing lost");
 	tap_add(test_peer_dead, NULL, "dead peer: queue dropped, no retries");
+	tap_add(test_restart, NULL,
+		"a restarted rank (incarnation 2): both directions start over");
 	tap_add(test_dead_closes_incoming, NULL,
 		"dead peer: its connections closed");
 	for (i = 0; i < sizeof(bad_hellos) / sizeof(bad_hellos[0]); i++)

@@ -337,7 +337,9 @@ int ftnl_group_progress(struct ftnl_group *group);
 /**
  * ftnl_group_report_failure() - the caller's perfect detector saw a death
  * @group: the group
- * @rank: world rank that is dead; it must really be (ERA relies on it)
+ * @rank: world rank that is dead; it must really be (ERA relies on it).
+ *	Of a restarted rank, the process this member knows of (its latest
+ *	incarnation)
  *
  * Return: 0 (also if it was known); -EINVAL for a rank out of range or
  * the caller's own.
@@ -346,6 +348,8 @@ int ftnl_group_report_failure(struct ftnl_group *group, uint32_t rank);
 
 /**
  * ftnl_group_failed() - the world ranks known dead, in increasing order
+ * (a rank whose restarted process was heard of is not: its latest
+ * incarnation is alive)
  * @group: the group
  * @ranks: filled with up to @cap ranks (may be NULL if @cap is 0)
  * @cap: room in @ranks
