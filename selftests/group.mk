@@ -5,8 +5,8 @@
 # with the group tests' workload and checker, built and copied here, on a
 # virtual cluster. Documentation/selftests.rst, Documentation/ftnl-launch.rst.
 
-EXTRA_TESTS += group_module.sh
-EXTRA_TOOLS += ftnl-group-worker group-check
+EXTRA_TESTS += group_module.sh group_recover
+EXTRA_TOOLS += ftnl-group-worker group-check group_recover
 
 GROUP_TESTS_SRC := $(ROOT)/libftnl/group/tests
 
@@ -20,3 +20,10 @@ $(OUT)/ftnl-group-worker: $(GROUP_TESTS_SRC)/group-worker.c \
 
 $(OUT)/group-check: $(GROUP_TESTS_SRC)/group-check | $(OUT)
 	install -m 0755 $< $@
+
+# The group's failure detector itself (an internal of libftnl, so linked
+# from libftnl.a, whose hidden symbols link statically), against the module.
+$(OUT)/group_recover: group_recover.c $(OBJ)/ftnl_selftest.o $(COMMON_H) \
+		$(ROOT)/libftnl/group/detector.h $(wildcard $(BUILD)/lib/libftnl.a) | $(OUT)
+	$(CC) $(ST_CPPFLAGS) $(LIBFTNL_CPPFLAGS) -I$(ROOT)/libftnl $(ST_CFLAGS) \
+		-o $@ $< $(OBJ)/ftnl_selftest.o $(BUILD)/lib/libftnl.a -lmnl -lpthread

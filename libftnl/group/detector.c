@@ -35,6 +35,9 @@ struct grp_detector {
 	bool events_in_epoll;
 	uint32_t *rank_node;		/* each rank's node id, or unknown */
 	uint32_t owner_uid;		/* whose registrations count */
+	bool seq_known;			/* last_seq is where numbering stands */
+	uint64_t last_seq;		/* newest event seq seen, 0: none */
+	uint64_t events_unrecoverable;	/* pushed out of the history */
 };
 
 static void grp_report(struct grp_detector *d, uint32_t rank, uint32_t inc)
@@ -246,8 +249,14 @@ bool grp_proc_exit_is_death(const struct ftnl_group_spec *spec,
 	       rank_node[pe->rank] == pe->node_id;
 }
 
-static void grp_module_event(struct grp_detector *d,
-			     const struct ftnl_event *ev)
+bool grp_event_gap(bool seq_known, uint64_t last_seq, uint64_t seq)
+{
+	/* 0: a module without numbers; not above last + 1: no number skipped. */
+	return seq_known && seq && seq > last_seq + 1;
+}
+
+/* A node failure or a process exit, from the socket or the history. */
+static void grp_module_death(struct grp_detector *d, const struct ftnl_event *ev)
 {
 	switch (ev->type) {
 	case FTNL_EVENT_FAILURE:
@@ -260,15 +269,87 @@ static void grp_module_event(struct grp_detector *d,
 					   &ev->proc_exit))
 			grp_report(d, ev->proc_exit.rank, 0);
 		break;
-	case FTNL_EVENT_CLUSTER:
+	default:
+		break;
+	}
+}
+
+struct grp_history_walk {
+	struct grp_detector *d;
+	uint64_t after;
+	bool first;
+};
+
+static int grp_history_event(const struct ftnl_event *ev, void *arg)
+{
+	struct grp_history_walk *w = arg;
+	struct grp_detector *d = w->d;
+
+	if (w->first && ev->seq != w->after + 1)
+		d->events_unrecoverable += ev->seq - w->after - 1;
+	w->first = false;
+	grp_module_death(d, ev);
+	if (ev->seq > d->last_seq)
+		d->last_seq = ev->seq;
+	return 0;
+}
+
+/*
+ * Events were missed (an overrun, or a sequence number skipped): apply
+ * the deaths the module's history holds after the last one seen. Deaths
+ * are idempotent, so what the socket still delivers after this is applied
+ * again harmlessly. Those pushed out of the history are lost to this node:
+ * only the node table (re-read on an overrun) still tells of node deaths.
+ */
+static void grp_module_recover(struct grp_detector *d)
+{
+	struct grp_history_walk w = { .d = d, .after = d->last_seq,
+				      .first = true };
+	int err;
+
+	err = ftnl_event_history(d->handle, w.after, grp_history_event, &w);
+	if (err == -ESTALE) {
+		/* The module's numbering restarted: take all it holds. */
+		w = (struct grp_history_walk){ .d = d, .first = true };
+		d->last_seq = 0;
+		ftnl_event_history(d->handle, 0, grp_history_event, &w);
+	}
+	/* Other failures: the next gap or overrun tries again. */
+}
+
+static void grp_module_event(struct grp_detector *d,
+			     const struct ftnl_event *ev)
+{
+	switch (ev->type) {
+	case FTNL_EVENT_FAILURE:
+	case FTNL_EVENT_PROC_EXIT:
+		if (grp_event_gap(d->seq_known, d->last_seq, ev->seq))
+			grp_module_recover(d);
+		grp_module_death(d, ev);
+		if (ev->seq > d->last_seq)
+			d->last_seq = ev->seq;
+		break;
 	case FTNL_EVENT_OVERRUN:
 		/*
+		 * The socket dropped events: the history has them. Without
+		 * knowing where the numbering stood (no stats at open), only
+		 * the node table can be re-read.
+		 */
+		if (d->seq_known)
+			grp_module_recover(d);
+		grp_module_resync(d);
+		break;
+	case FTNL_EVENT_CLUSTER:
+		/*
 		 * Failing to re-read leaves the old mapping; the next event
-		 * tries again. Lost PROC_EXIT events cannot be re-read.
+		 * tries again.
 		 */
 		grp_module_resync(d);
 		break;
 	default:
+		/* Kinds added later (expulsions, joins) are not deaths here. */
+		if (ev->seq > d->last_seq)
+			d->last_seq = ev->seq;
 		break;
 	}
 }
@@ -316,6 +397,7 @@ static int grp_module_open(struct grp_detector *d)
 	struct epoll_event ev = { .events = EPOLLIN,
 				  .data.ptr = &d->events_src };
 	struct ftnl_cluster_info info;
+	struct ftnl_stats stats;
 	int err;
 
 	err = ftnl_open(&d->handle);
@@ -327,6 +409,14 @@ static int grp_module_open(struct grp_detector *d)
 	err = ftnl_events_open(&d->events);
 	if (err)
 		return err;
+	/*
+	 * Where the numbering stands once subscribed: a later gap is an event
+	 * missed. A module without sequence numbers reports 0 (no recovery).
+	 */
+	if (!ftnl_stats_get(d->handle, &stats)) {
+		d->last_seq = stats.event_seq;
+		d->seq_known = true;
+	}
 	d->owner_uid = d->spec->has_owner ? d->spec->owner_uid :
 					    (uint32_t)getuid();
 	d->rank_node = malloc((size_t)d->spec->size * sizeof(*d->rank_node));
@@ -390,6 +480,16 @@ fail:
 bool grp_detector_uses_module(const struct grp_detector *d)
 {
 	return d->handle;
+}
+
+int grp_detector_events_fd(const struct grp_detector *d)
+{
+	return d->events ? ftnl_events_fd(d->events) : -1;
+}
+
+uint64_t grp_detector_events_unrecoverable(const struct grp_detector *d)
+{
+	return d->events_unrecoverable;
 }
 
 void grp_detector_close(struct grp_detector *d, bool clean)

@@ -9,8 +9,11 @@
  *   whose peer node is N (spec node id, else the address matched in the
  *   module's node table), and FTNL_EVENT_PROC_EXIT of this job to its
  *   rank, but only one from that rank's node and owned by the job's
- *   owner (grp_proc_exit_is_death()). An overrun (lost events) is answered by re-reading the node
- *   table: every node it lists dead is reported. A node that *left*
+ *   owner (grp_proc_exit_is_death()). Missed events (an overrun of the
+ *   socket, or a sequence number skipped) are recovered from the module's
+ *   event history (ftnl_event_history()) after the last sequence number
+ *   seen, and an overrun also re-reads the node table: every node it lists
+ *   dead is reported. A node that *left*
  *   (FTNL_CAUSE_LEAVE, state LEFT) is not dead: its ranks may live on.
  *   An address that several nodes share maps to none (never guess).
  * - the failure oracle directory (spec->failure_dir): watched with
@@ -60,8 +63,26 @@ bool grp_proc_exit_is_death(const struct ftnl_group_spec *spec,
 			    const uint32_t *rank_node, uint32_t owner_uid,
 			    const struct ftnl_event_proc_exit *pe);
 
+/*
+ * Was an event missed before the one numbered @seq, @last_seq being the
+ * newest seen (@seq_known: the numbering was read at open)? Sequence
+ * numbers 0 (a module without them) and repeats (an event met again
+ * after a recovery from the history) are no gap.
+ */
+bool grp_event_gap(bool seq_known, uint64_t last_seq, uint64_t seq);
+
 /* Whether the kernel module is in use. */
 bool grp_detector_uses_module(const struct grp_detector *d);
+
+/* The module events' descriptor, -1 without the module (for tests). */
+int grp_detector_events_fd(const struct grp_detector *d);
+
+/*
+ * Events missed and no longer in the module's history when the detector
+ * looked (their deaths are lost but for node deaths, which the node table
+ * still shows).
+ */
+uint64_t grp_detector_events_unrecoverable(const struct grp_detector *d);
 
 /*
  * Stop; with @clean, unregister from the module first (a clean exit, not

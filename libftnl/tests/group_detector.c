@@ -213,6 +213,25 @@ static void test_bad_args(const void *arg)
 }
 
 /* Whether this host has the ftnl family (then the module tests are the VM's). */
+static void test_event_gap(const void *arg)
+{
+	(void)arg;
+	/* In order, from nothing and from somewhere. */
+	TAP_CHECK(!grp_event_gap(true, 0, 1));
+	TAP_CHECK(!grp_event_gap(true, 41, 42));
+	/* Numbers skipped. */
+	TAP_CHECK(grp_event_gap(true, 0, 2));
+	TAP_CHECK(grp_event_gap(true, 41, 43));
+	TAP_CHECK(grp_event_gap(true, 1, UINT64_MAX));
+	/* Met again after a recovery: not a gap. */
+	TAP_CHECK(!grp_event_gap(true, 41, 41));
+	TAP_CHECK(!grp_event_gap(true, 41, 7));
+	/* A module without numbers, or the numbering not read at open. */
+	TAP_CHECK(!grp_event_gap(true, 41, 0));
+	TAP_CHECK(!grp_event_gap(false, 0, 5));
+	TAP_CHECK(!grp_event_gap(false, 41, 43));
+}
+
 static bool host_has_module(void)
 {
 	struct ftnl_handle *h;
@@ -328,6 +347,7 @@ int main(void)
 	tap_add(test_oracle, NULL, "oracle directory");
 	tap_add(test_no_sources, NULL, "no sources");
 	tap_add(test_missing_dir, NULL, "missing oracle directory");
+	tap_add(test_event_gap, NULL, "a sequence number skipped is a gap, a repeat or 0 is not");
 	tap_add(test_bad_args, NULL, "bad arguments");
 	tap_add(test_module_auto, NULL, "module auto: falls back without it");
 	tap_add(test_module_on, NULL, "module on: -ENOENT without it");
