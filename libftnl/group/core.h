@@ -25,7 +25,7 @@
 
 #include "era/engine.h"
 #include "era/ulfm.h"
-#include "group/join.h"
+#include "group/joinmsg.h"
 #include "group/joinop.h"
 #include "vall/engine.h"
 
@@ -133,6 +133,8 @@ struct grp_early_msg {
  *	(0: none): contributed to the next grow, dropped once let in
  * @joining: this process asked to join and is not in a view yet
  * @welcomed: its first view came; the view callback has not run yet
+ * @rx_members: a decoded WELCOME's members (world size entries)
+ * @rx_incs: their incarnations (world size entries)
  * @stale: a decision listed this process dead: it must leave
  * @fatal: a negative errno once the group is unusable
  * @txbuf: one encoded message, @txcap bytes
@@ -171,6 +173,8 @@ struct ftnl_group {
 	uint32_t *join_inc;
 	bool joining;
 	bool welcomed;
+	uint32_t *rx_members;
+	uint32_t *rx_incs;
 	bool stale;
 	int fatal;
 

@@ -346,6 +346,8 @@ static void group_free(struct ftnl_group *g)
 	free(g->to_transport);
 	free(g->incs);
 	free(g->join_inc);
+	free(g->rx_members);
+	free(g->rx_incs);
 	free(g->spec.peers);
 	free(g->spec.failure_dir);
 	free(g);
@@ -438,11 +440,14 @@ FTNL_EXPORT int ftnl_group_open(const struct ftnl_group_spec *spec,
 	g->dead_inc = calloc(spec->size, sizeof(*g->dead_inc));
 	g->acked_inc = calloc(spec->size, sizeof(*g->acked_inc));
 	g->join_inc = calloc(spec->size, sizeof(*g->join_inc));
+	g->rx_members = malloc(spec->size * sizeof(*g->rx_members));
+	g->rx_incs = malloc(spec->size * sizeof(*g->rx_incs));
 	g->inc = spec->incarnation ? spec->incarnation : 1;
 	err = spec_copy(&g->spec, spec);
 	if (!err && (!g->dead || !g->acked || !g->to_engines ||
 		     !g->to_transport || !g->incs || !g->join_inc ||
-		     !g->dead_inc || !g->acked_inc))
+		     !g->dead_inc || !g->acked_inc || !g->rx_members ||
+		     !g->rx_incs))
 		err = -ENOMEM;
 	for (uint32_t r = 0; !err && r < spec->size; r++)
 		g->incs[r] = r == spec->rank ? g->inc : 1;

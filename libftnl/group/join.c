@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Joining a running group (Documentation/libftnl-join.rst): the JOIN and
- * WELCOME messages (join.h), the members' table of pending joiners, and
+ * WELCOME messages (joinmsg.h), the members' table of pending joiners, and
  * the joiner's side of the API. The members' side, the grow that lets
  * joiners in, is ftnl_group_grow() in request.c: the agreement decides
  * who enters, so every process sees the same sequence of views.
@@ -12,49 +12,30 @@
 
 #include "era/bitmap.h"
 #include "group/core.h"
-#include "group/hello.h"
 #include "group/transport.h"
 #include "internal.h"
 
-int grp_join_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
+/* Encode @m (job and incarnation filled in) and send it to @rank. */
+static void send_msg(struct ftnl_group *g, uint32_t rank,
+		     struct grp_join_msg *m)
 {
-	uint32_t n;
+	size_t len;
+	uint8_t *buf;
+	int err;
 
-	if (avail < 8)
-		return -EAGAIN;
-	if (buf[0] != GRP_JOIN_MAGIC0 || buf[1] != GRP_JOIN_MAGIC1)
-		return -EBADMSG;
-	if (buf[2] != GRP_JOIN_VERSION)
-		return -EPROTONOSUPPORT;
-	n = grp_wire_get_le32(buf + 4);
-	switch (buf[3]) {
-	case GRP_JOIN_T_JOIN:
-		if (n != GRP_JOIN_LEN)
-			return -EBADMSG;
-		break;
-	case GRP_JOIN_T_WELCOME:
-		if (n < GRP_WELCOME_HDR_LEN + 8 ||
-		    n > GRP_WELCOME_HDR_LEN + 8ull * FTNL_GROUP_MAX_SIZE ||
-		    (n - GRP_WELCOME_HDR_LEN) % 8)
-			return -EBADMSG;
-		break;
-	default:
-		return -EBADMSG;
+	m->job = g->spec.job;
+	m->inc = g->inc;
+	len = grp_join_msg_size(m);
+	buf = malloc(len);
+	if (!buf) {
+		g->fatal = -ENOMEM;
+		return;
 	}
-	*len = n;
-	return 0;
-}
-
-static void put_header(uint8_t *buf, uint8_t type, uint32_t len,
-		       const struct ftnl_group *g)
-{
-	buf[0] = GRP_JOIN_MAGIC0;
-	buf[1] = GRP_JOIN_MAGIC1;
-	buf[2] = GRP_JOIN_VERSION;
-	buf[3] = type;
-	grp_wire_put_le32(buf + 4, len);
-	grp_wire_put_le64(buf + 8, g->spec.job);
-	grp_wire_put_le32(buf + 16, g->inc);
+	grp_join_msg_encode(m, buf, len);
+	err = grp_transport_send(g->transport, rank, buf, len);
+	if (err == -ENOMEM)
+		g->fatal = err;
+	free(buf);
 }
 
 /* Whether @rank, incarnation @inc, is a member of the current view. */
@@ -97,107 +78,67 @@ static int on_join(struct ftnl_group *g, uint32_t from, uint32_t inc)
 }
 
 /* A WELCOME: the first view of this process, if it is one. */
-static int on_welcome(struct ftnl_group *g, const uint8_t *buf, size_t len)
+static int on_welcome(struct ftnl_group *g, const struct grp_join_msg *m)
 {
-	uint32_t count = (uint32_t)((len - GRP_WELCOME_HDR_LEN) / 8);
-	uint64_t id = grp_wire_get_le64(buf + 24);
-	uint32_t *members, *incs;
 	struct grp_view *v;
-	bool self = false;
-	int err = 0;
+	uint32_t self;
+	int err;
 
-	if (grp_wire_get_le32(buf + 20) != g->inc ||
-	    grp_wire_get_le32(buf + 32) != count || count > g->spec.size)
+	if (m->joiner_inc != g->inc)
 		return -EBADMSG;
-	members = malloc(count * sizeof(*members));
-	incs = malloc(count * sizeof(*incs));
-	if (!members || !incs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (uint32_t i = 0; i < count; i++) {
-		const uint8_t *p = buf + GRP_WELCOME_HDR_LEN + 8 * i;
-
-		members[i] = grp_wire_get_le32(p);
-		incs[i] = grp_wire_get_le32(p + 4);
-		if (members[i] >= g->spec.size || !incs[i] ||
-		    (i && members[i] <= members[i - 1])) {
-			err = -EBADMSG;
-			goto out;
-		}
-		if (members[i] == g->spec.rank)
-			self = incs[i] == g->inc;
-	}
-	if (!self) {
-		err = -EBADMSG;
-		goto out;
-	}
+	for (self = 0; self < m->count; self++)
+		if (m->members[self] == g->spec.rank)
+			break;
+	if (self == m->count || m->incs[self] != g->inc)
+		return -EBADMSG;	/* a view without this process */
 	if (!g->joining || g->view)
-		goto out;	/* another member's copy of the same view */
-	err = grp_view_create(g, id, members, incs, count, &v);
-	if (err)
-		goto out;
+		return 0;	/* another member's copy of the same view */
+	err = grp_view_create(g, m->view_id, m->members, m->incs, m->count,
+			      &v);
+	if (err) {
+		if (err == -ENOMEM)
+			g->fatal = err;
+		return err;
+	}
 	g->view = v;
 	g->joining = false;
 	g->welcomed = true;
 	/* Other joiners' messages of this view, which came first. */
 	grp_replay_early(g);
-	for (uint32_t i = 0; i < count; i++) {
-		if (members[i] != g->spec.rank)
-			grp_new_incarnation(g, members[i], incs[i]);
-		if (g->join_inc[members[i]] <= incs[i])
-			g->join_inc[members[i]] = 0;
+	for (uint32_t i = 0; i < m->count; i++) {
+		if (m->members[i] != g->spec.rank)
+			grp_new_incarnation(g, m->members[i], m->incs[i]);
+		if (g->join_inc[m->members[i]] <= m->incs[i])
+			g->join_inc[m->members[i]] = 0;
 	}
-out:
-	free(members);
-	free(incs);
-	if (err == -ENOMEM)
-		g->fatal = err;
-	return err;
+	return 0;
 }
 
 int grp_join_frame(struct ftnl_group *g, uint32_t from, const uint8_t *buf,
 		   size_t len)
 {
-	uint32_t inc;
+	struct grp_join_msg m = { .members = g->rx_members,
+				  .incs = g->rx_incs };
 
-	/* The transport framed it (grp_join_msg_frame()). */
-	if (grp_wire_get_le64(buf + 8) != g->spec.job || from >= g->spec.size)
+	if (grp_join_msg_decode(buf, len, g->spec.size, &m) ||
+	    m.job != g->spec.job || from >= g->spec.size)
 		return -EBADMSG;
-	inc = grp_wire_get_le32(buf + 16);
-	if (!inc)
-		return -EBADMSG;
-	if (buf[3] == GRP_JOIN_T_JOIN)
-		return on_join(g, from, inc);
-	return on_welcome(g, buf, len);
+	if (m.type == GRP_JOIN_T_JOIN)
+		return on_join(g, from, m.inc);
+	return on_welcome(g, &m);
 }
 
 void grp_welcome(struct ftnl_group *g, const struct grp_view *v,
 		 uint32_t rank)
 {
-	size_t len = GRP_WELCOME_HDR_LEN + 8 * (size_t)v->size;
-	uint32_t r = grp_view_rank(v, rank);
-	uint8_t *buf = malloc(len);
-	int err;
+	struct grp_join_msg m = {
+		.type = GRP_JOIN_T_WELCOME,
+		.joiner_inc = v->incs[grp_view_rank(v, rank)],
+		.view_id = v->id, .count = v->size,
+		.members = v->members, .incs = v->incs,
+	};
 
-	if (!buf) {
-		g->fatal = -ENOMEM;
-		return;
-	}
-	put_header(buf, GRP_JOIN_T_WELCOME, (uint32_t)len, g);
-	grp_wire_put_le32(buf + 20, v->incs[r]);
-	grp_wire_put_le64(buf + 24, v->id);
-	grp_wire_put_le32(buf + 32, v->size);
-	for (uint32_t i = 0; i < v->size; i++) {
-		grp_wire_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i,
-				  v->members[i]);
-		grp_wire_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i + 4,
-				  v->incs[i]);
-	}
-	err = grp_transport_send(g->transport, rank, buf, len);
-	if (err == -ENOMEM)
-		g->fatal = err;
-	free(buf);
+	send_msg(g, rank, &m);
 }
 
 /* ---- the joiner's API --------------------------------------------------- */
@@ -214,7 +155,7 @@ static void unlock(struct ftnl_group *g)
 
 static int join_start_locked(struct ftnl_group *g)
 {
-	uint8_t msg[GRP_JOIN_LEN];
+	struct grp_join_msg m = { .type = GRP_JOIN_T_JOIN };
 
 	if (g->fatal)
 		return g->fatal;
@@ -222,16 +163,11 @@ static int join_start_locked(struct ftnl_group *g)
 		return -EALREADY;
 	if (g->joining)
 		return 0;
-	put_header(msg, GRP_JOIN_T_JOIN, GRP_JOIN_LEN, g);
-	for (uint32_t r = 0; r < g->spec.size; r++) {
-		int err;
-
-		if (r == g->spec.rank || era_bit_test(g->dead, r))
-			continue;	/* its latest process is dead */
-		err = grp_transport_send(g->transport, r, msg, sizeof(msg));
-		if (err == -ENOMEM)
-			return g->fatal = err;
-	}
+	for (uint32_t r = 0; r < g->spec.size && !g->fatal; r++)
+		if (r != g->spec.rank && !era_bit_test(g->dead, r))
+			send_msg(g, r, &m);	/* not if its latest is dead */
+	if (g->fatal)
+		return g->fatal;
 	g->joining = true;
 	return 0;
 }

@@ -326,7 +326,7 @@ FTNL_EXPORT void ftnl_group_on_view_change(struct ftnl_group *group,
  * fewer than @max_size members (0: no limit). A joiner of a rank still in
  * @v replaces it only if @v's incarnation failed. Both lists are sorted by
  * world rank: merge them. Then the joiners let in get the view, before
- * any message of it (join.h).
+ * any message of it (joinmsg.h).
  */
 static int next_view(struct ftnl_group *g, struct grp_view *v,
 		     const void *decided, bool grow, uint32_t max_size)

@@ -37,7 +37,7 @@
 #include "group/loop.h"
 #include "group/transport.h"
 #include "group/hello.h"
-#include "group/join.h"
+#include "group/joinmsg.h"
 
 #define GRP_RETRY_MIN_NS	(10ull * 1000 * 1000)	/* first retry delay */
 #define GRP_RETRY_MAX_NS	(1000ull * 1000 * 1000)	/* delay cap */
@@ -211,7 +211,7 @@ int grp_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
 {
 	if (avail && buf[0] == 'V')		/* vall/msg.h: "VA" */
 		return vall_msg_frame(buf, avail, len);
-	if (avail && buf[0] == GRP_JOIN_MAGIC0)	/* join.h: "GJ" */
+	if (avail && buf[0] == GRP_JOIN_MAGIC0)	/* joinmsg.h: "GJ" */
 		return grp_join_msg_frame(buf, avail, len);
 	return era_msg_frame(buf, avail, len);
 }

@@ -19,6 +19,8 @@
 #include "bcast/message.h"
 #include "era/msg.h"
 #include "era/ulfm.h"
+#include "group/joinmsg.h"
+#include "group/joinop.h"
 #include "radix/msg.h"
 #include "vall/msg.h"
 #include "wire.h"
@@ -224,33 +226,43 @@ static void gossip_seed(const char *name, u32 n, u32 self, u32 root, u8 f,
 	write_seed("gossip", name, buf, len);
 }
 
-/* A stream of the engine messages a group's transport carries. */
+/*
+ * A stream of the messages a group's transport carries: the engines'
+ * with the group's value (ULFM's and the joiners), and the join
+ * protocol's. A group of 100 in a world of 116 (fuzz_group.c).
+ */
 static void group_seeds(void)
 {
 	static u8 buf[8192];
-	static uint64_t value[ERA_ULFM_VALUE_WORDS(100)];
+	static uint64_t value[ERA_ULFM_VALUE_WORDS(100) + 1 + 2 * GRP_JOIN_SLOTS];
 	uint64_t desc[(100 + 63) / 64] = { 0 };
-	struct era_ulfm ulfm;
+	uint32_t members[4] = { 0, 17, 101, 110 }, incs[4] = { 1, 1, 1, 2 };
+	struct grp_join_op jop;
 	struct era_msg msg = { .group = 0x77, .id = 3, .gc = 2 };
 	struct vall_msg vmsg = { .group = 0x77, .id = 4, .bnum = 1 };
+	struct grp_join_msg jm = { .type = GRP_JOIN_T_JOIN, .job = 0x77,
+				   .inc = 2 };
 	size_t len = 2;
 	unsigned int t;
 
-	era_ulfm_init(&ulfm, 100);
+	grp_join_op_init(&jop, 100, 116);
 	put_be16(buf, 99);
-	era_ulfm_value_init(&ulfm, value, 5);
-	era_ulfm_set_failed(&ulfm, value, 17);
-	era_ulfm_set_failed(&ulfm, value, 64);
-	era_ulfm_set_acked(&ulfm, value, 17);
+	jop.op.identity(&jop.op, value);
+	era_ulfm_value_init(&jop.ulfm, value, 5);
+	era_ulfm_set_failed(&jop.ulfm, value, 17);
+	era_ulfm_set_failed(&jop.ulfm, value, 64);
+	era_ulfm_set_acked(&jop.ulfm, value, 17);
+	grp_join_add(&jop, value, 101, 1);
+	grp_join_add(&jop, value, 110, 2);
 	msg.type = ERA_MSG_UP;
 	msg.value = value;
-	len += era_msg_encode(&ulfm.op, &msg, buf + len, sizeof(buf) - len);
+	len += era_msg_encode(&jop.op, &msg, buf + len, sizeof(buf) - len);
 	msg.type = ERA_MSG_DOWN;
-	len += era_msg_encode(&ulfm.op, &msg, buf + len, sizeof(buf) - len);
+	len += era_msg_encode(&jop.op, &msg, buf + len, sizeof(buf) - len);
 	msg.type = ERA_MSG_RESULT_REQUEST;
 	msg.value = NULL;
 	msg.gc = 0;
-	len += era_msg_encode(&ulfm.op, &msg, buf + len, sizeof(buf) - len);
+	len += era_msg_encode(&jop.op, &msg, buf + len, sizeof(buf) - len);
 	write_seed("group", "era-up-down-request", buf, len);
 
 	/* Every validate-all type, descendants 3..9 and 70. */
@@ -262,11 +274,21 @@ static void group_seeds(void)
 		vmsg.type = (uint8_t)t;
 		vmsg.desc = vall_msg_is_bcast(t) ? desc : NULL;
 		vmsg.value = vall_msg_has_value(t) ? value : NULL;
-		len += vall_msg_encode(&ulfm.op, 100, &vmsg, buf + len,
+		len += vall_msg_encode(&jop.op, 100, &vmsg, buf + len,
 				       sizeof(buf) - len);
 		vmsg.bnum++;
 	}
 	write_seed("group", "vall-every-type", buf, len);
+
+	/* A join request, then the view that lets it in. */
+	len = 2;
+	len += grp_join_msg_encode(&jm, buf + len, sizeof(buf) - len);
+	jm = (struct grp_join_msg){ .type = GRP_JOIN_T_WELCOME, .job = 0x77,
+				    .inc = 1, .joiner_inc = 2, .view_id = 4,
+				    .count = 4, .members = members,
+				    .incs = incs };
+	len += grp_join_msg_encode(&jm, buf + len, sizeof(buf) - len);
+	write_seed("group", "join-welcome", buf, len);
 }
 
 /*
