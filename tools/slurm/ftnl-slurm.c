@@ -39,6 +39,7 @@ struct fs_pending {
 	unsigned int attempts;
 	uint64_t due_ms;	/* CLOCK_MONOTONIC */
 	uint64_t learned_real_ns; /* when ftnl learned it, 0 for a resync */
+	bool verify;		/* read Slurm's state first, whatever the op */
 };
 
 struct fs_state {
@@ -132,7 +133,7 @@ static const struct ftnl_node *fs_node(const struct fs_state *st, uint32_t id)
 
 /* Queues @op for @name, replacing what was queued for it. */
 static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
-		       const char *reason, uint64_t learned_real_ns)
+		       const char *reason, uint64_t learned_real_ns, bool verify)
 {
 	struct fs_pending *slot = NULL;
 	size_t i;
@@ -159,9 +160,13 @@ static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
 	snprintf(slot->reason, sizeof(slot->reason), "%s", reason ? reason : "");
 	slot->due_ms = fs_now_ms();
 	slot->learned_real_ns = learned_real_ns;
+	slot->verify = verify;
 }
 
-static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *ev)
+/* @verify: the failure is read back from ftnl's table, maybe long known
+ * and already handled in Slurm: read Slurm's state before any update. */
+static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *ev,
+			  bool verify)
 {
 	struct fs_failure failure = {
 		.node_id = ev->node_id,
@@ -201,7 +206,7 @@ static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *
 	else
 		snprintf(observer, sizeof(observer), "node %" PRIu32, ev->observer_id);
 	fs_reason(reason, sizeof(reason), &failure, observer);
-	fs_enqueue(st, ev->node_name, op, reason, ev->time_real_ns);
+	fs_enqueue(st, ev->node_name, op, reason, verify ? 0 : ev->time_real_ns, verify);
 }
 
 /* Every dead or departed node of the table again, as after a failure
@@ -217,7 +222,7 @@ static void fs_reconcile(struct fs_state *st)
 		const struct ftnl_node *n = &st->table.nodes[i];
 		struct ftnl_event_failure ev = {
 			.node_id = n->id,
-			.observer_id = st->self_id,
+			.observer_id = 0,	/* unknown: the table does not say */
 			.incarnation = n->incarnation,
 			.cause = n->state == FTNL_NODE_STATE_LEFT ? FTNL_CAUSE_LEAVE : FTNL_CAUSE_OBSERVED,
 		};
@@ -225,7 +230,7 @@ static void fs_reconcile(struct fs_state *st)
 		if (n->state != FTNL_NODE_STATE_DEAD && n->state != FTNL_NODE_STATE_LEFT)
 			continue;
 		snprintf(ev.node_name, sizeof(ev.node_name), "%s", n->name);
-		fs_on_failure(st, &ev);
+		fs_on_failure(st, &ev, true);
 	}
 }
 
@@ -246,7 +251,7 @@ static int fs_resync_node(const char *name, const struct fs_slurm_state *state, 
 		if (n->state == FTNL_NODE_STATE_ALIVE && strcmp(n->name, name) == 0) {
 			fs_log("%s: alive in ftnl again, %s in Slurm (\"%s\"): resuming",
 			       name, state->state_name, state->reason);
-			fs_enqueue(st, name, FS_OP_RESUME, NULL, 0);
+			fs_enqueue(st, name, FS_OP_RESUME, NULL, 0, true);
 		}
 	}
 	return 0;
@@ -281,6 +286,7 @@ static void fs_run(struct fs_state *st, struct fs_pending *p)
 {
 	struct fs_slurm_state state;
 	uint64_t t0, t1;
+	bool read_first;
 	int err;
 
 	if (st->dry_run) {
@@ -298,9 +304,10 @@ static void fs_run(struct fs_state *st, struct fs_pending *p)
 		return;
 	}
 	t0 = fs_now_ms();
-	err = fs_read_first(&st->policy, p->op) ? fs_slurm_get(p->name, &state) : 0;
+	read_first = p->verify || fs_read_first(&st->policy, p->op);
+	err = read_first ? fs_slurm_get(p->name, &state) : 0;
 	t1 = fs_now_ms();
-	if (!err && fs_read_first(&st->policy, p->op) && !fs_needs_update(p->op, &state.node)) {
+	if (!err && read_first && !fs_needs_update(p->op, &state.node)) {
 		if (st->verbose || p->op != FS_OP_RESUME)
 			fs_log("%s: already %s in Slurm (\"%s\"): %s not sent", p->name,
 			       state.state_name, state.reason, fs_op_name(p->op));
@@ -386,7 +393,7 @@ static int fs_drain_events(struct fs_state *st)
 			break;
 		case FTNL_EVENT_FAILURE:
 			fs_refresh(st);
-			fs_on_failure(st, &ev.failure);
+			fs_on_failure(st, &ev.failure, false);
 			break;
 		default:
 			break;

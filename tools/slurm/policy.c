@@ -91,6 +91,13 @@ void fs_reason(char *buf, size_t size, const struct fs_failure *failure,
 			 observer, failure->incarnation);
 		break;
 	default:
+		if (failure->observer_id == 0) {
+			/* Read back from ftnl's table (lost events, a restart of
+			 * ftnl-slurm): who observed it is not known any more. */
+			snprintf(buf, size, FS_REASON_PREFIX " dead in ftnl's table (incarnation %" PRIu64 ")",
+				 failure->incarnation);
+			break;
+		}
 		/* The actor is the observer: to it the cause is "observed". */
 		snprintf(buf, size, FS_REASON_PREFIX " observed dead by %s (incarnation %" PRIu64 ")",
 			 observer, failure->incarnation);

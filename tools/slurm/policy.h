@@ -141,7 +141,9 @@ uint32_t fs_designated(const struct fs_member *members, size_t count,
  * @observer: the observer's name (its ftnl node name, or "node N")
  *
  * "ftnl: observed dead by cn001 (incarnation 12)", "ftnl: left the
- * cluster", always starting with FS_REASON_PREFIX.
+ * cluster (incarnation 12)", "ftnl: dead in ftnl's table (incarnation
+ * 12)" when @failure->observer_id is 0 (read back from the table, the
+ * observer unknown); always starting with FS_REASON_PREFIX.
  */
 void fs_reason(char *buf, size_t size, const struct fs_failure *failure,
 	       const char *observer);

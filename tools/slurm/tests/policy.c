@@ -137,6 +137,11 @@ static void test_reason(const void *arg)
 	f.cause = FTNL_CAUSE_RESTARTED;
 	fs_reason(buf, sizeof(buf), &f, "node 9");
 	TAP_CHECK_STR(buf, "ftnl: restarted, seen by node 9 (incarnation 77 ended)");
+	f.cause = FTNL_CAUSE_OBSERVED;
+	f.observer_id = 0;
+	fs_reason(buf, sizeof(buf), &f, "node 0");
+	TAP_CHECK_STR(buf, "ftnl: dead in ftnl's table (incarnation 77)");
+	f.cause = FTNL_CAUSE_RESTARTED;
 	/* Truncated, never overrun, still ours. */
 	fs_reason(buf, 8, &f, "cn001");
 	TAP_CHECK_STR(buf, "ftnl: r");
