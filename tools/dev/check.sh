@@ -141,6 +141,8 @@ for k in "${KERNELS[@]}"; do
 	while read -r set scenario nodes opts; do
 		case $set in '' | '#'*) continue ;; esac
 		[ "${CLUSTER_SET:-short}" = all ] || [ "$set" = short ] || continue
+		# A Debian image boots its own kernel (Debian 12's): once, on 6.1.
+		case " $opts " in *" --image debian "*) [ "$k" = 6.1 ] || continue ;; esac
 		log=$LOGDIR/cluster-$scenario-$k.tap
 		# shellcheck disable=SC2086 # options, one per word
 		"$ROOT/tools/cluster/run" --kernel "$k" --nodes "$nodes" $opts -- "$scenario" </dev/null >"$log" 2>&1

@@ -41,6 +41,8 @@ export DEBIAN_FRONTEND=noninteractive
 # fuzz corpus with gcc alone). libslurm-dev builds ftnl-slurm; slurmctld,
 # slurmd, slurm-client and munge are the real Slurm its test boots in the
 # VM (tools/slurm/check.sh; their services are not started here).
+# debootstrap, qemu-img and mkfs.ext4/debugfs make the Debian 12 disk of
+# tools/cluster/run --image debian.
 PACKAGES=(
 	gcc gcc-12 make pkg-config libc6-dev binutils libasan8 libubsan1
 	perl python3 kmod bc flex bison libelf-dev libssl-dev dwarves
@@ -50,6 +52,7 @@ PACKAGES=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 sparse
 	clang libclang-rt-14-dev
 	libslurm-dev slurmctld slurmd slurm-client munge
+	debootstrap qemu-utils e2fsprogs
 )
 
 # The members of the 6.1 source tarball the project uses.
