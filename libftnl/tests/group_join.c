@@ -43,6 +43,7 @@ struct world {
 static uint16_t next_port;
 static uint64_t next_job;
 static enum ftnl_group_engine engine;
+static bool threaded;	/* the groups run their progress thread */
 
 static int64_t now_ms(void)
 {
@@ -67,7 +68,8 @@ static void on_view(const struct ftnl_view *v, void *arg)
 static bool world_open(struct world *w, uint32_t n, uint32_t spares)
 {
 	struct ftnl_group_attr a = { .module = FTNL_GROUP_MODULE_OFF,
-				     .engine = engine };
+				     .engine = engine,
+				     .progress_thread = threaded };
 
 	for (int attempt = 0; attempt < 8; attempt++) {
 		uint64_t job = next_job++;
@@ -395,7 +397,8 @@ out:
 static bool world_restart(struct world *w, uint32_t r, uint32_t inc)
 {
 	struct ftnl_group_attr a = { .module = FTNL_GROUP_MODULE_OFF,
-				     .engine = engine };
+				     .engine = engine,
+				     .progress_thread = threaded };
 	struct ftnl_group_spec spec = {
 		.job = next_job - 1, .size = w->n, .rank = r,
 		.peers = w->peers, .incarnation = inc,
@@ -488,6 +491,15 @@ static void run_engine(const void *arg)
 	engine = FTNL_GROUP_ENGINE_ERA;
 }
 
+static void run_threaded(const void *arg)
+{
+	(void)arg;
+	threaded = true;
+	test_spares(NULL);
+	test_restart(NULL);
+	threaded = false;
+}
+
 int main(void)
 {
 	static const enum ftnl_group_engine vall[] = {
@@ -506,5 +518,7 @@ int main(void)
 		"no joiner: grow is a shrink; a world of spares is refused");
 	tap_add(run_engine, &vall[0], "validate-all strict: spares and grow");
 	tap_add(run_engine, &vall[1], "validate-all loose: spares and grow");
+	tap_add(run_threaded, NULL,
+		"with the progress thread: spares, a restarted rank");
 	return tap_run();
 }
