@@ -384,6 +384,12 @@ static int group_start(struct ftnl_group *g)
 				detector_dead, g, &g->detector);
 	if (err)
 		return err;
+	/*
+	 * The module's exit reports name no incarnation: a late one of the
+	 * dead process would kill the restarted one (not a perfect detector).
+	 */
+	if (g->inc > 1 && grp_detector_uses_module(g->detector))
+		return -EOPNOTSUPP;
 	/* A spare or a restarted process starts outside: ftnl_group_join(). */
 	if (!g->spec.peers[g->spec.rank].spare && g->inc == 1) {
 		err = create_view0(g);

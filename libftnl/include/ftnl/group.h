@@ -135,7 +135,9 @@ enum ftnl_group_module {
  *	of incarnation 2 or more starts outside the group and enters it with
  *	ftnl_group_join() as a new member under its old rank; it is never
  *	confused with the dead incarnations (Documentation/libftnl-join.rst).
- *	From FTNL_GROUP_INCARNATION.
+ *	From FTNL_GROUP_INCARNATION. Not with the kernel module as failure
+ *	source (its exit reports name no incarnation): ftnl_group_open()
+ *	then fails with -EOPNOTSUPP.
  *
  * Filled by ftnl_group_spec_parse_file() or ftnl_group_spec_from_env();
  * release with ftnl_group_spec_free().
@@ -286,7 +288,8 @@ struct ftnl_group;
  *
  * Return: 0; -EINVAL (bad spec or attr); -EADDRINUSE; -ENOENT
  * (FTNL_GROUP_MODULE_ON without the module or a cluster, or a failure
- * directory that does not exist); -ENOMEM; other negative errno.
+ * directory that does not exist); -EOPNOTSUPP (an incarnation >= 2 with
+ * the module in use); -ENOMEM; other negative errno.
  */
 int ftnl_group_open(const struct ftnl_group_spec *spec,
 		    const struct ftnl_group_attr *attr,
