@@ -49,7 +49,7 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		.sender_id = cluster->self_id,
 		.dest_id = cluster->nodes[pos].id,
 		.incarnation = t->incarnation,
-		.seq = atomic64_inc_return(&t->tx_seq),
+		.seq = atomic64_inc_return(&t->tx_seq[pos]),
 	};
 	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 				sizeof(struct udphdr);

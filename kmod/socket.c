@@ -177,8 +177,11 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	t->cluster = cluster;
 	t->incarnation = fn->incarnation;
 	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
-	if (!t->replay)
-		return -ENOMEM;
+	t->tx_seq = kvcalloc(n, sizeof(*t->tx_seq), GFP_KERNEL_ACCOUNT);
+	if (!t->replay || !t->tx_seq) {
+		err = -ENOMEM;
+		goto err_free;
+	}
 	for (i = 0; i < n; i++) {
 		if (cluster->nodes[i].family == AF_INET)
 			need4 = true;
@@ -207,6 +210,8 @@ err_close:
 err_free:
 	kvfree(t->replay);
 	t->replay = NULL;
+	kvfree(t->tx_seq);
+	t->tx_seq = NULL;
 	return err;
 }
 
@@ -217,15 +222,23 @@ err_free:
  *
  * Same node, same incarnation: its sequence numbers go on, or the others'
  * replay windows would drop the new datagrams; likewise its broadcast
- * numbers, which receivers remember. Sockets promised by
- * ftnl_transport_open() move over. Process context.
+ * numbers, which receivers remember. Positions may differ between the two
+ * tables, so every destination starts above the highest number @prev sent
+ * to anyone. Sockets promised by ftnl_transport_open() move over. Process
+ * context.
  */
 void ftnl_transport_start(struct ftnl_transport *t,
 			  struct ftnl_transport *prev)
 {
+	u64 last = 0;
+	u32 i;
+
 	if (!prev)
 		return;
-	atomic64_set(&t->tx_seq, atomic64_read(&prev->tx_seq));
+	for (i = 0; i < prev->cluster->node_count; i++)
+		last = max_t(u64, last, atomic64_read(&prev->tx_seq[i]));
+	for (i = 0; i < t->cluster->node_count; i++)
+		atomic64_set(&t->tx_seq[i], last);
 	t->bcast_seq = prev->bcast_seq;
 	if (t->reuse4) {
 		t->sock4 = prev->sock4;
@@ -255,4 +268,6 @@ void ftnl_transport_free(struct ftnl_transport *t)
 	WARN_ON_ONCE(t->sock4 || t->sock6);
 	kvfree(t->replay);
 	t->replay = NULL;
+	kvfree(t->tx_seq);
+	t->tx_seq = NULL;
 }

@@ -27,7 +27,11 @@ struct ftnl_ring;
  * @reuse4: @sock4 is the previous transport's, handed over when started
  * @reuse6: @sock6 likewise
  * @incarnation: this node's incarnation, stamped on every datagram
- * @tx_seq: last datagram sequence number sent
+ * @tx_seq: per destination position, the last datagram sequence number
+ *	sent to it: a receiver's replay window then measures reordering
+ *	among what this node sends to it alone (with one counter for all
+ *	destinations, a burst of sends to others spread a receiver's numbers
+ *	apart, and datagrams reordered across CPUs fell out of its window)
  * @bcast_seq: number of the last broadcast this node started (under the
  *	ring's lock)
  * @replay: per position, the anti-replay window over the sender's
@@ -42,7 +46,7 @@ struct ftnl_transport {
 	bool reuse4;
 	bool reuse6;
 	u64 incarnation;
-	atomic64_t tx_seq;
+	atomic64_t *tx_seq;
 	u64 bcast_seq;
 	struct ftnl_replay *replay;
 	atomic64_t drops[__FTNL_DROP_MAX];

@@ -206,8 +206,10 @@ static void read_capture(struct __test_metadata *_metadata,
 		EXPECT_EQ((uint32_t)SOURCE, ftnl_get_be32(pl + 4));
 		EXPECT_EQ((uint32_t)VICTIM,
 			  ftnl_get_be32(pl + FTNL_BCAST_HDR_LEN));
+		/* a sender numbers its datagrams per destination */
 		for (i = 0; i < self->ncap; i++)
 			dup |= self->cap[i].sender == c.sender &&
+			       self->cap[i].dest == c.dest &&
 			       self->cap[i].seq == c.seq;
 		if (dup)
 			continue;
