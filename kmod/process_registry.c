@@ -244,8 +244,8 @@ int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, const kuid_t *only,
 
 /*
  * Broadcast waiting deaths, as the token bucket allows: each token starts
- * one broadcast of up to FTNL_BCAST_MAX_DEATHS deaths (one with FCG, whose
- * messages carry one). Runs again when the next token is due.
+ * one broadcast of up to FTNL_BCAST_MAX_DEATHS deaths, whatever the
+ * algorithm. Runs again when the next token is due.
  */
 static void ftnl_exits_work(struct work_struct *work)
 {
@@ -254,14 +254,12 @@ static void ftnl_exits_work(struct work_struct *work)
 	struct ftnl_proc_exit batch[FTNL_BCAST_MAX_DEATHS];
 	struct ftnl_cluster *cluster;
 	struct ftnl_proc *proc, *tmp;
-	u32 n, per_bcast;
+	u32 n;
 	u64 wait;
 
 	for (;;) {
 		rcu_read_lock();
 		cluster = rcu_dereference(fn->cluster);
-		per_bcast = cluster && cluster->bcast_algo == FTNL_BCAST_FCG ?
-			    1 : FTNL_BCAST_MAX_DEATHS;
 		spin_lock_bh(&fn->procs_lock);
 		if (!cluster) {
 			/* Nobody to tell: their local events are out. */
@@ -288,7 +286,7 @@ static void ftnl_exits_work(struct work_struct *work)
 		}
 		n = 0;
 		list_for_each_entry_safe(proc, tmp, &fn->exits, list) {
-			if (n == per_bcast)
+			if (n == FTNL_BCAST_MAX_DEATHS)
 				break;
 			batch[n].job = proc->job;
 			batch[n].rank = proc->rank;

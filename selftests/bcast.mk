@@ -6,9 +6,13 @@
 #   bcast_replay      replayed, duplicate, altered, absurd and foreign BCAST
 #                     and GOSSIP (FCG) datagrams from an outsider change
 #                     nothing
+#   bcast_burst       16 nodes: a job of 16 ranks per node aborted at once,
+#                     then 4 nodes killed together: every death exactly
+#                     once everywhere, nothing delivered or forwarded twice
+#                     (hypercube, BMG, FCG)
 # Virtual-cluster tests: EXTRA_VC_TESTS alone puts them in the run order
 # (with the ring tests); EXTRA_TESTS as well would run them twice.
-EXTRA_VC_TESTS += bcast_forwarders bcast_replay
+EXTRA_VC_TESTS += bcast_forwarders bcast_replay bcast_burst
 
 # bcast_forwarders computes who forwards with the module's own pure overlay
 # code (kmod/bcast/topology.c), compiled in.
@@ -19,6 +23,11 @@ $(OBJ)/bcast_topology.o: $(ROOT)/kmod/bcast/topology.c $(ROOT)/kmod/bcast/topolo
 $(OUT)/bcast_forwarders: ST_CPPFLAGS += -I$(ROOT)/kmod
 $(OUT)/bcast_forwarders: LIBFTNL_LDLIBS += $(OBJ)/bcast_topology.o
 $(OUT)/bcast_forwarders: $(OBJ)/bcast_topology.o $(ROOT)/kmod/bcast/topology.h \
+		$(ROOT)/kmod/compat.h
+
+$(OUT)/bcast_burst: ST_CPPFLAGS += -I$(ROOT)/kmod
+$(OUT)/bcast_burst: LIBFTNL_LDLIBS += $(OBJ)/bcast_topology.o
+$(OUT)/bcast_burst: $(OBJ)/bcast_topology.o $(ROOT)/kmod/bcast/topology.h \
 		$(ROOT)/kmod/compat.h
 
 # bcast_replay reads captured datagrams: the format's constants (kmod/wire.h,

@@ -10,6 +10,9 @@
  * know (cause "broadcast") and lets the ring re-evaluate its emitter. D
  * carries the incarnation each of its members died in, so that news about
  * a node's previous life never kills the life it came back with.
+ * Receipts are told apart by a window of broadcast numbers per origin
+ * (window.h), looked up from the payload's fixed header before anything
+ * costing O(n) is decoded.
  *
  * Everything here but init and stop runs under the ring's lock
  * (env->lock), in softirq or with BHs off.
@@ -36,11 +39,15 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 
 	bcast->env = *env;
 	bcast->algo = cluster->bcast_algo;
-	ftnl_fcg_init(&bcast->fcg, cluster->fcg_f, cluster->gossip_end_us);
-	bcast->txbuf_len = ftnl_bcast_msg_max_len(npos);
+	bcast->txbuf_len = max_t(u32, ftnl_bcast_msg_max_len(npos),
+				 FTNL_GOSSIP_PAYLOAD_MAX);
 	bcast->txbuf = kmalloc(bcast->txbuf_len, GFP_KERNEL_ACCOUNT);
 	bcast->scratch = bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT);
-	if (!bcast->txbuf || !bcast->scratch) {
+	bcast->windows = kvcalloc(npos, sizeof(*bcast->windows),
+				  GFP_KERNEL_ACCOUNT);
+	if (!bcast->txbuf || !bcast->scratch || !bcast->windows ||
+	    ftnl_fcg_init(&bcast->fcg, cluster->fcg_f,
+			  cluster->gossip_end_us)) {
 		ftnl_bcast_free(bcast);
 		return -ENOMEM;
 	}
@@ -53,54 +60,26 @@ void ftnl_bcast_stop(struct ftnl_bcast *bcast)
 	ftnl_fcg_stop(&bcast->fcg);
 }
 
+/* May run in softirq (an RCU callback): kvfree() defers what must wait. */
 void ftnl_bcast_free(struct ftnl_bcast *bcast)
 {
 	kfree(bcast->txbuf);
 	bcast->txbuf = NULL;
 	bitmap_free(bcast->scratch);
 	bcast->scratch = NULL;
+	kvfree(bcast->windows);
+	bcast->windows = NULL;
+	ftnl_fcg_free(&bcast->fcg);
 }
 
-static struct ftnl_bcast_seen *ftnl_bcast_lookup(struct ftnl_bcast *bcast,
-						 const struct ftnl_bcast_msg *msg)
+/* The window of the origin @origin_id, NULL if it is not a member. */
+struct ftnl_bcast_window *ftnl_bcast_window_of(struct ftnl_bcast *bcast,
+					       u32 origin_id)
 {
-	u32 i;
+	const struct ftnl_cluster *cluster = bcast->env.cluster;
+	const struct ftnl_node *origin = ftnl_cluster_find(cluster, origin_id);
 
-	for (i = 0; i < FTNL_BCAST_SEEN; i++) {
-		struct ftnl_bcast_seen *seen = &bcast->seen[i];
-
-		if (seen->used && seen->origin_id == msg->origin_id &&
-		    seen->origin_incarnation == msg->origin_incarnation &&
-		    seen->seq == msg->seq)
-			return seen;
-	}
-	return NULL;
-}
-
-bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg)
-{
-	return ftnl_bcast_lookup(bcast, msg);
-}
-
-static struct ftnl_bcast_seen *ftnl_bcast_remember(struct ftnl_bcast *bcast,
-						   const struct ftnl_bcast_msg *msg)
-{
-	struct ftnl_bcast_seen *seen = &bcast->seen[bcast->seen_next];
-
-	bcast->seen_next = (bcast->seen_next + 1) % FTNL_BCAST_SEEN;
-	*seen = (struct ftnl_bcast_seen){
-		.origin_id = msg->origin_id,
-		.origin_incarnation = msg->origin_incarnation,
-		.seq = msg->seq,
-		.used = true,
-	};
-	return seen;
-}
-
-void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
-			 const struct ftnl_bcast_msg *msg)
-{
-	ftnl_bcast_remember(bcast, msg)->forwarded = 3;
+	return origin ? &bcast->windows[origin - cluster->nodes] : NULL;
 }
 
 void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns)
@@ -176,7 +155,10 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
  * @deaths: a node's failure this node found (task T3, line 24; the node
  *	is in D already), or registered processes' exits
  * @n: their number, 1..FTNL_BCAST_MAX_DEATHS; one broadcast carries them
- *	all, but for FCG, whose messages carry one death: one broadcast each
+ *	all (FCG: they join the queue of deaths waiting for a broadcast,
+ *	which starts as soon as this node runs fewer than
+ *	FTNL_FCG_OWN_ACTIVE, with every death waiting, up to
+ *	FTNL_BCAST_MAX_DEATHS)
  *
  * Return: the number of broadcasts started.
  */
@@ -189,36 +171,37 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 		.of = env->ops->dead_incarnation,
 		.ctx = env->ctx,
 	};
+	struct ftnl_bcast_msg *msg = &bcast->tx_msg;
+	struct ftnl_bcast_window *own;
 	struct ftnl_bcast_view view;
-	struct ftnl_bcast_seen *seen;
-	struct ftnl_bcast_msg msg = {
-		.overlay = bcast->algo,
-		.cube = 0,
-		.origin_id = cluster->self_id,
-		.origin_incarnation = env->incarnation,
-		.origin_time_ns = ktime_get_real_ns(),
-		.npos = cluster->node_count,
-		.ndeaths = n,
-	};
-	u32 len, i;
+	u32 len;
 
 	lockdep_assert_held(env->lock);
 	if (WARN_ON_ONCE(!n || n > FTNL_BCAST_MAX_DEATHS))
 		return 0;
-	if (bcast->algo == FTNL_BCAST_FCG) {
-		for (i = 0; i < n; i++)
-			ftnl_fcg_originate(bcast, &deaths[i]);
-		return n;
-	}
-	memcpy(msg.deaths, deaths, n * sizeof(*deaths));
-	msg.seq = ++env->transport->bcast_seq;
-	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
+	if (bcast->algo == FTNL_BCAST_FCG)
+		return ftnl_fcg_originate(bcast, deaths, n);
+	*msg = (struct ftnl_bcast_msg){
+		.overlay = bcast->algo,
+		.cube = 0,
+		.origin_id = cluster->self_id,
+		.origin_incarnation = env->incarnation,
+		.seq = ++env->transport->bcast_seq,
+		.origin_time_ns = ktime_get_real_ns(),
+		.npos = cluster->node_count,
+		.ndeaths = n,
+	};
+	memcpy(msg->deaths, deaths, n * sizeof(*deaths));
+	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, msg,
 				    env->dead, &incs);
 	if (WARN_ON_ONCE(!len))
 		return 0;
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
-	seen = ftnl_bcast_remember(bcast, &msg);
-	seen->forwarded = 3;
+	/* Copies coming back are duplicates, never forwarded again. */
+	own = &bcast->windows[env->self];
+	ftnl_bcast_window_mark(own, msg->origin_incarnation, msg->seq);
+	ftnl_bcast_window_forward_once(own, msg->origin_incarnation, msg->seq, 0);
+	ftnl_bcast_window_forward_once(own, msg->origin_incarnation, msg->seq, 1);
 
 	ftnl_bcast_view_init(&view, env->dead, cluster->node_count, env->self);
 	if (view.n < 2)
@@ -311,36 +294,56 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 						  msg->origin_id, now);
 }
 
-/* A BCAST payload (hypercube or BMG). */
+/*
+ * A BCAST payload (hypercube or BMG). A copy of a broadcast already
+ * delivered and forwarded in its cube, or older than its origin's window,
+ * is dropped from the fixed header alone: a burst of copies costs O(1)
+ * each, not the O(n) of decoding D.
+ */
 static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
 			     const u8 *payload, u32 len)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
-	struct ftnl_bcast_view view;
-	struct ftnl_bcast_seen *seen;
-	struct ftnl_bcast_msg msg;
-	u32 origin_pos, label, from_label;
 	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
+	struct ftnl_bcast_msg *msg = &bcast->msg;
+	enum ftnl_bcast_window_verdict verdict;
+	u32 origin_pos, label, from_label;
+	struct ftnl_bcast_window *w;
+	struct ftnl_bcast_view view;
+	struct ftnl_bcast_id id;
 	ktime_t now = ktime_get();
 
-	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
+	if (ftnl_bcast_peek_id(&id, payload, len))
+		return -EINVAL;
+	w = ftnl_bcast_window_of(bcast, id.origin_id);
+	if (!w)
+		return -EINVAL;
+	verdict = ftnl_bcast_window_check(w, id.origin_incarnation, id.seq);
+	if (verdict == FTNL_WINDOW_OLD ||
+	    (verdict == FTNL_WINDOW_SEEN &&
+	     ftnl_bcast_window_forwarded(w, id.origin_incarnation, id.seq,
+					 id.cube))) {
+		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DUPLICATES);
+		return 0;
+	}
+
+	if (ftnl_bcast_msg_decode(msg, bcast->scratch, cluster->node_count,
 				  &members, payload, len) ||
-	    !ftnl_bcast_msg_valid(bcast, &msg, &origin_pos))
+	    !ftnl_bcast_msg_valid(bcast, msg, &origin_pos))
 		return -EINVAL;
 
-	seen = ftnl_bcast_lookup(bcast, &msg);
-	if (!seen) {
-		seen = ftnl_bcast_remember(bcast, &msg);
-		ftnl_bcast_deliver(bcast, &msg, now);
+	if (verdict == FTNL_WINDOW_NEW) {
+		ftnl_bcast_window_mark(w, msg->origin_incarnation, msg->seq);
+		ftnl_bcast_deliver(bcast, msg, now);
 	} else {
 		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DUPLICATES);
 	}
 
 	/* Forward once per cube; a node in the message's D takes no part. */
-	if (seen->forwarded & (1U << msg.cube))
+	if (!ftnl_bcast_window_forward_once(w, msg->origin_incarnation,
+					    msg->seq, msg->cube))
 		return 0;
-	seen->forwarded |= 1U << msg.cube;
 	if (ftnl_bit_test(bcast->scratch, env->self))
 		return 0;
 	ftnl_bcast_view_init(&view, bcast->scratch, cluster->node_count,
@@ -348,7 +351,7 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
 	label = ftnl_bcast_label(&view, env->self);
 	from_label = ftnl_bit_test(bcast->scratch, from) ? label :
 			ftnl_bcast_label(&view, from);
-	ftnl_bcast_send_neighbors(bcast, &view, msg.overlay, msg.cube, label,
+	ftnl_bcast_send_neighbors(bcast, &view, msg->overlay, msg->cube, label,
 				  from_label, payload, len,
 				  FTNL_A_STATS_BCAST_FORWARDED);
 	return 0;

@@ -24,6 +24,7 @@
 #include "../wire.h"
 #include "gossip.h"
 #include "message.h"
+#include "window.h"
 
 struct ftnl_cluster;
 struct ftnl_net;
@@ -90,27 +91,14 @@ struct ftnl_bcast_stats {
  */
 #define FTNL_BCAST_NR_COUNTERS	__FTNL_A_STATS_MAX
 
-/* Broadcasts remembered for deduplication, most recent first out. */
-#define FTNL_BCAST_SEEN		256
-
-/**
- * struct ftnl_bcast_seen - a broadcast this node has taken part in
- * @origin_id: its source
- * @origin_incarnation: the source's incarnation
- * @seq: the source's broadcast number
- * @forwarded: bit c set once forwarded in cube c
- * @used: the slot holds a broadcast
+/*
+ * Corrected-gossip broadcasts a node takes part in at the same time (its
+ * own and others'), and how many of those may be its own: the rest of its
+ * deaths wait in a queue, in batches of up to FTNL_BCAST_MAX_DEATHS.
  */
-struct ftnl_bcast_seen {
-	u32 origin_id;
-	u64 origin_incarnation;
-	u64 seq;
-	u8 forwarded;
-	bool used;
-};
-
-/* Corrected-gossip broadcasts a node takes part in at the same time. */
-#define FTNL_FCG_ACTIVE		16
+#define FTNL_FCG_ACTIVE		64
+#define FTNL_FCG_OWN_ACTIVE	4
+#define FTNL_FCG_QUEUE		256
 
 /**
  * struct ftnl_fcg_bcast - this node's part in one FCG broadcast
@@ -133,21 +121,34 @@ struct ftnl_fcg_bcast {
  * @f: failures during a broadcast it tolerates (FCG's f)
  * @gossip_end: T in slots, 0 for the paper's default
  * @timer: drives the state machines' logical clocks
- * @active: broadcasts in progress
+ * @active: broadcasts in progress, FTNL_FCG_ACTIVE slots
+ * @own: how many of them this node started
+ * @queue: deaths waiting for a broadcast of their own, a ring of
+ *	FTNL_FCG_QUEUE
+ * @queue_head: the oldest waiting
+ * @queue_len: how many wait
+ * @rx_wire: a received payload while it is handled (off the stack)
  */
 struct ftnl_fcg {
 	u8 f;
 	u32 gossip_end;
 	struct hrtimer timer;
-	struct ftnl_fcg_bcast active[FTNL_FCG_ACTIVE];
+	struct ftnl_fcg_bcast *active;
+	u32 own;
+	struct ftnl_bcast_death *queue;
+	u32 queue_head;
+	u32 queue_len;
+	struct ftnl_gossip_wire rx_wire;
 };
 
 /**
  * struct ftnl_bcast - a ring's broadcast state, under the ring's lock
  * @env: the node as seen from here
  * @algo: enum ftnl_bcast_algo of broadcasts this node starts
- * @seen: recent broadcasts, for deduplication
- * @seen_next: next slot of @seen to reuse
+ * @windows: per origin position, the broadcasts taken part in (window.h)
+ * @msg: a received message while it is handled (off the stack)
+ * @tx_msg: a message this node starts, while it is built (a delivery may
+ *	start one while @msg is in use)
  * @scratch: a message's D while it is handled
  * @txbuf: payload being sent
  * @txbuf_len: size of @txbuf
@@ -158,8 +159,9 @@ struct ftnl_fcg {
 struct ftnl_bcast {
 	struct ftnl_bcast_env env;
 	u8 algo;
-	struct ftnl_bcast_seen seen[FTNL_BCAST_SEEN];
-	u32 seen_next;
+	struct ftnl_bcast_window *windows;
+	struct ftnl_bcast_msg msg;
+	struct ftnl_bcast_msg tx_msg;
 	unsigned long *scratch;
 	u8 *txbuf;
 	u32 txbuf_len;

@@ -7,6 +7,13 @@
  * clocks, one slot being FTNL_FCG_SLOT_NS of real time (the LogP overhead
  * O: a node sends at most one message per slot).
  *
+ * A broadcast carries up to FTNL_BCAST_MAX_DEATHS deaths. A node runs at
+ * most FTNL_FCG_OWN_ACTIVE broadcasts of its own at once; further deaths
+ * wait in a bounded queue (overflow counted as a tx error) and leave
+ * together in the next broadcast, so that a burst of deaths is a few
+ * broadcasts and never more than the table of active broadcasts, shared
+ * with the other origins' broadcasts, can hold.
+ *
  * All under the ring's lock (env->lock), like the rest of the broadcast
  * layer.
  */
@@ -14,6 +21,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "fcg.h"
@@ -43,16 +51,16 @@ static ktime_t ftnl_fcg_slot_time(const struct ftnl_fcg_bcast *b, u32 slot)
 }
 
 static struct ftnl_fcg_bcast *ftnl_fcg_find(struct ftnl_fcg *fcg,
-					    const struct ftnl_gossip_wire *wire)
+					    const struct ftnl_bcast_id *id)
 {
 	int i;
 
 	for (i = 0; i < FTNL_FCG_ACTIVE; i++) {
 		struct ftnl_fcg_bcast *b = &fcg->active[i];
 
-		if (b->used && b->wire.origin_id == wire->origin_id &&
-		    b->wire.origin_incarnation == wire->origin_incarnation &&
-		    b->wire.seq == wire->seq)
+		if (b->used && b->wire.origin_id == id->origin_id &&
+		    b->wire.origin_incarnation == id->origin_incarnation &&
+		    b->wire.seq == id->seq)
 			return b;
 	}
 	return NULL;
@@ -107,30 +115,37 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 		}
 	}
 	if (out->flags & FTNL_GOSSIP_OUT_DELIVER && b->node.self != b->par.root) {
+		u32 i;
+
 		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 		ftnl_bcast_note_latency(bcast, b->wire.origin_time_ns);
-		if (b->wire.death.state == FTNL_BCAST_PROC_EXIT) {
-			ftnl_bcast_publish_proc(bcast, &b->wire.death);
-		} else {
-			node = ftnl_cluster_find(cluster, b->wire.death.node_id);
+		for (i = 0; i < b->wire.ndeaths; i++) {
+			const struct ftnl_bcast_death *death = &b->wire.deaths[i];
+
+			if (death->state == FTNL_BCAST_PROC_EXIT) {
+				ftnl_bcast_publish_proc(bcast, death);
+				continue;
+			}
+			node = ftnl_cluster_find(cluster, death->node_id);
 			if (node)
 				env->ops->failure_learned(env->ctx,
 							  node - cluster->nodes,
-							  b->wire.death.state,
-							  b->wire.death.incarnation,
-							  b->wire.death.observer_id,
+							  death->state,
+							  death->incarnation,
+							  death->observer_id,
 							  now);
 		}
 	}
 	if (out->flags & FTNL_GOSSIP_OUT_DONE) {
 		/* Later copies of this broadcast are duplicates. */
-		struct ftnl_bcast_msg id = {
-			.origin_id = b->wire.origin_id,
-			.origin_incarnation = b->wire.origin_incarnation,
-			.seq = b->wire.seq,
-		};
+		struct ftnl_bcast_window *w;
 
-		ftnl_bcast_seen_add(bcast, &id);
+		w = ftnl_bcast_window_of(bcast, b->wire.origin_id);
+		if (w)
+			ftnl_bcast_window_mark(w, b->wire.origin_incarnation,
+					       b->wire.seq);
+		if (b->wire.origin_id == cluster->self_id)
+			bcast->fcg.own--;
 		b->used = false;
 	}
 }
@@ -143,6 +158,8 @@ static void ftnl_fcg_arm(struct ftnl_bcast *bcast)
 	if (next != KTIME_MAX)
 		hrtimer_start(&bcast->fcg.timer, next, HRTIMER_MODE_ABS_SOFT);
 }
+
+static u32 ftnl_fcg_drain(struct ftnl_bcast *bcast, ktime_t now);
 
 static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 {
@@ -168,6 +185,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 		ftnl_gossip_step(&b->node, ftnl_fcg_slots_since(b, now), &out);
 		ftnl_fcg_act(bcast, b, &out, now);
 	}
+	ftnl_fcg_drain(bcast, now);
 	next = ftnl_fcg_next_wake(fcg);
 	if (next != KTIME_MAX) {
 		hrtimer_set_expires(timer, next);
@@ -178,12 +196,18 @@ out:
 	return ret;
 }
 
-void ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us)
+/* Process context. Return: 0 or -ENOMEM (ftnl_fcg_free() cleans up). */
+int ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us)
 {
 	fcg->f = f;
 	fcg->gossip_end = gossip_end_us / FTNL_GOSSIP_SLOT_US;
 	hrtimer_init(&fcg->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	fcg->timer.function = ftnl_fcg_fire;
+	fcg->active = kvcalloc(FTNL_FCG_ACTIVE, sizeof(*fcg->active),
+			       GFP_KERNEL_ACCOUNT);
+	fcg->queue = kvcalloc(FTNL_FCG_QUEUE, sizeof(*fcg->queue),
+			      GFP_KERNEL_ACCOUNT);
+	return fcg->active && fcg->queue ? 0 : -ENOMEM;
 }
 
 void ftnl_fcg_stop(struct ftnl_fcg *fcg)
@@ -191,49 +215,106 @@ void ftnl_fcg_stop(struct ftnl_fcg *fcg)
 	hrtimer_cancel(&fcg->timer);
 }
 
-/**
- * ftnl_fcg_originate - start an FCG broadcast of @death from this node
- * @bcast: the broadcast state, the ring locked
- * @death: what to broadcast
- */
-void ftnl_fcg_originate(struct ftnl_bcast *bcast,
-			const struct ftnl_bcast_death *death)
+/* May run in softirq (an RCU callback). */
+void ftnl_fcg_free(struct ftnl_fcg *fcg)
+{
+	kvfree(fcg->active);
+	fcg->active = NULL;
+	kvfree(fcg->queue);
+	fcg->queue = NULL;
+}
+
+/* Start a broadcast of this node's in @b with the deaths at the queue's head. */
+static void ftnl_fcg_start(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
+			   ktime_t now)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
-	struct ftnl_fcg_bcast *b = ftnl_fcg_slot(&bcast->fcg);
+	struct ftnl_fcg *fcg = &bcast->fcg;
 	struct ftnl_gossip_out out;
-	ktime_t now = ktime_get();
+	u32 i, n = min_t(u32, fcg->queue_len, FTNL_BCAST_MAX_DEATHS);
 
-	if (!b) {
-		ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
-		return;
-	}
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
-	*b = (struct ftnl_fcg_bcast){
-		.used = true,
-		.epoch = now,
-		.wire = {
-			.algo = FTNL_GOSSIP_FCG,
-			.f = bcast->fcg.f,
-			.lat = FTNL_FCG_LAT,
-			.origin_id = cluster->self_id,
-			.origin_incarnation = env->incarnation,
-			.seq = ++env->transport->bcast_seq,
-			.origin_time_ns = ktime_get_real_ns(),
-			.npos = cluster->node_count,
-			.death = *death,
-		},
-	};
+	/* Field by field: no temporary of the slot's size on the stack. */
+	memset(b, 0, sizeof(*b));
+	b->used = true;
+	b->epoch = now;
+	b->wire.algo = FTNL_GOSSIP_FCG;
+	b->wire.f = fcg->f;
+	b->wire.lat = FTNL_FCG_LAT;
+	b->wire.origin_id = cluster->self_id;
+	b->wire.origin_incarnation = env->incarnation;
+	b->wire.seq = ++env->transport->bcast_seq;
+	b->wire.origin_time_ns = ktime_get_real_ns();
+	b->wire.npos = cluster->node_count;
+	b->wire.ndeaths = n;
+	for (i = 0; i < n; i++) {
+		b->wire.deaths[i] = fcg->queue[fcg->queue_head];
+		fcg->queue_head = (fcg->queue_head + 1) % FTNL_FCG_QUEUE;
+	}
+	fcg->queue_len -= n;
+	fcg->own++;
 	ftnl_gossip_params_init(&b->par, FTNL_GOSSIP_FCG, cluster->node_count,
-				env->self, FTNL_FCG_LAT, bcast->fcg.f);
-	if (bcast->fcg.gossip_end)
-		b->par.gossip_end = bcast->fcg.gossip_end;
+				env->self, FTNL_FCG_LAT, fcg->f);
+	if (fcg->gossip_end)
+		b->par.gossip_end = fcg->gossip_end;
 	b->wire.gossip_end = b->par.gossip_end;
 	ftnl_gossip_init(&b->node, &b->par, env->self, get_random_u64());
 	ftnl_gossip_start(&b->node, &out);
 	ftnl_fcg_act(bcast, b, &out, now);
+}
+
+/*
+ * Start broadcasts of waiting deaths while this node may run more of its
+ * own and a slot is free. Return: how many started.
+ */
+static u32 ftnl_fcg_drain(struct ftnl_bcast *bcast, ktime_t now)
+{
+	struct ftnl_fcg *fcg = &bcast->fcg;
+	struct ftnl_fcg_bcast *b;
+	u32 started = 0;
+
+	while (fcg->queue_len && fcg->own < FTNL_FCG_OWN_ACTIVE) {
+		b = ftnl_fcg_slot(fcg);
+		if (!b)
+			break;
+		ftnl_fcg_start(bcast, b, now);
+		started++;
+	}
+	return started;
+}
+
+/**
+ * ftnl_fcg_originate - broadcast @deaths from this node with FCG
+ * @bcast: the broadcast state, the ring locked
+ * @deaths: what to broadcast
+ * @n: their number
+ *
+ * They join the queue (what does not fit is counted as tx errors) and
+ * leave as soon as this node may start a broadcast, with whatever else
+ * waits.
+ *
+ * Return: the number of broadcasts started now.
+ */
+u32 ftnl_fcg_originate(struct ftnl_bcast *bcast,
+		       const struct ftnl_bcast_death *deaths, u32 n)
+{
+	struct ftnl_fcg *fcg = &bcast->fcg;
+	ktime_t now = ktime_get();
+	u32 i, started;
+
+	for (i = 0; i < n; i++) {
+		if (fcg->queue_len == FTNL_FCG_QUEUE) {
+			ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
+			continue;
+		}
+		fcg->queue[(fcg->queue_head + fcg->queue_len) % FTNL_FCG_QUEUE] =
+			deaths[i];
+		fcg->queue_len++;
+	}
+	started = ftnl_fcg_drain(bcast, now);
 	ftnl_fcg_arm(bcast);
+	return started;
 }
 
 /*
@@ -259,43 +340,51 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
+	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
+	struct ftnl_gossip_wire *wire = &bcast->fcg.rx_wire;
 	const struct ftnl_node *origin;
-	struct ftnl_gossip_wire wire;
+	struct ftnl_bcast_window *w;
 	struct ftnl_gossip_msg msg;
 	struct ftnl_gossip_out out;
-	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
 	struct ftnl_fcg_bcast *b;
+	struct ftnl_bcast_id id;
 	ktime_t now = ktime_get();
-	struct ftnl_bcast_msg id;
 	bool fresh = false;
 
-	if (ftnl_gossip_payload_decode(&wire, &msg, cluster->node_count,
-				       &members, payload, len) ||
-	    !ftnl_fcg_wire_ok(&wire))
+	/* A broadcast done here or out of its window: from the header. */
+	if (ftnl_bcast_peek_id(&id, payload, len))
 		return -EINVAL;
-	origin = ftnl_cluster_find(cluster, wire.origin_id);
-
-	id = (struct ftnl_bcast_msg){
-		.origin_id = wire.origin_id,
-		.origin_incarnation = wire.origin_incarnation,
-		.seq = wire.seq,
-	};
-	b = ftnl_fcg_find(&bcast->fcg, &wire);
+	b = ftnl_fcg_find(&bcast->fcg, &id);
 	if (!b) {
-		if (ftnl_bcast_seen(bcast, &id)) {
+		w = ftnl_bcast_window_of(bcast, id.origin_id);
+		if (!w)
+			return -EINVAL;
+		if (ftnl_bcast_window_check(w, id.origin_incarnation, id.seq) !=
+		    FTNL_WINDOW_NEW) {
 			ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DUPLICATES);
 			return 0;
 		}
+	}
+
+	if (ftnl_gossip_payload_decode(wire, &msg, cluster->node_count,
+				       &members, payload, len) ||
+	    !ftnl_fcg_wire_ok(wire))
+		return -EINVAL;
+	origin = ftnl_cluster_find(cluster, wire->origin_id);
+
+	if (!b) {
 		b = ftnl_fcg_slot(&bcast->fcg);
 		if (!b) {
 			ftnl_bcast_count(bcast, FTNL_A_STATS_EVENTS_LOST);
 			return 0;
 		}
-		*b = (struct ftnl_fcg_bcast){ .used = true, .wire = wire };
+		memset(b, 0, sizeof(*b));
+		b->used = true;
+		b->wire = *wire;
 		ftnl_gossip_params_init(&b->par, FTNL_GOSSIP_FCG,
 					cluster->node_count, origin - cluster->nodes,
-					wire.lat, wire.f);
-		b->par.gossip_end = wire.gossip_end;
+					wire->lat, wire->f);
+		b->par.gossip_end = wire->gossip_end;
 		ftnl_gossip_init(&b->node, &b->par, env->self, get_random_u64());
 		fresh = true;
 	}
@@ -314,6 +403,7 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 	if (fresh)
 		b->epoch = ktime_sub_ns(now, (u64)b->node.time * FTNL_FCG_SLOT_NS);
 	ftnl_fcg_act(bcast, b, &out, now);
+	ftnl_fcg_drain(bcast, now);
 	ftnl_fcg_arm(bcast);
 	return 0;
 }

@@ -13,19 +13,19 @@ static inline void ftnl_bcast_count(struct ftnl_bcast *bcast, int counter)
 	atomic64_inc(&bcast->counters[counter]);
 }
 
-bool ftnl_bcast_seen(struct ftnl_bcast *bcast, const struct ftnl_bcast_msg *msg);
-void ftnl_bcast_seen_add(struct ftnl_bcast *bcast,
-			 const struct ftnl_bcast_msg *msg);
+struct ftnl_bcast_window *ftnl_bcast_window_of(struct ftnl_bcast *bcast,
+					       u32 origin_id);
 void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns);
 struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster);
 void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death);
 
 /* fcg.c */
-void ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us);
+int ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us);
 void ftnl_fcg_stop(struct ftnl_fcg *fcg);
-void ftnl_fcg_originate(struct ftnl_bcast *bcast,
-			const struct ftnl_bcast_death *death);
+void ftnl_fcg_free(struct ftnl_fcg *fcg);
+u32 ftnl_fcg_originate(struct ftnl_bcast *bcast,
+		       const struct ftnl_bcast_death *deaths, u32 n);
 int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 		u32 len);
 

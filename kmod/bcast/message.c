@@ -340,6 +340,29 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 	return ftnl_bcast_msg_decode_incs(msg, dead, buf, len, body, with_incs);
 }
 
+/**
+ * ftnl_bcast_peek_id - a broadcast's identity from its fixed header
+ * @id: filled in
+ * @buf: a BCAST or GOSSIP payload
+ * @len: its length
+ *
+ * O(1): lets a receiver drop a copy it already handled before decoding
+ * the rest (D, deaths), which costs O(n). Nothing else is checked: a copy
+ * that is not dropped must still be decoded in full.
+ *
+ * Return: 0, or -1 if @len is shorter than either fixed header.
+ */
+int ftnl_bcast_peek_id(struct ftnl_bcast_id *id, const u8 *buf, u32 len)
+{
+	if (len < FTNL_BCAST_HDR_LEN)
+		return -1;
+	id->cube = buf[1];
+	id->origin_id = ftnl_get_be32(buf + 4);
+	id->origin_incarnation = ftnl_get_be64(buf + 8);
+	id->seq = ftnl_get_be64(buf + 16);
+	return 0;
+}
+
 /* Forwarders rewrite only the cube a copy travels in. */
 void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube)
 {
@@ -350,7 +373,7 @@ void ftnl_bcast_msg_set_cube(u8 *buf, u8 cube)
  * ftnl_gossip_payload_encode - write a GOSSIP payload
  * @buf: destination
  * @cap: its size
- * @wire: the broadcast's identity, parameters and death
+ * @wire: the broadcast's identity, parameters and deaths
  * @msg: the gossip message
  *
  * Return: the payload length, or 0 if @cap is too small or @msg invalid.
@@ -359,9 +382,11 @@ u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
 			       const struct ftnl_gossip_wire *wire,
 			       const struct ftnl_gossip_msg *msg)
 {
-	u32 len = FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg->nknown, i;
+	u32 len = FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg->nknown +
+		  (wire->ndeaths - 1) * FTNL_BCAST_DEATH_LEN, off, i;
 
-	if (msg->nknown > FTNL_GOSSIP_MAX_KNOWN || len > cap)
+	if (msg->nknown > FTNL_GOSSIP_MAX_KNOWN || !wire->ndeaths ||
+	    wire->ndeaths > FTNL_BCAST_MAX_DEATHS || len > cap)
 		return 0;
 	buf[0] = wire->algo;
 	buf[1] = wire->f;
@@ -373,14 +398,19 @@ u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
 	ftnl_put_be64(buf + 24, wire->origin_time_ns);
 	ftnl_put_be32(buf + 32, wire->gossip_end);
 	ftnl_put_be32(buf + 36, wire->npos);
-	ftnl_death_encode(buf + 40, &wire->death);
+	ftnl_death_encode(buf + 40, &wire->deaths[0]);
 	buf[60] = msg->type;
-	buf[61] = 0;
+	buf[61] = wire->ndeaths - 1;
 	buf[62] = 0;
 	buf[63] = 0;
 	ftnl_put_be32(buf + 64, msg->time);
 	for (i = 0; i < msg->nknown; i++)
 		ftnl_put_be32(buf + FTNL_GOSSIP_PAYLOAD_HDR + 4 * i, msg->known[i]);
+	off = FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg->nknown;
+	for (i = 1; i < wire->ndeaths; i++) {
+		ftnl_death_encode(buf + off, &wire->deaths[i]);
+		off += FTNL_BCAST_DEATH_LEN;
+	}
 	return len;
 }
 
@@ -395,14 +425,14 @@ u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
  *
  * Return: 0, or -1 if it is not exactly a valid encoding of a broadcast
  * among @members (T and the clock within FTNL_GOSSIP_MAX_T and
- * FTNL_GOSSIP_MAX_TIME, the death as ftnl_death_decode() checks it).
+ * FTNL_GOSSIP_MAX_TIME, every death as ftnl_death_decode() checks it).
  */
 int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 			       struct ftnl_gossip_msg *msg, u32 npos,
 			       const struct ftnl_bcast_members *members,
 			       const u8 *buf, u32 len)
 {
-	u32 i;
+	u32 i, off;
 
 	if (len < FTNL_GOSSIP_PAYLOAD_HDR)
 		return -1;
@@ -416,13 +446,17 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 	wire->origin_time_ns = ftnl_get_be64(buf + 24);
 	wire->gossip_end = ftnl_get_be32(buf + 32);
 	wire->npos = ftnl_get_be32(buf + 36);
+	wire->ndeaths = 1 + (u32)buf[61];
 	if (wire->npos != npos || wire->algo >= __FTNL_GOSSIP_ALGO_MAX ||
 	    wire->f > FTNL_GOSSIP_MAX_F || msg->nknown > FTNL_GOSSIP_MAX_KNOWN ||
-	    len != FTNL_GOSSIP_PAYLOAD_HDR + 4 * (u32)msg->nknown ||
-	    buf[61] || buf[62] || buf[63] ||
+	    wire->ndeaths > FTNL_BCAST_MAX_DEATHS ||
+	    len != FTNL_GOSSIP_PAYLOAD_HDR + 4 * (u32)msg->nknown +
+		   (wire->ndeaths - 1) * FTNL_BCAST_DEATH_LEN ||
+	    buf[62] || buf[63] ||
 	    wire->gossip_end > FTNL_GOSSIP_MAX_T ||
 	    !ftnl_is_member(members, wire->origin_id) ||
-	    ftnl_death_decode(&wire->death, buf + 40, members, wire->origin_id))
+	    ftnl_death_decode(&wire->deaths[0], buf + 40, members,
+			      wire->origin_id))
 		return -1;
 	msg->type = buf[60];
 	msg->pad = 0;
@@ -431,5 +465,12 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 		return -1;
 	for (i = 0; i < msg->nknown; i++)
 		msg->known[i] = ftnl_get_be32(buf + FTNL_GOSSIP_PAYLOAD_HDR + 4 * i);
+	off = FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg->nknown;
+	for (i = 1; i < wire->ndeaths; i++) {
+		if (ftnl_death_decode(&wire->deaths[i], buf + off, members,
+				      wire->origin_id))
+			return -1;
+		off += FTNL_BCAST_DEATH_LEN;
+	}
 	return 0;
 }

@@ -134,16 +134,23 @@ struct ftnl_bcast_msg {
  *   24      8     origin CLOCK_REALTIME ns
  *   32      4     T, end of the gossip phase (slots)
  *   36      4     cluster size
- *   40      20    the death (as in a BCAST payload)
+ *   40      20    the first death (as in a BCAST payload)
  *   60      1     gossip message type
- *   61      3     zero
+ *   61      1     number of further deaths m, 0..FTNL_BCAST_MAX_DEATHS - 1
+ *   62      2     zero
  *   64      4     gossip message time (slots)
  *   68      4k    known ranks
+ *   68+4k   20*m  the further deaths
  *
  * No D: the ring positions are the ranks, and dead ranks are members that
- * never answer, which corrected gossip tolerates.
+ * never answer, which corrected gossip tolerates. Like a BCAST message, one
+ * broadcast carries up to FTNL_BCAST_MAX_DEATHS deaths, so that a burst of
+ * deaths on a node is a few broadcasts, not one each.
  */
 #define FTNL_GOSSIP_PAYLOAD_HDR	68
+#define FTNL_GOSSIP_PAYLOAD_MAX	(FTNL_GOSSIP_PAYLOAD_HDR + \
+				 4 * FTNL_GOSSIP_MAX_KNOWN + \
+				 (FTNL_BCAST_MAX_DEATHS - 1) * FTNL_BCAST_DEATH_LEN)
 
 /*
  * What a GOSSIP payload may claim: T at most what a cluster can be
@@ -165,7 +172,8 @@ struct ftnl_bcast_msg {
  * @origin_time_ns: when it started (root's wall clock)
  * @gossip_end: T
  * @npos: cluster size
- * @death: what is broadcast
+ * @ndeaths: number of @deaths, 1..FTNL_BCAST_MAX_DEATHS
+ * @deaths: what is broadcast
  */
 struct ftnl_gossip_wire {
 	u8 algo;
@@ -177,7 +185,8 @@ struct ftnl_gossip_wire {
 	u64 origin_time_ns;
 	u32 gossip_end;
 	u32 npos;
-	struct ftnl_bcast_death death;
+	u32 ndeaths;
+	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
 };
 
 u32 ftnl_gossip_payload_encode(u8 *buf, u32 cap,
@@ -187,6 +196,23 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 			       struct ftnl_gossip_msg *msg, u32 npos,
 			       const struct ftnl_bcast_members *members,
 			       const u8 *buf, u32 len);
+
+/**
+ * struct ftnl_bcast_id - what names a broadcast, from a payload's fixed
+ *	header alone (BCAST or GOSSIP: the same offsets)
+ * @origin_id: its origin
+ * @origin_incarnation: the origin's incarnation
+ * @seq: its number
+ * @cube: the copy's cube (BCAST; 0 for GOSSIP)
+ */
+struct ftnl_bcast_id {
+	u32 origin_id;
+	u64 origin_incarnation;
+	u64 seq;
+	u8 cube;
+};
+
+int ftnl_bcast_peek_id(struct ftnl_bcast_id *id, const u8 *buf, u32 len);
 
 u32 ftnl_bcast_msg_max_len(u32 npos);
 u32 ftnl_bcast_msg_encode(u8 *buf, u32 cap, const struct ftnl_bcast_msg *msg,

@@ -115,6 +115,17 @@ static void test_round_trip(const void *arg)
 		TAP_CHECK_UINT(got.ndeaths, msg.ndeaths);
 		TAP_CHECK_UINT(got.cube, msg.cube);
 		TAP_CHECK_UINT(got.overlay, msg.overlay);
+		{
+			/* the identity a receiver checks first, O(1) */
+			struct ftnl_bcast_id id;
+
+			TAP_CHECK_INT(ftnl_bcast_peek_id(&id, buf, len), 0);
+			TAP_CHECK_UINT(id.origin_id, msg.origin_id);
+			TAP_CHECK_UINT(id.origin_incarnation, msg.origin_incarnation);
+			TAP_CHECK_UINT(id.seq, msg.seq);
+			TAP_CHECK_UINT(id.cube, msg.cube);
+			TAP_CHECK_INT(ftnl_bcast_peek_id(&id, buf, FTNL_BCAST_HDR_LEN - 1), -1);
+		}
 		for (u32 i = 0; i < msg.ndeaths; i++) {
 			TAP_CHECK_UINT(got.deaths[i].node_id, msg.deaths[i].node_id);
 			TAP_CHECK_UINT(got.deaths[i].observer_id, msg.deaths[i].observer_id);
@@ -385,17 +396,24 @@ static void fill_gossip(struct ftnl_gossip_wire *wire,
 	wire->origin_time_ns = (u64)rand_r(seed) << 20;
 	wire->gossip_end = rand_r(seed) % (FTNL_GOSSIP_MAX_T + 1);
 	wire->npos = npos;
-	wire->death.node_id = rand_r(seed);
-	wire->death.cause = rand_r(seed) % (FTNL_CAUSE_MAX + 1);
-	wire->death.state = 1 + rand_r(seed) % 3;
-	if (wire->death.state == FTNL_BCAST_PROC_EXIT) {
-		wire->death.node_id = wire->origin_id;
-		wire->death.owner_uid = rand_r(seed);
-		wire->death.rank = rand_r(seed);
-		wire->death.job = (u64)rand_r(seed) << 31 | rand_r(seed);
-	} else {
-		wire->death.observer_id = rand_r(seed);
-		wire->death.incarnation = rand_r(seed);
+	/* one death mostly, sometimes a batch up to the limit */
+	wire->ndeaths = rand_r(seed) % 2 ? 1 :
+			1 + rand_r(seed) % FTNL_BCAST_MAX_DEATHS;
+	for (u32 i = 0; i < wire->ndeaths; i++) {
+		struct ftnl_bcast_death *d = &wire->deaths[i];
+
+		d->node_id = rand_r(seed);
+		d->cause = rand_r(seed) % (FTNL_CAUSE_MAX + 1);
+		d->state = 1 + rand_r(seed) % 3;
+		if (d->state == FTNL_BCAST_PROC_EXIT) {
+			d->node_id = wire->origin_id;
+			d->owner_uid = rand_r(seed);
+			d->rank = rand_r(seed);
+			d->job = (u64)rand_r(seed) << 31 | rand_r(seed);
+		} else {
+			d->observer_id = rand_r(seed);
+			d->incarnation = rand_r(seed);
+		}
 	}
 	msg->type = rand_r(seed) % 4;
 	msg->time = rand_r(seed) % (FTNL_GOSSIP_MAX_TIME + 1);
@@ -406,7 +424,7 @@ static void fill_gossip(struct ftnl_gossip_wire *wire,
 
 static void test_gossip_round_trip(const void *arg)
 {
-	u8 buf[FTNL_GOSSIP_PAYLOAD_HDR + 4 * FTNL_GOSSIP_MAX_KNOWN];
+	u8 buf[FTNL_GOSSIP_PAYLOAD_MAX];
 	unsigned int seed = 17;
 
 	(void)arg;
@@ -417,18 +435,25 @@ static void test_gossip_round_trip(const void *arg)
 
 		fill_gossip(&wire, &msg, npos, &seed);
 		len = ftnl_gossip_payload_encode(buf, sizeof(buf), &wire, &msg);
-		TAP_CHECK_UINT(len, FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg.nknown);
+		TAP_CHECK_UINT(len, FTNL_GOSSIP_PAYLOAD_HDR + 4 * msg.nknown +
+			       (wire.ndeaths - 1) * FTNL_BCAST_DEATH_LEN);
 		if (!TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members,
 							      buf, len), 0))
 			return;
-		TAP_CHECK_UINT(gw.death.node_id, wire.death.node_id);
-		TAP_CHECK_UINT(gw.death.observer_id, wire.death.observer_id);
-		TAP_CHECK_UINT(gw.death.incarnation, wire.death.incarnation);
-		TAP_CHECK_UINT(gw.death.rank, wire.death.rank);
-		TAP_CHECK_UINT(gw.death.job, wire.death.job);
-		TAP_CHECK_UINT(gw.death.owner_uid, wire.death.owner_uid);
-		TAP_CHECK_UINT(gw.death.cause, wire.death.cause);
-		TAP_CHECK_UINT(gw.death.state, wire.death.state);
+		TAP_CHECK_UINT(gw.ndeaths, wire.ndeaths);
+		for (u32 i = 0; i < wire.ndeaths && i < gw.ndeaths; i++) {
+			const struct ftnl_bcast_death *a = &gw.deaths[i];
+			const struct ftnl_bcast_death *b = &wire.deaths[i];
+
+			TAP_CHECK_UINT(a->node_id, b->node_id);
+			TAP_CHECK_UINT(a->observer_id, b->observer_id);
+			TAP_CHECK_UINT(a->incarnation, b->incarnation);
+			TAP_CHECK_UINT(a->rank, b->rank);
+			TAP_CHECK_UINT(a->job, b->job);
+			TAP_CHECK_UINT(a->owner_uid, b->owner_uid);
+			TAP_CHECK_UINT(a->cause, b->cause);
+			TAP_CHECK_UINT(a->state, b->state);
+		}
 		TAP_CHECK_UINT(gw.origin_incarnation, wire.origin_incarnation);
 		TAP_CHECK_UINT(gw.seq, wire.seq);
 		TAP_CHECK_UINT(gw.origin_time_ns, wire.origin_time_ns);
@@ -436,6 +461,14 @@ static void test_gossip_round_trip(const void *arg)
 		TAP_CHECK_UINT(gw.gossip_end, wire.gossip_end);
 		TAP_CHECK_UINT(gw.f, wire.f);
 		TAP_CHECK_UINT(gw.lat, wire.lat);
+		{
+			struct ftnl_bcast_id id;
+
+			TAP_CHECK_INT(ftnl_bcast_peek_id(&id, buf, len), 0);
+			TAP_CHECK_UINT(id.origin_id, wire.origin_id);
+			TAP_CHECK_UINT(id.origin_incarnation, wire.origin_incarnation);
+			TAP_CHECK_UINT(id.seq, wire.seq);
+		}
 		TAP_CHECK_UINT(gm.type, msg.type);
 		TAP_CHECK_UINT(gm.time, msg.time);
 		TAP_CHECK_UINT(gm.nknown, msg.nknown);
@@ -451,7 +484,7 @@ static void test_gossip_round_trip(const void *arg)
 
 static void test_gossip_rejects(const void *arg)
 {
-	u8 buf[FTNL_GOSSIP_PAYLOAD_HDR + 4 * FTNL_GOSSIP_MAX_KNOWN], bad[sizeof(buf)];
+	u8 buf[FTNL_GOSSIP_PAYLOAD_MAX], bad[sizeof(buf)];
 	const u32 npos = 50;
 	struct ftnl_gossip_wire wire, gw;
 	struct ftnl_gossip_msg msg, gm;
@@ -468,15 +501,18 @@ static void test_gossip_rejects(const void *arg)
 		{ 57, 1, 0, "state alive" },
 		{ 57, 1, FTNL_BCAST_PROC_EXIT + 1, "unknown state" },
 		{ 58, 1, 1, "death padding" },
-		{ 61, 1, 1, "message padding" },
+		{ 61, 1, 1, "a further death the length lacks" },
+		{ 61, 1, FTNL_BCAST_MAX_DEATHS, "more deaths than a message carries" },
+		{ 62, 1, 1, "message padding" },
 		{ 64, 4, FTNL_GOSSIP_MAX_TIME + 1, "clock past half the range" },
 		{ 64, 4, FTNL_GOSSIP_NO_WAKE, "clock at NO_WAKE" },
 	};
 
 	(void)arg;
 	fill_gossip(&wire, &msg, npos, &seed);
-	wire.death.state = FTNL_NODE_STATE_DEAD;
-	wire.death.observer_id = 3;
+	wire.ndeaths = 1;
+	wire.deaths[0].state = FTNL_NODE_STATE_DEAD;
+	wire.deaths[0].observer_id = 3;
 	msg.nknown = 2;
 	len = ftnl_gossip_payload_encode(buf, sizeof(buf), &wire, &msg);
 	TAP_CHECK_INT(ftnl_gossip_payload_decode(&gw, &gm, npos, &members, buf, len), 0);

@@ -155,7 +155,8 @@ static void gossip_seed(const char *name, u32 n, u32 self, u32 root, u8 f,
 		.algo = FTNL_GOSSIP_FCG, .f = f, .lat = (u8)lat,
 		.origin_id = root + 1, .origin_incarnation = 9, .seq = 2,
 		.origin_time_ns = 1700000000000000000ULL, .npos = n,
-		.death = {
+		.ndeaths = 1,
+		.deaths[0] = {
 			.node_id = dead_rank + 1,
 			.cause = FTNL_CAUSE_OBSERVED,
 			.state = proc ? FTNL_BCAST_PROC_EXIT : FTNL_NODE_STATE_DEAD,
