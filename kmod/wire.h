@@ -42,10 +42,13 @@ enum ftnl_wire_type {
 	FTNL_MSG_LEAVE = 3,		/* graceful leave, to observer and emitter */
 	FTNL_MSG_BCAST = 4,		/* failure notification (kmod/bcast) */
 	FTNL_MSG_GOSSIP = 5,		/* failure notification by FCG */
-	/* 6 is EXPELLED */
+	FTNL_MSG_EXPELLED = 6,		/* "you are dead in incarnation I" */
 	FTNL_MSG_PROBE_REQ = 7,		/* indirect probe: reach a suspect */
 	FTNL_MSG_PROBE_ACK = 8,		/* its answer, or a helper's */
 };
+
+/* EXPELLED's payload: the incarnation the sender holds dead, big endian. */
+#define FTNL_WIRE_EXPELLED_LEN	8
 
 /*
  * PROBE_REQ and PROBE_ACK payload: the suspect's node id, the id of the

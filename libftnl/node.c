@@ -129,6 +129,8 @@ FTNL_EXPORT const char *ftnl_node_state_name(enum ftnl_node_state state)
 		return "dead";
 	case FTNL_NODE_STATE_LEFT:
 		return "left";
+	case FTNL_NODE_STATE_EXPELLED:
+		return "expelled";
 	default:
 		return "unknown";
 	}

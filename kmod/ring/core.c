@@ -19,7 +19,7 @@
  * yet); a failure learned by broadcast repairs the ring at once when it
  * was the emitter; graceful leave; incarnations (a node heard with a newer
  * one restarted: its old incarnation is dead) and readmission; and what
- * keeps the membership true under partitions and half-deaf nodes:
+ * keeps the membership true under partitions, half-deaf and frozen nodes:
  *
  *   indirect probes  before an accusation, helpers try to reach the
  *                    suspect (SWIM's ping-req): ftnl_ring_probe_judge(),
@@ -28,6 +28,11 @@
  *   quorum           no death is published that would leave this node's
  *                    live set without a strict majority of the cluster:
  *                    the node resigns instead (ftnl_ring_core_has_quorum())
+ *   expulsion        a node declared dead that is still running is told so
+ *                    by the first member that hears from it (EXPELLED), and
+ *                    stops acting as a member, as a node that resigns does:
+ *                    ftnl_ring_core_tell_dead(), ftnl_ring_core_expelled_rx(),
+ *                    ftnl_ring_core_expel_self()
  */
 
 #include "core.h"
@@ -162,6 +167,14 @@ void ftnl_ring_det_start(struct ftnl_ring_detector *det, u64 now,
 	ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
 }
 
+/* NEW_OBSERVER again, every h, until the emitter is heard. */
+static void ftnl_ring_det_renew(struct ftnl_ring_detector *det,
+				const struct ftnl_ring_sink *out)
+{
+	if (det->observing && !det->heard_emitter)
+		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+}
+
 /**
  * ftnl_ring_det_tick - task T1: HB-TIMEOUT expired
  * @det: the state
@@ -176,8 +189,7 @@ void ftnl_ring_det_tick(struct ftnl_ring_detector *det,
 			const struct ftnl_ring_sink *out)
 {
 	ftnl_ring_send(det, out, det->observer, FTNL_MSG_HEARTBEAT);
-	if (det->observing && !det->heard_emitter)
-		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+	ftnl_ring_det_renew(det, out);
 }
 
 /**
@@ -417,6 +429,27 @@ static bool ftnl_ring_quorum_after(const struct ftnl_ring_core *core, u8 state)
 }
 
 /*
+ * This incarnation is over: stop acting as a member (no heartbeat, no
+ * observation, no broadcast: every input but readmission's bookkeeping is
+ * ignored, as when stopped) and say so once.
+ */
+static bool ftnl_ring_core_expel(struct ftnl_ring_core *core, u8 reason,
+				 u32 by, const struct ftnl_ring_sink *out)
+{
+	if (!core->running || core->expelled)
+		return false;
+	core->running = false;
+	core->probe.active = false;
+	core->expelled = true;
+	core->expel_reason = reason;
+	core->expelled_by = by;
+	core->det.timer_at = 0;
+	if (out->expelled)
+		out->expelled(out->ctx);
+	return true;
+}
+
+/*
  * This node gives up its membership: quorum lost, or nobody answers it.
  * It stops acting (no heartbeat, no datagram, no timer) as a node the
  * others hold dead must; they find it silent and declare it dead.
@@ -427,8 +460,12 @@ static void ftnl_ring_core_resign(struct ftnl_ring_core *core, u8 why,
 	if (core->resigned)
 		return;
 	core->resigned = why;
-	core->running = false;
 	core->probe.active = false;
+	/* Resigning is expelling itself: the same state, event and fence. */
+	ftnl_ring_core_expel(core, why == FTNL_RING_QUORUM_LOST ?
+			     FTNL_EXPEL_QUORUM : FTNL_EXPEL_DEAF,
+			     core->det.self, out);
+	core->running = false;
 	if (out->resigned)
 		out->resigned(out->ctx, why);
 }
@@ -447,14 +484,34 @@ void ftnl_ring_core_stop(struct ftnl_ring_core *core)
 	core->running = false;
 }
 
-/* Task T1 (ftnl_ring_det_tick()), while running. */
-void ftnl_ring_core_tick(struct ftnl_ring_core *core,
+/*
+ * Task T1 (ftnl_ring_det_tick()), while running. An observer this node
+ * holds dead is not heartbeaten: only a NEW_OBSERVER moves the observer,
+ * and when every node between it and this one is dead too, none comes; a
+ * frozen observer that resumes would take the heartbeats as its emitter's
+ * and never learn. It is told it is dead instead, or, when no one knows
+ * its incarnation, left to miss its emitter: it then accuses this node,
+ * which answers EXPELLED.
+ */
+void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 			 const struct ftnl_ring_sink *out)
 {
+	struct ftnl_ring_detector *det = &core->det;
+	struct ftnl_ring_peer *peer = &core->peers[det->observer];
+
 	if (!core->running)
 		return;
 	core->probe_budget = FTNL_RING_PROBE_BUDGET;
-	ftnl_ring_det_tick(&core->det, out);
+	if (det->observer == det->self || peer->state != FTNL_NODE_STATE_DEAD ||
+	    !out->expel) {
+		ftnl_ring_det_tick(det, out);
+		return;
+	}
+	if (peer->dead_incarnation && now >= peer->expel_next) {
+		peer->expel_next = now + det->period_ns / 2;
+		out->expel(out->ctx, det->observer, peer->dead_incarnation);
+	}
+	ftnl_ring_det_renew(det, out);
 }
 
 /**
@@ -498,6 +555,7 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 	peer->cause = cause;
 	peer->observer = observer;
 	peer->dead_incarnation = peer->incarnation;
+	peer->expel_next = now + FTNL_RING_EXPEL_HOLD(det);
 	ftnl_bit_set(core->dead, pos);
 	out->failed(out->ctx, pos,
 		    cause == FTNL_CAUSE_OBSERVED || cause == FTNL_CAUSE_RESTARTED ||
@@ -743,6 +801,37 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 	return FTNL_RING_SUSPECT;
 }
 
+/*
+ * A node this one holds dead is still talking: tell it (EXPELLED, with the
+ * incarnation that died), from 2d after the death on (a zombie that just
+ * accused a live member is told before it tells it: see
+ * FTNL_RING_EXPEL_HOLD), at most twice per h per node. Only a death says
+ * so: a node that left said goodbye itself. A node declared dead before
+ * anyone alive heard it (its observer took over while it was frozen)
+ * died in an incarnation no one knows: the first one heard from it since
+ * is taken as that one - a frozen node speaks the moment it resumes, a
+ * restarted one only after booting, and a restarted one that was told
+ * comes back again as a newer incarnation.
+ */
+static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
+				     u64 incarnation, u64 now,
+				     const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (peer->state != FTNL_NODE_STATE_DEAD || !out->expel ||
+	    pos == core->det.self)
+		return;
+	if (!peer->dead_incarnation) {
+		peer->dead_incarnation = incarnation;
+		peer->incarnation = incarnation;
+	}
+	if (!peer->dead_incarnation || now < peer->expel_next)
+		return;
+	peer->expel_next = now + core->det.period_ns / 2;
+	out->expel(out->ctx, pos, peer->dead_incarnation);
+}
+
 /**
  * ftnl_ring_core_admit - incarnation check of an authentic datagram
  * @core: the state
@@ -753,7 +842,8 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
  *
  * A node heard with a newer incarnation than the one known restarted
  * before anyone noticed: the incarnation this node knew is dead (cause
- * restarted), and the new one waits for readmission.
+ * restarted), and the new one waits for readmission. A node already dead
+ * here is told so (FTNL_MSG_EXPELLED, rate-limited).
  *
  * Return: enum ftnl_ring_admit.
  */
@@ -763,8 +853,10 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
-	if (peer->state != FTNL_NODE_STATE_ALIVE)
+	if (peer->state != FTNL_NODE_STATE_ALIVE) {
+		ftnl_ring_core_tell_dead(core, pos, incarnation, now, out);
 		return FTNL_RING_DEAD_SENDER;
+	}
 	if (incarnation <= peer->dead_incarnation)
 		return FTNL_RING_STALE;
 	if (!peer->incarnation) {
@@ -808,6 +900,61 @@ void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 }
 
 /**
+ * ftnl_ring_core_expel_self - a rule of this node's own expels it
+ * @core: the state
+ * @reason: enum ftnl_expel_reason (FTNL_EXPEL_QUORUM, FTNL_EXPEL_DEAF)
+ * @out: the sink
+ *
+ * For the rules that find this node unfit to judge or to stay (it lost
+ * the majority, it cannot hear): it stops acting as a member of its
+ * incarnation at once, as if a member had told it (->expelled).
+ *
+ * Return: it was expelled now (false: not running, or already expelled).
+ */
+bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
+			       const struct ftnl_ring_sink *out)
+{
+	return ftnl_ring_core_expel(core, reason, core->det.self, out);
+}
+
+/**
+ * ftnl_ring_core_expelled_rx - a member says this node is dead (EXPELLED)
+ * @core: the state
+ * @from: the member that says so
+ * @incarnation: the incarnation it holds dead
+ * @out: the sink
+ *
+ * Obeyed only for this node's current incarnation: an older one is news
+ * of a previous life (the node restarted since, and is a new member or
+ * waits to rejoin). The datagram is authentic (MAC) and from a member.
+ * From a member this node holds dead, it is obeyed only when this node
+ * holds most of the others dead (a node cut off declares the others dead
+ * before it hears them again, and must still obey). Repeating it changes
+ * nothing: what it says stays true.
+ *
+ * Return: this node was expelled now.
+ */
+bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
+				u64 incarnation,
+				const struct ftnl_ring_sink *out)
+{
+	u32 n = core->det.n;
+
+	if (incarnation != core->incarnation || from == core->det.self)
+		return false;
+	/*
+	 * A node this one holds dead is a zombie in its eyes, whose word
+	 * counts only when this node holds most of the others dead: then it
+	 * is this node that was cut off. Otherwise a zombie that accused its
+	 * emitter on resuming could expel a live member.
+	 */
+	if (ftnl_bit_test(core->dead, from) &&
+	    2 * core->ndead <= n - 1 - core->nleft)
+		return false;
+	return ftnl_ring_core_expel(core, FTNL_EXPEL_TOLD, from, out);
+}
+
+/**
  * ftnl_ring_core_death_heard - task T5: a broadcast says @pos failed
  * @core: the state
  * @pos: the failed node
@@ -825,6 +972,7 @@ void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
  * may be about the previous life. A node never heard from takes the
  * failed incarnation as the one it knew (its observer heard it); news of
  * a newer incarnation's death is the death of the one known too.
+ * News of this node's own death in its current incarnation expels it.
  */
 void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 				u64 incarnation, u32 observer, u64 now,
@@ -832,7 +980,14 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
-	if (peer->state != FTNL_NODE_STATE_ALIVE || pos == core->det.self)
+	if (pos == core->det.self) {
+		if (state == FTNL_NODE_STATE_DEAD &&
+		    incarnation == core->incarnation)
+			ftnl_ring_core_expel(core, FTNL_EXPEL_BROADCAST,
+					     observer, out);
+		return;
+	}
+	if (peer->state != FTNL_NODE_STATE_ALIVE)
 		return;
 	if (!incarnation ? peer->dead_incarnation != 0 :
 	    incarnation <= peer->dead_incarnation ||
@@ -902,7 +1057,11 @@ void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 	const struct ftnl_ring_detector *det = &core->det;
 	bool self = pos == det->self;
 
-	view->state = self ? FTNL_NODE_STATE_ALIVE : core->peers[pos].state;
+	if (self)
+		view->state = core->expelled ? FTNL_NODE_STATE_EXPELLED :
+					       FTNL_NODE_STATE_ALIVE;
+	else
+		view->state = core->peers[pos].state;
 	view->incarnation = self ? core->incarnation :
 				   core->peers[pos].incarnation;
 	view->emitter = det->observing && pos == det->emitter;

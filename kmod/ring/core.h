@@ -11,10 +11,12 @@
  * heartbeat period elapsed (T1), a datagram's sender is to be admitted, a
  * heartbeat (T2), NEW_OBSERVER (T4) or LEAVE arrived, the suspicion timer
  * fired (T3), a death was learned by broadcast (T5), an admin readmitted a
- * node or makes this node leave. Outputs are data, through struct
- * ftnl_ring_sink during the call: datagrams to send, failures that entered
- * D (each one an event to publish, some to broadcast); and the next
- * deadline of the suspicion timer (ftnl_ring_core_take_timer()).
+ * node or makes this node leave, a member said this node is dead
+ * (EXPELLED), a rule of the node's own expels it. Outputs are data,
+ * through struct ftnl_ring_sink during the call: datagrams to send,
+ * failures that entered D (each one an event to publish, some to
+ * broadcast), this node's expulsion; and the next deadline of the
+ * suspicion timer (ftnl_ring_core_take_timer()).
  *
  * Two layers, one file:
  *   struct ftnl_ring_detector  Algorithm 1 proper (emitter, observer,
@@ -60,6 +62,17 @@
 #define FTNL_RING_PROBE_BUDGET	16
 
 /*
+ * A node tells another it holds dead that it is dead (EXPELLED) only 2d
+ * after the death: a node resuming from a freeze accuses its emitter
+ * (stall guard: h after resuming) before it hears that it is dead itself
+ * (the next datagram it sends, or the next tick of a member, answers it
+ * within h + 2 network delays); its fresh accusations must not reach a
+ * live member as "you are dead" first. The members held it dead far
+ * longer: it was frozen for more than d.
+ */
+#define FTNL_RING_EXPEL_HOLD(det)	(2 * (det)->timeout_ns)
+
+/*
  * Ring positions: indices 0..n-1 of the id-sorted node table; the ring
  * runs in ascending order, wrapping around.
  */
@@ -88,6 +101,14 @@ u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self);
  *	(core layer, only when probes are on)
  * @resigned: this node gave up its membership (enum ftnl_ring_resign):
  *	it stopped; core layer only
+ * @expel: send FTNL_MSG_EXPELLED to position @to: "you are dead in
+ *	@incarnation" (a dead node is still talking). Core layer only; may
+ *	be NULL in a driver that never admits dead senders.
+ * @expelled: this node is expelled from its current incarnation
+ *	(struct ftnl_ring_core, @expel_reason, @expelled_by say why and who
+ *	said so): publish the event, tell the registered processes, fence
+ *	them if the policy says so. It no longer acts as a member. Core
+ *	layer only; may be NULL.
  * @ctx: passed back
  *
  * Callbacks must not call into the ring.
@@ -100,6 +121,8 @@ struct ftnl_ring_sink {
 	void (*probe)(void *ctx, u32 to, u8 type,
 		      const struct ftnl_ring_probe *probe);
 	void (*resigned)(void *ctx, u8 why);
+	void (*expel)(void *ctx, u32 to, u64 incarnation);
+	void (*expelled)(void *ctx);
 	void *ctx;
 };
 
@@ -181,12 +204,16 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	node must come back with a larger one
  * @observer: position of the node that detected its failure (when not
  *	alive)
+ * @expel_next: while it is dead here, no EXPELLED to it before this time
+ *	(at most one per h: a dead node cannot make a member do unbounded
+ *	work)
  * @state: enum ftnl_node_state
  * @cause: enum ftnl_event_cause of its failure (when not alive)
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
 	u64 dead_incarnation;
+	u64 expel_next;
 	u32 observer;
 	u8 state;
 	u8 cause;
@@ -237,11 +264,18 @@ struct ftnl_ring_prober {
 /**
  * struct ftnl_ring_core - one node's ring and membership state
  * @det: Algorithm 1
- * @running: started and not stopped: timers and datagrams are acted on
+ * @running: started and not stopped (nor expelled): timers and datagrams
+ *	are acted on
  * @quorum: the quorum rule is on: no death is published that would leave
  *	this node's live set without a strict majority of the cluster
  * @probes: indirect probes before an accusation (struct ftnl_ring_prober)
  * @resigned: enum ftnl_ring_resign, FTNL_RING_MEMBER until it gives up
+ * @expelled: the cluster declared this incarnation dead (or it expelled
+ *	itself): it no longer acts as a member - no heartbeat, no
+ *	observation, no broadcast - until it comes back as a new incarnation
+ * @expel_reason: enum ftnl_expel_reason, when @expelled
+ * @expelled_by: position of the member that said so (this node's own when
+ *	it expelled itself), when @expelled
  * @incarnation: this node's incarnation
  * @ndead: members dead here (state dead, not left)
  * @nleft: members that left gracefully (they form no side of a partition)
@@ -258,6 +292,9 @@ struct ftnl_ring_core {
 	bool quorum;
 	bool probes;
 	u8 resigned;
+	bool expelled;
+	u8 expel_reason;
+	u32 expelled_by;
 	u64 incarnation;
 	u32 ndead;
 	u32 nleft;
@@ -273,7 +310,7 @@ struct ftnl_ring_core {
 enum ftnl_ring_admit {
 	FTNL_RING_ACCEPT,	/* known incarnation: check its sequence */
 	FTNL_RING_ACCEPT_NEW,	/* first of this incarnation: new replay window */
-	FTNL_RING_DEAD_SENDER,	/* dead or left here (FTNL_DROP_DEAD_SENDER) */
+	FTNL_RING_DEAD_SENDER,	/* dead or left here: dropped, a dead one told */
 	FTNL_RING_STALE,	/* an incarnation older than known */
 };
 
@@ -307,7 +344,7 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 			  const struct ftnl_ring_sink *out);
 void ftnl_ring_core_stop(struct ftnl_ring_core *core);
-void ftnl_ring_core_tick(struct ftnl_ring_core *core,
+void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 			 const struct ftnl_ring_sink *out);
 enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 					    u64 now,
@@ -330,6 +367,11 @@ int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 			   const struct ftnl_ring_sink *out, const char **why);
 void ftnl_ring_core_leave(struct ftnl_ring_core *core,
 			  const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
+			       const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
+				u64 incarnation,
+				const struct ftnl_ring_sink *out);
 void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 			 struct ftnl_node_view *view);
 bool ftnl_ring_core_take_timer(struct ftnl_ring_core *core, u64 *at);

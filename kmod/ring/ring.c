@@ -184,7 +184,7 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	ftnl_ring_sink(ring, &out);
-	ftnl_ring_core_tick(&ring->core, &out);
+	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	spin_unlock(&ring->lock);
 
 	periods = hrtimer_forward(timer, now,

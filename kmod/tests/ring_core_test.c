@@ -30,6 +30,10 @@ struct rec {
 	u8 probe_type[64];
 	struct ftnl_ring_probe probe[64];
 	u8 resigned;
+	u32 nexpel;
+	u32 expel_to[64];
+	u64 expel_inc[64];
+	u32 nexpelled;
 };
 
 static void rec_probe(void *ctx, u32 to, u8 type,
@@ -50,6 +54,24 @@ static void rec_resigned(void *ctx, u8 why)
 	struct rec *r = ctx;
 
 	r->resigned = why;
+}
+
+static void rec_expel(void *ctx, u32 to, u64 incarnation)
+{
+	struct rec *r = ctx;
+
+	if (r->nexpel < 64) {
+		r->expel_to[r->nexpel] = to;
+		r->expel_inc[r->nexpel] = incarnation;
+	}
+	r->nexpel++;
+}
+
+static void rec_expelled(void *ctx)
+{
+	struct rec *r = ctx;
+
+	r->nexpelled++;
 }
 
 static void rec_send(void *ctx, u32 to, u8 type)
@@ -91,6 +113,8 @@ static void node_init(struct node *x, u32 n, u32 self)
 					  .failed = rec_failed,
 					  .probe = rec_probe,
 					  .resigned = rec_resigned,
+					  .expel = rec_expel,
+					  .expelled = rec_expelled,
 					  .ctx = &x->rec };
 }
 
@@ -121,7 +145,7 @@ static void test_start_tick(const void *arg)
 	TAP_CHECK_UINT(timer(&x), 0);
 	clear(&x);
 	/* T1: heartbeat to the observer, NEW_OBSERVER again until heard. */
-	ftnl_ring_core_tick(&x.core, &x.out);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(x.rec.nsent, 2);
 	TAP_CHECK_INT(x.rec.to[0], 3);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
@@ -137,7 +161,7 @@ static void test_start_tick(const void *arg)
 	/* A later deadline does not move the timer: it fires early. */
 	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1020));
 	TAP_CHECK_UINT(timer(&x), 0);
-	ftnl_ring_core_tick(&x.core, &x.out);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1010 + D, &x.out),
@@ -146,7 +170,7 @@ static void test_start_tick(const void *arg)
 	TAP_CHECK_INT(x.rec.nsent + x.rec.nfailed, 0);
 	/* Stopped: no tick, no expiry acts. */
 	ftnl_ring_core_stop(&x.core);
-	ftnl_ring_core_tick(&x.core, &x.out);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 5000, &x.out), FTNL_RING_IDLE);
 	TAP_CHECK_INT(x.rec.nsent + x.rec.nfailed, 0);
 }
@@ -310,6 +334,189 @@ static void test_broadcast_and_leave(const void *arg)
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	TAP_CHECK_INT(x.rec.to[0], 0);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_LEAVE);
+}
+
+/*
+ * A dead node still talking is told so, with the incarnation that died, at
+ * most once per h; only deaths (not leaves, not nodes never heard).
+ */
+static void test_tell_dead(const void *arg)
+{
+	const u64 t0 = 2 + 2 * D;	/* death at 2, told from 2 + 2d on */
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 0);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 42, 1, 2, &x.out);
+	clear(&x);
+	/* Within 2d of the death: not yet (a zombie's fresh accusation). */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0 - 1, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 1);
+	TAP_CHECK_INT(x.rec.expel_to[0], 2);
+	TAP_CHECK_UINT(x.rec.expel_inc[0], 42);
+	/* Within h/2: nothing more, however much it sends. */
+	for (int k = 0; k < 100; k++)
+		ftnl_ring_core_admit(&x.core, 2, 42, t0 + H / 2 - 1, &x.out);
+	TAP_CHECK_INT(x.rec.nexpel, 1);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0 + H / 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 2);
+	/* A newer incarnation is told of its previous life: it decides. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 43, t0 + 2 * H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 3);
+	TAP_CHECK_UINT(x.rec.expel_inc[2], 42);
+	/* Left: it said goodbye itself. */
+	ftnl_ring_core_admit(&x.core, 1, 50, 200, &x.out);
+	ftnl_ring_core_leave_rx(&x.core, 1, 201, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 50, 201 + 3 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	/* Declared dead unheard: the first incarnation heard is the dead one. */
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4, 202, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 60, 202 + 2 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 1);
+	TAP_CHECK_UINT(x.rec.expel_inc[0], 60);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 61, 202 + 2 * D + H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_UINT(x.rec.expel_inc[1], 60);
+	clear(&x);
+	/* A driver without ->expel: dropped as before. */
+	x.out.expel = NULL;
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, 1000 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	/* An observer held dead is told so (from 2d on), not heartbeaten... */
+	node_init(&x, 3, 0);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 70, 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 70, 2, 2, &x.out);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t0 - 1, &x.out);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	ftnl_ring_core_tick(&x.core, t0, &x.out);
+	TAP_CHECK_INT(x.rec.nexpel, 1);
+	TAP_CHECK_INT(x.rec.expel_to[0], 1);
+	TAP_CHECK_UINT(x.rec.expel_inc[0], 70);
+	ftnl_ring_core_tick(&x.core, t0 + H, &x.out);
+	TAP_CHECK_INT(x.rec.nexpel, 2);
+	for (u32 k = 0; k < x.rec.nsent; k++)
+		TAP_CHECK(x.rec.to[k] != 1 || x.rec.type[k] != FTNL_MSG_HEARTBEAT);
+	/* ...and one whose incarnation no one knows is sent nothing. */
+	node_init(&x, 3, 0);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 2, &x.out);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, 10 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	for (u32 k = 0; k < x.rec.nsent; k++)
+		TAP_CHECK(x.rec.to[k] != 1);
+}
+
+/*
+ * EXPELLED obeyed for the current incarnation only (from a member this node
+ * holds dead only when it holds most others dead); then nothing acts: no heartbeat, no NEW_OBSERVER,
+ * no suspicion, no broadcast, no EXPELLED answered; said once.
+ */
+static void test_expelled(const void *arg)
+{
+	struct ftnl_node_view view;
+	struct node x;
+	u64 inc;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	inc = x.core.incarnation;
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 5);
+	ftnl_ring_core_admit(&x.core, 3, 77, 5, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 77, 4, 6, &x.out);
+	clear(&x);
+	/* A previous life, or this node's own id: ignored. */
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc - 1, &x.out));
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc + 1, &x.out));
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 2, inc, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 0);
+	TAP_CHECK(x.core.running);
+	/* From node 3, held dead, while most others live: a zombie's word. */
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 0);
+	/* Holding most others dead, this node is the one cut off: obeyed. */
+	ftnl_ring_core_death_heard(&x.core, 0, FTNL_NODE_STATE_DEAD, 0, 4, 7, &x.out);
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 1, 7, &x.out);
+	clear(&x);
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	TAP_CHECK(x.core.expelled);
+	TAP_CHECK(!x.core.running);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_TOLD);
+	TAP_CHECK_INT(x.core.expelled_by, 3);
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc, &x.out));
+	TAP_CHECK(!ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	TAP_CHECK_INT(x.core.expelled_by, 3);
+	/* It no longer acts. */
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 * D, &x.out), FTNL_RING_IDLE);
+	TAP_CHECK_INT(x.rec.nsent + x.rec.nfailed + x.rec.nexpel, 0);
+	ftnl_ring_core_view(&x.core, 2, 10, &view);
+	TAP_CHECK_INT(view.state, FTNL_NODE_STATE_EXPELLED);
+	ftnl_ring_core_view(&x.core, 1, 10, &view);
+	TAP_CHECK_INT(view.state, FTNL_NODE_STATE_ALIVE);
+}
+
+/* Its own death by broadcast, this incarnation: expelled; else not. */
+static void test_expelled_by_broadcast(const void *arg)
+{
+	struct ftnl_node_view view;
+	struct node x;
+	u64 inc;
+
+	(void)arg;
+	node_init(&x, 4, 1);
+	inc = x.core.incarnation;
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, inc - 1, 2, 5, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 5, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_LEFT, inc, 2, 5, &x.out);
+	TAP_CHECK_INT(x.rec.nexpelled, 0);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, inc, 2, 5, &x.out);
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_BROADCAST);
+	TAP_CHECK_INT(x.core.expelled_by, 2);
+	ftnl_ring_core_view(&x.core, 1, 10, &view);
+	TAP_CHECK_INT(view.state, FTNL_NODE_STATE_EXPELLED);
+}
+
+/* The entry point of the node's own rules (quorum, deafness). */
+static void test_expel_self(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 4, 0);
+	/* Not running: nothing to expel. */
+	TAP_CHECK(!ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	clear(&x);
+	TAP_CHECK(ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_DEAF, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	TAP_CHECK_INT(x.rec.nsent, 0);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_DEAF);
+	TAP_CHECK_INT(x.core.expelled_by, 0);
+	TAP_CHECK(!x.core.running);
+	TAP_CHECK(!ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	/* A sink without ->expelled: the state alone. */
+	node_init(&x, 4, 0);
+	x.out.expelled = NULL;
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK(ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
+	TAP_CHECK(x.core.expelled);
 }
 
 /* Brute force: the closest predecessor of @self not in @set. */
@@ -539,7 +746,7 @@ static void test_probe_observer(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK(!x.core.running);
 	clear(&x);
-	ftnl_ring_core_tick(&x.core, &x.out);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(x.rec.nsent, 0);
 }
 
@@ -591,7 +798,7 @@ static void test_probe_helper(const void *arg)
 					1012, &x.out);
 	/* 3 spent above: the suspect's answer, a helper's, a relay. */
 	TAP_CHECK_UINT(x.core.throttled, FTNL_RING_PROBE_BUDGET + 3);
-	ftnl_ring_core_tick(&x.core, &x.out);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	clear(&x);
 	ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
 				&(struct ftnl_ring_probe){ 0, 1, false }, 1020,
@@ -658,6 +865,14 @@ int main(void)
 		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
 	tap_add(test_late_news_after_readmit, NULL,
 		"T5 after a readmission: news of the previous life (named or bare D) never kills the new one");
+	tap_add(test_tell_dead, NULL,
+		"a dead node still talking is told EXPELLED with its dead incarnation, from 2d on, at most twice per h; a dead observer too; not a leaver");
+	tap_add(test_expelled, NULL,
+		"EXPELLED for this incarnation only; from a node held dead only when most are; then nothing acts; said once");
+	tap_add(test_expelled_by_broadcast, NULL,
+		"its own death by broadcast in this incarnation expels it; an older one, a leave or no incarnation does not");
+	tap_add(test_expel_self, NULL,
+		"ftnl_ring_core_expel_self: once, while running, reason and self recorded, nothing sent");
 	tap_add(test_exhaustive_orders, NULL,
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,

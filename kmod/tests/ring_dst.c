@@ -14,7 +14,10 @@
  * within the bound) and receive stalls (its received datagrams and its
  * suspicion timer wait up to 5d - a softirq backlog - while its heartbeats
  * go on; at the end the timer runs first, as a stalled CPU does, which is
- * what the stall guard is for).
+ * what the stall guard is for). Mode freeze: one node stops for 4d to 8d
+ * (a VM paused, a machine hung), the datagrams sent to it meanwhile lost
+ * or queued, then resumes: the cluster declared it dead, and it is a
+ * zombie until it is expelled.
  *
  * Checked on every schedule (ring paper, section 3):
  *   no false suspicion   a node that did not fail is never put in D by a
@@ -26,6 +29,9 @@
  *                        successor (section 3.1.3);
  *   Lemma 2              the i-th failed node is detected (task T3) by at
  *                        most f - i + 1 nodes;
+ *   expulsion            a frozen node is expelled within 2d + 2h + 2t of
+ *                        resuming; no node is ever expelled otherwise (but
+ *                        by resigning, see the deaf and split modes);
  *   Theorem 1            without stalls and with f <= log2(n) - 1, every
  *                        unstable episode lasts at most
  *                        f(f+1)d + f t + f(f+1)/2 B(n), with B(n) = t here.
@@ -55,7 +61,7 @@
 #define AFTER_HEAL	(1500 * MS)
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
-	       EV_DEAF, EV_SPLIT, EV_HEAL };
+	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -63,13 +69,16 @@ enum mode {
 	MODE_FAULTS,	/* crashes, leaves, stalls */
 	MODE_DEAF,	/* the same, and one node's receive path is cut */
 	MODE_SPLIT,	/* a partition, then its heal */
+	MODE_FREEZE,	/* crashes, leaves, then one node frozen past d */
 };
 
 struct ev {
 	u64 time;
 	u64 seq;
 	u8 type;
-	u8 kind;	/* EV_MSG: MSG_*; EV_STALL: 1 = receive stall */
+	u8 kind;	/* EV_MSG: MSG_*; EV_STALL: 1 = receive stall;
+			 * EV_FREEZE: 1 = datagrams to it are lost
+			 */
 	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
 	u8 state;	/* MSG_BCAST; MSG_PROBE: alive */
 	u32 node;	/* where it happens */
@@ -79,7 +88,7 @@ struct ev {
 			 */
 	u32 obs;
 	u64 arg;	/* MSG_BCAST: D; EV_STALL: length; EV_FAIL: 1 = leave */
-	u64 inc;	/* MSG_BCAST: failed incarnation */
+	u64 inc;	/* MSG_BCAST: failed incarnation; EXPELLED: the dead one */
 };
 
 struct node {
@@ -91,6 +100,9 @@ struct node {
 	bool deaf;		/* its receive path is cut: it reads nothing */
 	bool resigned;		/* it gave up its membership */
 	u8 side;		/* MODE_SPLIT: 1 on the side of the mask */
+	bool zombie;		/* frozen past d: the cluster holds it dead */
+	bool drop_rx;		/* frozen: datagrams to it are lost */
+	u64 resumed_at;		/* end of the freeze */
 	u64 stall_until;	/* CPU stall: nothing runs */
 	u64 rx_until;		/* receive stall: datagrams and timer wait */
 	bool tick_due;
@@ -111,6 +123,7 @@ struct dst {
 	bool healed;
 	u32 split_mask;
 	u32 deaf;		/* MODE_DEAF: the node that goes deaf */
+	u64 worst_expel_ns;	/* MODE_FREEZE: resumed to expelled */
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -226,6 +239,12 @@ static void sink_send(void *ctx, u32 to, u8 type)
 	push(s, ev);
 }
 
+/* Crashed, left, resigned, or frozen past d: not a live member. */
+static bool gone(const struct dst *s, u32 i)
+{
+	return s->node[i].failed || s->node[i].zombie;
+}
+
 static void sink_failed(void *ctx, u32 pos, bool originate)
 {
 	struct dst *s = ctx;
@@ -233,10 +252,13 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 	const struct ftnl_ring_peer *peer = &x->core.peers[pos];
 	u32 j;
 
+	/* A zombie's judgements are its own: the others must ignore them. */
+	if (x->zombie)
+		goto broadcast;
 	if (s->healed)
 		fail(s, "node %u put node %u in D after the heal: flapping",
 		     s->cur, pos);
-	else if (!s->node[pos].failed && !s->node[pos].deaf &&
+	else if (!gone(s, pos) && !s->node[pos].deaf &&
 		 !(s->split && s->node[pos].side != x->side))
 		fail(s, "node %u put live node %u in D (cause %u) at %llu ms",
 		     s->cur, pos, peer->cause, s->now / MS);
@@ -249,6 +271,7 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 		fail(s, "node %u: crashed node %u said to have left", s->cur, pos);
 	if (peer->cause == FTNL_CAUSE_OBSERVED)
 		s->detections[pos]++;
+broadcast:
 	if (!originate)
 		return;
 	/* The broadcast: one datagram to every other node, each within t. */
@@ -305,6 +328,12 @@ static void sink_resigned(void *ctx, u8 why)
 
 	for (j = 0; j < s->n; j++)
 		side += s->node[j].side == s->node[i].side;
+	/* A zombie may: no one hears it. It is already counted failed. */
+	if (s->node[i].zombie) {
+		s->node[i].resigned = true;
+		s->node[i].failed = true;
+		return;
+	}
 	if (why == FTNL_RING_UNHEARD && s->mode == MODE_DEAF && i == s->deaf)
 		;
 	else if (s->split && 2 * side <= s->n)
@@ -316,6 +345,47 @@ static void sink_resigned(void *ctx, u8 why)
 	fail_node(s, i);
 }
 
+static void sink_expel(void *ctx, u32 to, u64 incarnation)
+{
+	struct dst *s = ctx;
+
+	if (to >= s->n || to == s->cur)
+		fail(s, "node %u sends EXPELLED to %u", s->cur, to);
+	/* A zombie may too: the live member it tells must not obey. */
+	push(s, (struct ev){
+		.time = s->now + rnd_in(s, 1, s->t_ns),
+		.type = EV_MSG,
+		.kind = MSG_RING,
+		.wire = FTNL_MSG_EXPELLED,
+		.node = to,
+		.from = s->cur,
+		.inc = incarnation,
+	});
+}
+
+/* Only a zombie, soon after it resumed (resigning: sink_resigned()). */
+static void sink_expelled(void *ctx)
+{
+	struct dst *s = ctx;
+	struct node *x = &s->node[s->cur];
+	u64 took = s->now - x->resumed_at;
+	u64 bound = 2 * D_NS + 2 * H_NS + 2 * s->t_ns;
+
+	if (x->core.resigned != FTNL_RING_MEMBER)
+		return;
+	if (!x->zombie) {
+		fail(s, "live node %u expelled (reason %u, by %u) at %llu ms",
+		     s->cur, x->core.expel_reason, x->core.expelled_by,
+		     s->now / MS);
+		return;
+	}
+	if (!x->resumed_at || took > bound)
+		fail(s, "zombie %u expelled %llu us after resuming, bound %llu us",
+		     s->cur, took / 1000, bound / 1000);
+	if (took > s->worst_expel_ns)
+		s->worst_expel_ns = took;
+}
+
 static const struct ftnl_ring_sink *sink(struct dst *s, u32 node,
 					 struct ftnl_ring_sink *out)
 {
@@ -325,6 +395,8 @@ static const struct ftnl_ring_sink *sink(struct dst *s, u32 node,
 		.failed = sink_failed,
 		.probe = sink_probe,
 		.resigned = sink_resigned,
+		.expel = sink_expel,
+		.expelled = sink_expelled,
 		.ctx = s,
 	};
 	return out;
@@ -355,7 +427,7 @@ static void do_tick(struct dst *s, u32 i)
 {
 	struct ftnl_ring_sink out;
 
-	ftnl_ring_core_tick(&s->node[i].core, sink(s, i, &out));
+	ftnl_ring_core_tick(&s->node[i].core, s->now, sink(s, i, &out));
 }
 
 static void do_timer(struct dst *s, u32 i)
@@ -373,6 +445,12 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	u32 b;
 
 	sink(s, ev->node, &out);
+	/* From a member it may itself hold dead: no admission (ring.c). */
+	if (ev->kind == MSG_RING && ev->wire == FTNL_MSG_EXPELLED) {
+		ftnl_ring_core_expelled_rx(&x->core, ev->from, ev->inc, &out);
+		sync_timer(s, ev->node);
+		return;
+	}
 	switch (ftnl_ring_core_admit(&x->core, ev->from,
 				     incarnation_of(ev->from), s->now, &out)) {
 	case FTNL_RING_ACCEPT:
@@ -433,6 +511,9 @@ static void unstall(struct dst *s, u32 i)
 
 	if (x->failed || s->now < x->stall_until || s->now < x->rx_until)
 		return;
+	if (x->zombie && !x->resumed_at)
+		x->resumed_at = s->now;
+	x->drop_rx = false;
 	if (x->timer_due) {
 		x->timer_due = false;
 		do_timer(s, i);
@@ -443,7 +524,7 @@ static void unstall(struct dst *s, u32 i)
 		push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
 				     .node = i });
 	}
-	for (k = 0; k < x->nbacklog && !x->failed; k++)
+	for (k = 0; k < x->nbacklog && !x->failed && x->core.running; k++)
 		do_msg(s, &x->backlog[k]);
 	x->nbacklog = 0;
 }
@@ -484,7 +565,7 @@ static u32 live_pred(const struct dst *s, u32 i)
 
 	for (steps = 0; steps < s->n; steps++) {
 		k = ftnl_ring_pred(k, s->n);
-		if (!s->node[k].failed)
+		if (!gone(s, k))
 			return k;
 	}
 	return i;
@@ -496,7 +577,7 @@ static u32 live_succ(const struct dst *s, u32 i)
 
 	for (steps = 0; steps < s->n; steps++) {
 		k = ftnl_ring_succ(k, s->n);
-		if (!s->node[k].failed)
+		if (!gone(s, k))
 			return k;
 	}
 	return i;
@@ -512,7 +593,11 @@ static bool stable(const struct dst *s, char *why, size_t len)
 		const struct ftnl_ring_detector *det = &x->core.det;
 		u32 e = live_pred(s, i), o = live_succ(s, i);
 
-		if (x->failed)
+		if (x->zombie && !x->core.expelled) {
+			snprintf(why, len, "zombie %u not expelled", i);
+			return false;
+		}
+		if (gone(s, i))
 			continue;
 		if (x->dead[0] != s->failed_mask) {
 			snprintf(why, len, "node %u knows D %#llx, failed %#llx",
@@ -578,6 +663,7 @@ static void episode_check(struct dst *s)
 
 struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
+	u64 freezes, worst_expel_ns;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 };
@@ -593,7 +679,9 @@ static void dst_free(struct dst *s)
 /* Crashes and leaves a schedule may inject (see run_schedule()). */
 static u32 max_failures(const struct dst *s)
 {
-	u32 f = s->n - 1 < 6 ? s->n - 1 : 6, deaf = s->mode == MODE_DEAF;
+	/* A frozen node counts as the deaf one: one more failure. */
+	u32 f = s->n - 1 < 6 ? s->n - 1 : 6;
+	u32 deaf = s->mode == MODE_DEAF || s->mode == MODE_FREEZE;
 	u32 helpers = s->n / 2 > FTNL_RING_PROBE_HELPERS ?
 		      s->n / 2 : FTNL_RING_PROBE_HELPERS;
 
@@ -644,7 +732,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	s->n = n ? n : (u32)rnd_in(s, mode == MODE_DEAF ? 3 : 2,
 				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
-	s->stalls = mode != MODE_SPLIT && rnd(s) % 3 == 0;
+	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE && rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	s->split_mask = split_mask;
 	f = mode == MODE_SPLIT ? 0 : (u32)rnd_in(s, 0, max_failures(s));
@@ -678,6 +766,27 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		} while (s->failed_mask >> s->deaf & 1);
 		push(s, (struct ev){ .time = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN),
 				     .type = EV_DEAF, .node = s->deaf });
+	}
+	if (mode == MODE_FREEZE && s->n - f >= 2) {
+		u32 victim;
+
+		do {
+			victim = (u32)rnd_in(s, 0, s->n - 1);
+		} while (s->failed_mask >> victim & 1);
+		/*
+		 * Once the ring is stable after the crashes (EV_FREEZE waits):
+		 * the freeze is detected d after it, its observer lives. A
+		 * node frozen while its observers die one after another may
+		 * not be declared dead at all - then it is no zombie, and its
+		 * resuming is a delay past the bound, which Algorithm 1 does
+		 * not promise to absorb.
+		 */
+		push(s, (struct ev){ .time = FAIL_FROM + FAIL_SPAN +
+					     rnd_in(s, 0, FAIL_SPAN),
+				     .type = EV_FREEZE, .node = victim,
+				     .kind = rnd(s) % 2,
+				     .arg = rnd_in(s, 4 * D_NS, 8 * D_NS) });
+		sum->freezes++;
 	}
 	s->failed_mask = 0;
 	if (mode == MODE_SPLIT) {
@@ -759,7 +868,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			do_timer(s, ev.node);
 			break;
 		case EV_MSG:
-			if (x->failed || x->deaf ||
+			/* Frozen, its network too: what arrives is lost. */
+			if (x->failed || x->deaf || x->drop_rx ||
 			    (s->split && x->side != s->node[ev.from].side))
 				break;
 			if (s->now < x->stall_until || s->now < x->rx_until) {
@@ -797,6 +907,25 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			s->split = false;
 			s->healed = true;
 			break;
+		case EV_FREEZE:
+			if (x->failed)
+				break;
+			if (s->unstable) {	/* see run_schedule's freeze */
+				ev.time = s->now + 100 * MS;
+				push(s, ev);
+				break;
+			}
+			x->zombie = true;
+			x->drop_rx = ev.kind;
+			x->stall_until = x->rx_until = s->now + ev.arg;
+			s->fail_order[s->nfail++] = ev.node;
+			s->failed_mask |= 1ULL << ev.node;
+			s->unstable = true;
+			s->episode_start = s->now;
+			s->episode_f = 1;
+			push(s, (struct ev){ .time = s->now + ev.arg,
+					     .type = EV_UNSTALL, .node = ev.node });
+			break;
 		}
 		episode_check(s);
 	}
@@ -823,6 +952,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	}
 	sum->schedules++;
 	sum->failures += s->nfail;
+	if (s->worst_expel_ns > sum->worst_expel_ns)
+		sum->worst_expel_ns = s->worst_expel_ns;
 	if (s->worst_ratio_num * sum->worst_den > sum->worst_num * s->worst_ratio_den) {
 		sum->worst_num = s->worst_ratio_num;
 		sum->worst_den = s->worst_ratio_den;
@@ -837,6 +968,7 @@ static u32 split_n_max = 12, split_only_n, split_only_mask;
 
 static const char *const mode_name[] = {
 	[MODE_FAULTS] = "faults", [MODE_DEAF] = "deaf", [MODE_SPLIT] = "split",
+	[MODE_FREEZE] = "freeze",
 };
 
 static void test_schedules(const void *arg)
@@ -862,6 +994,9 @@ static void test_schedules(const void *arg)
 		 " failures, %llu stalls (%llu of them receive stalls)",
 		 mode_name[mode], sum.schedules, sum.events, sum.failures,
 		 sum.stalls, sum.rx_stalls);
+	if (mode == MODE_FREEZE)
+		tap_diag("%llu freezes past d, each expelled; worst resumed-to-expelled %llu us",
+			 sum.freezes, sum.worst_expel_ns / 1000);
 	if (mode == MODE_FAULTS)
 		tap_diag("most detections of one failure %u; worst episode at %llu"
 			 "%% of Theorem 1's bound", sum.max_detections,
@@ -903,7 +1038,7 @@ static void test_splits(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf SCHEDULES SEED     one schedule kind
+ *   ring-dst faults|deaf|freeze SCHEDULES SEED   one schedule kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  */
 int main(int argc, char **argv)
@@ -913,11 +1048,11 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_SPLIT; m++)
+		for (m = 0; m <= MODE_FREEZE; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -946,6 +1081,11 @@ int main(int argc, char **argv)
 		tap_add(test_schedules, (void *)(long)MODE_DEAF,
 			"ring DST, one node's receive path cut: %llu schedules from seed %llu"
 			": no live node declared dead, the deaf node resigns, real failures still found",
+			nschedules, first_seed);
+	if (all || mode == MODE_FREEZE)
+		tap_add(test_schedules, (void *)(long)MODE_FREEZE,
+			"ring DST, one node frozen for 4d to 8d: %llu schedules from seed %llu"
+			": declared dead, expelled within 2d + 2h + 2t of resuming, no live node expelled",
 			nschedules, first_seed);
 	if (all || mode == MODE_SPLIT)
 		tap_add(test_splits, NULL,

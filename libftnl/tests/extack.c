@@ -362,6 +362,7 @@ static void test_attr_names(const void *arg)
 	TAP_CHECK_STR(ftnl_node_attr_name(FTNL_A_NODE_ADDR6), "addr6");
 	TAP_CHECK_STR(ftnl_node_attr_name(99), "unknown");
 	TAP_CHECK_STR(ftnl_node_state_name(FTNL_NODE_STATE_LEFT), "left");
+	TAP_CHECK_STR(ftnl_node_state_name(FTNL_NODE_STATE_EXPELLED), "expelled");
 	TAP_CHECK_STR(ftnl_node_state_name((enum ftnl_node_state)77), "unknown");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_IPV6), "ipv6");
 	TAP_CHECK(!ftnl_feature_name(1u << 20));

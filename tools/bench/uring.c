@@ -214,7 +214,7 @@ static void *heartbeat_thread(void *arg)
 		r->fires++;
 
 		pthread_mutex_lock(&r->lock);
-		ftnl_ring_core_tick(&r->core, sink(r, now, &out));
+		ftnl_ring_core_tick(&r->core, now, sink(r, now, &out));
 		pthread_mutex_unlock(&r->lock);
 
 		/* The next grid point after now; missed ones are skipped. */

@@ -120,11 +120,15 @@ enum ftnl_bcast_algo {
  * @FTNL_NODE_STATE_ALIVE: member, not known to have failed
  * @FTNL_NODE_STATE_DEAD: declared dead (observed or learned by broadcast)
  * @FTNL_NODE_STATE_LEFT: left the cluster gracefully
+ * @FTNL_NODE_STATE_EXPELLED: this node's own entry only: the cluster
+ *	declared its current incarnation dead (or it expelled itself); it no
+ *	longer acts as a member (FTNL_CMD_EXPELLED_NTF)
  */
 enum ftnl_node_state {
 	FTNL_NODE_STATE_ALIVE,
 	FTNL_NODE_STATE_DEAD,
 	FTNL_NODE_STATE_LEFT,
+	FTNL_NODE_STATE_EXPELLED,
 
 	__FTNL_NODE_STATE_MAX,
 	FTNL_NODE_STATE_MAX = __FTNL_NODE_STATE_MAX - 1
@@ -147,6 +151,42 @@ enum ftnl_event_cause {
 
 	__FTNL_CAUSE_MAX,
 	FTNL_CAUSE_MAX = __FTNL_CAUSE_MAX - 1
+};
+
+/**
+ * enum ftnl_expel_reason - why this node was expelled (FTNL_A_EXPEL_REASON)
+ * @FTNL_EXPEL_TOLD: a member it talked to holds it dead and said so (an
+ *	EXPELLED datagram naming its current incarnation)
+ * @FTNL_EXPEL_BROADCAST: a broadcast announced its own death in its
+ *	current incarnation
+ * @FTNL_EXPEL_QUORUM: it expelled itself: it lost the majority of the
+ *	cluster
+ * @FTNL_EXPEL_DEAF: it expelled itself: it cannot hear the others
+ */
+enum ftnl_expel_reason {
+	FTNL_EXPEL_TOLD,
+	FTNL_EXPEL_BROADCAST,
+	FTNL_EXPEL_QUORUM,
+	FTNL_EXPEL_DEAF,
+
+	__FTNL_EXPEL_MAX,
+	FTNL_EXPEL_MAX = __FTNL_EXPEL_MAX - 1
+};
+
+/**
+ * enum ftnl_fence - what the module does to the registered processes of a
+ *	node that is expelled (FTNL_A_FENCE)
+ * @FTNL_FENCE_NONE: nothing but telling them (FTNL_CMD_EXPELLED_NTF):
+ *	their groups fail with -ESTALE (default)
+ * @FTNL_FENCE_KILL: SIGKILL every registered process of the node, so that
+ *	a node the cluster declared dead has no live process left
+ */
+enum ftnl_fence {
+	FTNL_FENCE_NONE,
+	FTNL_FENCE_KILL,
+
+	__FTNL_FENCE_MAX,
+	FTNL_FENCE_MAX = __FTNL_FENCE_MAX - 1
 };
 
 /**
@@ -289,6 +329,16 @@ enum ftnl_drop_reason {
  * missed that event (the node's queue overflowed or a notification could
  * not be built: FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW,
  * FTNL_A_STATS_EVENTS_NOTIFY_FAILED) and finds it in FTNL_CMD_EVENT_GET.
+ * @FTNL_CMD_EXPELLED_NTF: notification on "events", once, when this node
+ *	is expelled: the cluster declared its current incarnation dead (or
+ *	it expelled itself), and it no longer acts as a member (no
+ *	heartbeat, no observation, no broadcast) until it comes back as a
+ *	new incarnation. FTNL_A_EVENT_NODE_ID (this node), its
+ *	FTNL_A_EVENT_INCARNATION, FTNL_A_EXPEL_REASON,
+ *	FTNL_A_EVENT_OBSERVER_ID (the member that said so; this node when it
+ *	expelled itself), FTNL_A_EVENT_TIME_MONO_NS, FTNL_A_EVENT_TIME_REAL_NS,
+ *	FTNL_A_CLUSTER_ID, FTNL_A_GENERATION. Registered processes are fenced
+ *	as FTNL_A_FENCE says.
  */
 enum ftnl_cmd {
 	FTNL_CMD_UNSPEC,
@@ -307,6 +357,7 @@ enum ftnl_cmd {
 	FTNL_CMD_PROC_GET,
 	FTNL_CMD_PROC_EXIT_NTF,
 	FTNL_CMD_EVENT_GET,
+	FTNL_CMD_EXPELLED_NTF,
 
 	__FTNL_CMD_MAX,
 	FTNL_CMD_MAX = __FTNL_CMD_MAX - 1
@@ -366,6 +417,9 @@ enum ftnl_cmd {
  *	history was multicast as, e.g. FTNL_CMD_FAILURE_NTF (EVENT_GET)
  * @FTNL_A_EVENT_AFTER_SEQ: u64, EVENT_GET returns only the events numbered
  *	after it (request, optional; 0 for all)
+ * @FTNL_A_FENCE: u8, enum ftnl_fence (cluster set, optional, default
+ *	FTNL_FENCE_NONE; cluster get)
+ * @FTNL_A_EXPEL_REASON: u8, enum ftnl_expel_reason (EXPELLED_NTF)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -403,6 +457,8 @@ enum ftnl_attr {
 	FTNL_A_EVENT_SEQ,
 	FTNL_A_EVENT_NTF_CMD,
 	FTNL_A_EVENT_AFTER_SEQ,
+	FTNL_A_FENCE,
+	FTNL_A_EXPEL_REASON,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -503,6 +559,9 @@ enum ftnl_node_attr {
  *	the history (FTNL_CMD_EVENT_GET)
  * @FTNL_A_STATS_EVENTS_NOTIFY_FAILED: event notifications that could not
  *	be built (no memory); the events are in the history
+ * @FTNL_A_STATS_EXPELLED_SENT: EXPELLED datagrams sent to nodes this node
+ *	holds dead that were still talking (at most one per node per h)
+ * @FTNL_A_STATS_EXPELLED_RECV: EXPELLED datagrams received
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -532,6 +591,8 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_EVENT_SEQ,
 	FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW,
 	FTNL_A_STATS_EVENTS_NOTIFY_FAILED,
+	FTNL_A_STATS_EXPELLED_SENT,
+	FTNL_A_STATS_EXPELLED_RECV,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1
