@@ -10,6 +10,7 @@
 #     two others say another node tells Slurm;
 #   - node 4 leaves (cluster leave): exactly one, node 1 (the lowest live
 #     id), would drain cn4, "ftnl: left the cluster";
+#   - idle, a daemon takes no CPU time (no busy polling);
 #   - SIGTERM: every ftnl-slurm exits 0.
 # tools/slurm/check.sh runs ftnl-slurm against a real slurmctld.
 
@@ -119,6 +120,15 @@ by_node1=0
 grep -q 'cn4: would set DRAIN' "$LIB_TMP/fs.1" && by_node1=1
 check "node 4 left: one ftnl-slurm would drain cn4 ($drainers), node 1's" \
 	test "$drainers" -eq 1 -a $by_node1 -eq 1
+
+# No busy polling: an idle daemon sleeps in poll(2) (utime + stime, in
+# clock ticks, from /proc/PID/stat, over 2 s).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# shellcheck disable=SC2154 # pid1 is set by the eval above
+t1=$(ticks "$pid1")
+sleep 2
+t2=$(ticks "$pid1")
+check "idle, ftnl-slurm uses no CPU ($((t2 - t1)) ticks in 2 s)" [ $((t2 - t1)) -le 1 ]
 
 rc_ok=1
 for i in 1 3 4; do
