@@ -132,6 +132,7 @@ struct grp_early_msg {
  * @join_inc: per world rank, the incarnation of a pending join request
  *	(0: none): contributed to the next grow, dropped once let in
  * @joining: this process asked to join and is not in a view yet
+ * @asked: this process asked to join (ftnl_group_join_start())
  * @welcomed: its first view came; the view callback has not run yet
  * @rx_members: a decoded WELCOME's members (world size entries)
  * @rx_incs: their incarnations (world size entries)
@@ -172,6 +173,7 @@ struct ftnl_group {
 	uint32_t *incs;
 	uint32_t *join_inc;
 	bool joining;
+	bool asked;
 	bool welcomed;
 	uint32_t *rx_members;
 	uint32_t *rx_incs;

@@ -159,16 +159,21 @@ static int join_start_locked(struct ftnl_group *g)
 
 	if (g->fatal)
 		return g->fatal;
-	if (g->view || g->welcomed)
-		return -EALREADY;
-	if (g->joining)
+	/*
+	 * Asked before: fine, even if let in meanwhile (the progress thread
+	 * may have taken the welcome before the caller came back).
+	 */
+	if (g->asked)
 		return 0;
+	if (g->view)
+		return -EALREADY;	/* a member from the start */
 	for (uint32_t r = 0; r < g->spec.size && !g->fatal; r++)
 		if (r != g->spec.rank && !era_bit_test(g->dead, r))
 			send_msg(g, r, &m);	/* not if its latest is dead */
 	if (g->fatal)
 		return g->fatal;
 	g->joining = true;
+	g->asked = true;
 	return 0;
 }
 
@@ -213,7 +218,9 @@ FTNL_EXPORT int ftnl_group_join(struct ftnl_group *group)
 	if (!group)
 		return -EINVAL;
 	lock(group);
-	err = join_start_locked(group);
+	/* In, and the caller was told (ftnl_group_join() or is_member()). */
+	err = group->view && !group->welcomed ? -EALREADY :
+	      join_start_locked(group);
 	while (!err && !group->view)
 		err = grp_wait_locked(group);
 	if (err) {

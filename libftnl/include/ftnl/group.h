@@ -503,8 +503,9 @@ void ftnl_group_on_view_change(struct ftnl_group *group, ftnl_view_cb cb,
  * (ftnl_group_fd(), ftnl_group_progress()) until ftnl_group_is_member()
  * says yes. For event loops; ftnl_group_join() does both.
  *
- * Return: 0 (also if already asked); -EALREADY (already a member);
- * -EINVAL; other negative errno on a fatal error.
+ * Return: 0 (also if already asked, even if let in since); -EALREADY (a
+ * member from the start, never asked); -EINVAL; other negative errno on
+ * a fatal error.
  */
 int ftnl_group_join_start(struct ftnl_group *group);
 
@@ -519,8 +520,10 @@ int ftnl_group_join_start(struct ftnl_group *group);
  * this returns; the process then takes part in the collectives of that
  * view, the first of which the members start right after their grow.
  *
- * Return: 0; -EALREADY (already a member); -EINVAL; other negative errno
- * on a fatal error.
+ * Return: 0 (also when the process was let in before the call, after
+ * ftnl_group_join_start(), unless ftnl_group_is_member() reported it
+ * already); -EALREADY (a member, and told so); -EINVAL; other negative
+ * errno on a fatal error.
  */
 int ftnl_group_join(struct ftnl_group *group);
 
