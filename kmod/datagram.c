@@ -10,6 +10,7 @@
 #include <linux/if_ether.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/pkt_sched.h>
 #include <linux/udp.h>
 
 #include "transport.h"
@@ -23,16 +24,21 @@ static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
 }
 
 /**
- * ftnl_transport_send - send a datagram to a ring member
+ * ftnl_transport_send - build a datagram to a ring member, for sending
  * @t: the sending transport
  * @pos: the destination's position
  * @type: enum ftnl_wire_type
  * @payload: its payload, or NULL
  * @payload_len: its length, at most FTNL_WIRE_MAX_PAYLOAD
  *
- * Atomic context: this runs from the timers and the receive path.
+ * Atomic context: this runs from the timers and the receive path, under
+ * the ring's lock. The datagram is only built (numbered, MACed) and
+ * queued: the caller sends it with ftnl_transport_flush() once the lock is
+ * released, so that no heartbeat waits for the transmission of others'
+ * datagrams. Ring datagrams go before broadcast ones and carry DSCP CS6
+ * and priority TC_PRIO_CONTROL.
  *
- * Return: 0 or a negative errno (nothing was sent).
+ * Return: 0 or a negative errno (nothing was queued).
  */
 int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 payload_len)
@@ -49,10 +55,10 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		.sender_id = cluster->self_id,
 		.dest_id = cluster->nodes[pos].id,
 		.incarnation = t->incarnation,
-		.seq = atomic64_inc_return(&t->tx_seq[pos]),
 	};
 	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 				sizeof(struct udphdr);
+	bool ctrl = !payload_len;
 	struct sk_buff *skb;
 	u8 *buf;
 
@@ -61,6 +67,7 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 	skb = alloc_skb(headroom + len, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
+	hdr.seq = atomic64_inc_return(&t->tx_seq[pos]);
 	skb_reserve(skb, headroom);
 	buf = skb_put(skb, len);
 	ftnl_wire_hdr_encode(buf, &hdr);
@@ -68,7 +75,53 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		memcpy(buf + FTNL_WIRE_HDR_LEN, payload, payload_len);
 	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN + payload_len, buf,
 		       FTNL_WIRE_HDR_LEN + payload_len, cluster);
-	return ftnl_sock_xmit(t, &cluster->nodes[pos], skb);
+	*FTNL_TX_CB(skb) = (struct ftnl_tx_cb){
+		.pos = pos,
+		.tos = ctrl ? FTNL_TOS_CTRL : 0,
+	};
+	skb->priority = ctrl ? TC_PRIO_CONTROL : TC_PRIO_BESTEFFORT;
+	skb_queue_tail(ctrl ? &t->txq_ctrl : &t->txq_bcast, skb);
+	return 0;
+}
+
+/*
+ * Send what @q holds, in order; a datagram the stack refuses is counted
+ * as a tx error.
+ */
+static void ftnl_transport_flush_queue(struct ftnl_transport *t,
+				       struct sk_buff_head *q)
+{
+	const struct ftnl_cluster *cluster = t->cluster;
+	struct sk_buff *skb;
+	u32 pos;
+	u8 tos;
+
+	while ((skb = skb_dequeue(q))) {
+		pos = FTNL_TX_CB(skb)->pos;
+		tos = FTNL_TX_CB(skb)->tos;
+		if (ftnl_sock_xmit(t, &cluster->nodes[pos], skb, tos) &&
+		    t->tx_errors)
+			atomic64_inc(t->tx_errors);
+	}
+}
+
+/**
+ * ftnl_transport_flush - send the datagrams built under the ring's lock
+ * @t: the transport
+ *
+ * Called without the ring's lock, from any context (BHs are disabled
+ * around the transmission); several callers may flush at once. Ring
+ * datagrams leave first.
+ */
+void ftnl_transport_flush(struct ftnl_transport *t)
+{
+	if (skb_queue_empty_lockless(&t->txq_ctrl) &&
+	    skb_queue_empty_lockless(&t->txq_bcast))
+		return;
+	local_bh_disable();
+	ftnl_transport_flush_queue(t, &t->txq_ctrl);
+	ftnl_transport_flush_queue(t, &t->txq_bcast);
+	local_bh_enable();
 }
 
 /**

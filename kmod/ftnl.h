@@ -142,6 +142,9 @@ struct ftnl_proc_exit {
 	u32 owner_uid;
 };
 
+/* Exits per broadcast: FTNL_BCAST_MAX_DEATHS (checked where both are seen). */
+#define FTNL_PROC_EXIT_BATCH	32
+
 /**
  * struct ftnl_net - per network namespace state: one netns is one node
  * @net: the namespace
@@ -168,6 +171,8 @@ struct ftnl_proc_exit {
  * @nexits: their number
  * @exit_bucket: rate limit of the broadcasts of @exits
  * @exits_work: broadcasts @exits in batches, as @exit_bucket allows
+ * @exit_batch: the batch @exits_work is handing over (the work never runs
+ *	twice at once; off its stack)
  */
 struct ftnl_net {
 	possible_net_t net;
@@ -189,6 +194,7 @@ struct ftnl_net {
 	u32 nexits;
 	struct ftnl_tbucket exit_bucket;
 	struct delayed_work exits_work;
+	struct ftnl_proc_exit exit_batch[FTNL_PROC_EXIT_BATCH];
 };
 
 /**

@@ -247,17 +247,24 @@ static_assert(sizeof(struct ftnl_event_dump_ctx) <=
 int ftnl_nl_event_dump_start(struct netlink_callback *cb)
 {
 	struct ftnl_event_dump_ctx *ctx = (void *)cb->ctx;
-	struct nlattr *tb[FTNL_A_MAX + 1];
+	struct nlattr **tb;
 	int err;
 
+	/* FTNL_A_MAX + 1 pointers: too many for a stack frame (checkstack). */
+	tb = kcalloc(FTNL_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	if (!tb) {
+		NL_SET_ERR_MSG(cb->extack, "out of memory for the request");
+		return -ENOMEM;
+	}
 	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, FTNL_A_MAX,
 			  ftnl_event_get_policy, cb->extack);
-	if (err)
-		return err;
-	ctx->after = tb[FTNL_A_EVENT_AFTER_SEQ] ?
-		     nla_get_u64(tb[FTNL_A_EVENT_AFTER_SEQ]) : 0;
-	ctx->checked = false;
-	return 0;
+	if (!err) {
+		ctx->after = tb[FTNL_A_EVENT_AFTER_SEQ] ?
+			     nla_get_u64(tb[FTNL_A_EVENT_AFTER_SEQ]) : 0;
+		ctx->checked = false;
+	}
+	kfree(tb);
+	return err;
 }
 
 /* The history, oldest first, from the event after ctx->after on. */

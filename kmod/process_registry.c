@@ -251,12 +251,13 @@ static void ftnl_exits_work(struct work_struct *work)
 {
 	struct ftnl_net *fn = container_of(to_delayed_work(work),
 					   struct ftnl_net, exits_work);
-	struct ftnl_proc_exit batch[FTNL_BCAST_MAX_DEATHS];
+	struct ftnl_proc_exit *batch = fn->exit_batch;
 	struct ftnl_cluster *cluster;
 	struct ftnl_proc *proc, *tmp;
 	u32 n;
 	u64 wait;
 
+	BUILD_BUG_ON(FTNL_PROC_EXIT_BATCH != FTNL_BCAST_MAX_DEATHS);
 	for (;;) {
 		rcu_read_lock();
 		cluster = rcu_dereference(fn->cluster);

@@ -77,11 +77,12 @@ void ftnl_sock_close(struct socket *sock)
 
 static int ftnl_sock_xmit4(struct net *net, struct socket *sock,
 			   const struct ftnl_node *to, __be16 sport,
-			   struct sk_buff *skb)
+			   struct sk_buff *skb, u8 tos)
 {
 	struct flowi4 fl4 = {
 		.daddr = to->addr4,
 		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = RT_TOS(tos),
 		.fl4_sport = sport,
 		.fl4_dport = htons(to->port),
 	};
@@ -92,7 +93,7 @@ static int ftnl_sock_xmit4(struct net *net, struct socket *sock,
 		kfree_skb(skb);
 		return PTR_ERR(rt);
 	}
-	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, 0,
+	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos,
 			    ip4_dst_hoplimit(&rt->dst), 0, sport,
 			    htons(to->port), false, false);
 	return 0;
@@ -101,7 +102,7 @@ static int ftnl_sock_xmit4(struct net *net, struct socket *sock,
 #if IS_ENABLED(CONFIG_IPV6)
 static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
 			   const struct ftnl_node *to, __be16 sport,
-			   struct sk_buff *skb)
+			   struct sk_buff *skb, u8 tos)
 {
 	struct flowi6 fl6 = {
 		.daddr = to->addr6,
@@ -117,7 +118,7 @@ static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
 		return PTR_ERR(dst);
 	}
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, dst->dev, &fl6.saddr,
-			     &fl6.daddr, 0, ip6_dst_hoplimit(dst), 0, sport,
+			     &fl6.daddr, tos, ip6_dst_hoplimit(dst), 0, sport,
 			     htons(to->port), false);
 	return 0;
 }
@@ -128,23 +129,24 @@ static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
  * @t: the sending transport, owner of the sockets
  * @to: destination
  * @skb: consumed in every case
+ * @tos: IPv4 TOS / IPv6 traffic class (DSCP << 2)
  *
  * Atomic context, BHs off.
  *
  * Return: 0 or a negative errno.
  */
 int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
-		   struct sk_buff *skb)
+		   struct sk_buff *skb, u8 tos)
 {
 	const struct ftnl_cluster *cluster = t->cluster;
 	__be16 sport = htons(cluster->nodes[cluster->self_index].port);
 	struct net *net = read_pnet(&t->fn->net);
 
 	if (to->family == AF_INET && t->sock4)
-		return ftnl_sock_xmit4(net, t->sock4, to, sport, skb);
+		return ftnl_sock_xmit4(net, t->sock4, to, sport, skb, tos);
 #if IS_ENABLED(CONFIG_IPV6)
 	if (to->family == AF_INET6 && t->sock6)
-		return ftnl_sock_xmit6(net, t->sock6, to, sport, skb);
+		return ftnl_sock_xmit6(net, t->sock6, to, sport, skb, tos);
 #endif
 	kfree_skb(skb);
 	return -EAFNOSUPPORT;
@@ -176,6 +178,8 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	t->fn = fn;
 	t->cluster = cluster;
 	t->incarnation = fn->incarnation;
+	skb_queue_head_init(&t->txq_ctrl);
+	skb_queue_head_init(&t->txq_bcast);
 	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
 	t->tx_seq = kvcalloc(n, sizeof(*t->tx_seq), GFP_KERNEL_ACCOUNT);
 	if (!t->replay || !t->tx_seq) {
@@ -256,6 +260,8 @@ void ftnl_transport_start(struct ftnl_transport *t,
  */
 void ftnl_transport_close(struct ftnl_transport *t)
 {
+	skb_queue_purge(&t->txq_ctrl);
+	skb_queue_purge(&t->txq_bcast);
 	ftnl_sock_close(t->sock4);
 	t->sock4 = NULL;
 	ftnl_sock_close(t->sock6);
@@ -266,6 +272,8 @@ void ftnl_transport_close(struct ftnl_transport *t)
 void ftnl_transport_free(struct ftnl_transport *t)
 {
 	WARN_ON_ONCE(t->sock4 || t->sock6);
+	skb_queue_purge(&t->txq_ctrl);
+	skb_queue_purge(&t->txq_bcast);
 	kvfree(t->replay);
 	t->replay = NULL;
 	kvfree(t->tx_seq);

@@ -37,6 +37,11 @@ struct ftnl_ring;
  * @replay: per position, the anti-replay window over the sender's
  *	incarnation the ring accepted (under the ring's lock)
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
+ * @txq_ctrl: ring datagrams (heartbeats, NEW_OBSERVER, LEAVE) built under
+ *	the ring's lock, to be sent once it is released
+ * @txq_bcast: broadcast datagrams likewise, sent after @txq_ctrl's
+ * @tx_errors: where datagrams that could not be sent are counted (the
+ *	ring's FTNL_A_STATS_TX_ERRORS counter)
  */
 struct ftnl_transport {
 	struct ftnl_net *fn;
@@ -50,7 +55,23 @@ struct ftnl_transport {
 	u64 bcast_seq;
 	struct ftnl_replay *replay;
 	atomic64_t drops[__FTNL_DROP_MAX];
+	struct sk_buff_head txq_ctrl;
+	struct sk_buff_head txq_bcast;
+	atomic64_t *tx_errors;
 };
+
+/*
+ * What a queued datagram carries to the transmit step (skb->cb), and the
+ * DSCP ring datagrams are marked with: CS6 (network control), so that a
+ * switch that honours DSCP forwards heartbeats ahead of bulk traffic.
+ */
+struct ftnl_tx_cb {
+	u32 pos;
+	u8 tos;
+};
+
+#define FTNL_TX_CB(skb)		((struct ftnl_tx_cb *)(skb)->cb)
+#define FTNL_TOS_CTRL		0xc0	/* DSCP CS6 << 2 */
 
 static inline void ftnl_transport_drop(struct ftnl_transport *t,
 				       enum ftnl_drop_reason reason)
@@ -80,11 +101,12 @@ int ftnl_sock_open(struct ftnl_net *fn, int family, u16 port,
 		   struct socket **sockp);
 void ftnl_sock_close(struct socket *sock);
 int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
-		   struct sk_buff *skb);
+		   struct sk_buff *skb, u8 tos);
 
 /* datagram.c */
 int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 len);
+void ftnl_transport_flush(struct ftnl_transport *t);
 bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
 				  u64 seq, bool fresh);
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb);

@@ -127,7 +127,7 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
 				      u32 from_label, const u8 *payload,
 				      u32 len, int counter)
 {
-	u32 to[FTNL_BCAST_MAX_FANOUT], count, i;
+	u32 *to = bcast->to, count, i;
 
 	if (algo == FTNL_BCAST_BMG)
 		count = ftnl_bmg_forward(view->n, label, to);
@@ -181,16 +181,15 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 		return 0;
 	if (bcast->algo == FTNL_BCAST_FCG)
 		return ftnl_fcg_originate(bcast, deaths, n);
-	*msg = (struct ftnl_bcast_msg){
-		.overlay = bcast->algo,
-		.cube = 0,
-		.origin_id = cluster->self_id,
-		.origin_incarnation = env->incarnation,
-		.seq = ++env->transport->bcast_seq,
-		.origin_time_ns = ktime_get_real_ns(),
-		.npos = cluster->node_count,
-		.ndeaths = n,
-	};
+	/* Field by field: no temporary of the message's size on the stack. */
+	msg->overlay = bcast->algo;
+	msg->cube = 0;
+	msg->origin_id = cluster->self_id;
+	msg->origin_incarnation = env->incarnation;
+	msg->seq = ++env->transport->bcast_seq;
+	msg->origin_time_ns = ktime_get_real_ns();
+	msg->npos = cluster->node_count;
+	msg->ndeaths = n;
 	memcpy(msg->deaths, deaths, n * sizeof(*deaths));
 	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, msg,
 				    env->dead, &incs);

@@ -24,6 +24,7 @@
 #include "../wire.h"
 #include "gossip.h"
 #include "message.h"
+#include "topology.h"
 #include "window.h"
 
 struct ftnl_cluster;
@@ -149,6 +150,7 @@ struct ftnl_fcg {
  * @msg: a received message while it is handled (off the stack)
  * @tx_msg: a message this node starts, while it is built (a delivery may
  *	start one while @msg is in use)
+ * @to: the labels a copy is forwarded to, while it is (off the stack)
  * @scratch: a message's D while it is handled
  * @txbuf: payload being sent
  * @txbuf_len: size of @txbuf
@@ -162,6 +164,7 @@ struct ftnl_bcast {
 	struct ftnl_bcast_window *windows;
 	struct ftnl_bcast_msg msg;
 	struct ftnl_bcast_msg tx_msg;
+	u32 to[FTNL_BCAST_MAX_FANOUT];
 	unsigned long *scratch;
 	u8 *txbuf;
 	u32 txbuf_len;

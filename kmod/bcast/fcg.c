@@ -193,6 +193,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 	}
 out:
 	spin_unlock(bcast->env.lock);
+	ftnl_transport_flush(bcast->env.transport);
 	return ret;
 }
 

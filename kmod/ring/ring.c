@@ -11,7 +11,9 @@
  *
  * Neither emission nor observation ever waits for a task to be scheduled.
  * The core's outputs come back through ftnl_ring_sink: datagrams go to the
- * transport, failures become events and broadcasts.
+ * transport, failures become events and broadcasts. Datagrams are built
+ * under @lock and sent once it is released (ftnl_transport_flush()), so
+ * that a heartbeat never waits while another context transmits.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -171,12 +173,9 @@ static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
 static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 {
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
-	ktime_t now = ktime_get();
-	ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
+	ktime_t now = ktime_get(), late;
 	struct ftnl_ring_sink out;
 	u64 periods;
-
-	ftnl_ring_record_lateness(ring, ktime_to_ns(late));
 
 	spin_lock(&ring->lock);
 	if (!ring->core.running) {
@@ -186,6 +185,10 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	spin_unlock(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
+	/* Lateness: from the deadline to the heartbeat handed to the stack. */
+	late = ktime_sub(ktime_get(), hrtimer_get_expires(timer));
+	ftnl_ring_record_lateness(ring, ktime_to_ns(late));
 
 	periods = hrtimer_forward(timer, now,
 				  ns_to_ktime(ring->core.det.period_ns));
@@ -218,6 +221,7 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	}
 out:
 	spin_unlock(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 	return ret;
 }
 
@@ -301,6 +305,7 @@ sync:
 	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 }
 
 /**
@@ -358,6 +363,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		.ops = &ftnl_ring_bcast_ops,
 		.ctx = ring,
 	};
+	ring->xport.tx_errors = &ring->counters[FTNL_A_STATS_TX_ERRORS];
 	err = ftnl_bcast_init(&ring->bcast, &env);
 	if (err)
 		goto err_close;
@@ -402,6 +408,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	ftnl_ring_sync_timer(ring);
 	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
 	spin_unlock_bh(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 }
 
 /**
@@ -468,6 +475,7 @@ void ftnl_ring_leave(struct ftnl_ring *ring)
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_leave(&ring->core, &out);
 	spin_unlock_bh(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 }
 
 /**
@@ -498,6 +506,7 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 				     why);
 	ftnl_ring_sync_timer(ring);
 	spin_unlock_bh(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 	return err;
 }
 
@@ -528,11 +537,12 @@ void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view
 u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 			  const struct ftnl_proc_exit *exits, u32 n)
 {
-	struct ftnl_bcast_death deaths[FTNL_BCAST_MAX_DEATHS];
+	struct ftnl_bcast_death *deaths = ring->proc_deaths;
 	u32 i, started = 0;
 
 	if (WARN_ON_ONCE(!n || n > FTNL_BCAST_MAX_DEATHS))
 		return 0;
+	spin_lock_bh(&ring->lock);
 	for (i = 0; i < n; i++)
 		deaths[i] = (struct ftnl_bcast_death){
 			.node_id = ring->cluster->self_id,
@@ -542,10 +552,10 @@ u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 			.cause = FTNL_CAUSE_OBSERVED,
 			.state = FTNL_BCAST_PROC_EXIT,
 		};
-	spin_lock_bh(&ring->lock);
 	if (ring->core.running)
 		started = ftnl_bcast_originate(&ring->bcast, deaths, n);
 	spin_unlock_bh(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
 	return started;
 }
 

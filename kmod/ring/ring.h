@@ -37,6 +37,8 @@
  * @lateness: heartbeat emission lateness histogram (see uapi)
  * @lateness_max_ns: largest emission lateness
  * @bcast: the broadcast layer's state
+ * @proc_deaths: process exits being handed to @bcast (under @lock, off
+ *	the stack)
  */
 struct ftnl_ring {
 	struct ftnl_net *fn;
@@ -50,6 +52,7 @@ struct ftnl_ring {
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];
 	u64 lateness_max_ns;
 	struct ftnl_bcast bcast;
+	struct ftnl_bcast_death proc_deaths[FTNL_BCAST_MAX_DEATHS];
 };
 
 int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,

@@ -14,6 +14,10 @@
 #   4. failure notification by broadcast: for every n in BENCH_BCAST_N and
 #      algorithm in BENCH_BCAST_ALGOS, BENCH_BCAST_TRIALS silenced nodes:
 #      time to the last survivor's event, datagrams per notification;
+#   5. heartbeat emission lateness of the kernel ring while broadcasts run:
+#      n = BENCH_BLAT_N, h = BENCH_BLAT_H_MS, for each rate of
+#      BENCH_BLAT_RATES (process-exit broadcasts per second over the whole
+#      cluster; 0: none, the baseline), BENCH_BLAT_S seconds each;
 #
 # and prints the tables. Environment (defaults in brackets):
 #
@@ -23,7 +27,10 @@
 #   BENCH_LOADS ["0 1 4"]      BENCH_MEMHOG_MIB [64] (0: no memory hog)
 #   BENCH_BCAST_N ["8 16 32 64"]  BENCH_BCAST_ALGOS ["hypercube bmg fcg"]
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
-#   BENCH_SKIP: words among detect, bcast, lateness   BENCH_SEED [time]
+#   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
+#   BENCH_BLAT_RATES ["0 20 50"]
+#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat
+#   BENCH_SEED [time]
 set -eu
 
 IP=/sbin/ip
@@ -42,6 +49,10 @@ BCAST_ALGOS=${BENCH_BCAST_ALGOS:-hypercube bmg fcg}
 BCAST_TRIALS=${BENCH_BCAST_TRIALS:-10}
 BCAST_H=${BENCH_BCAST_H_MS:-50}
 BCAST_BUDGET=${BENCH_BCAST_BUDGET_S:-40}
+BLAT_N=${BENCH_BLAT_N:-64}
+BLAT_H=${BENCH_BLAT_H_MS:-100}
+BLAT_S=${BENCH_BLAT_S:-20}
+BLAT_RATES=${BENCH_BLAT_RATES:-0 20 50}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -62,6 +73,7 @@ done
 skipped bcast || for n in $BCAST_N_LIST; do
 	[ "$n" -le "$max_n" ] || max_n=$n
 done
+skipped bcastlat || [ "$BLAT_N" -le "$max_n" ] || max_n=$BLAT_N
 
 # --- the virtual cluster ---------------------------------------------------------
 
@@ -186,6 +198,21 @@ if ! skipped lateness; then
 	done
 fi
 
+# --- 5. emission lateness while broadcasts run ----------------------------------
+
+if ! skipped bcastlat; then
+	d=$((BLAT_H * D_FACTOR))
+	for rate in $BLAT_RATES; do
+		say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s"
+		# shellcheck disable=SC2086
+		ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
+			--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
+			--bcast-rate "$rate" --label "bcast=$rate/s" | tee -a "$RESULTS" ||
+			echo "RESULT test=bcastlat ring=kernel load=bcast=$rate/s n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error" |
+			tee -a "$RESULTS"
+	done
+fi
+
 # --- tables ------------------------------------------------------------------------
 
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -206,12 +233,41 @@ $1 == "RESULT" {
 	if (f["test"] == "detect") det[++nd] = $0
 	else if (f["test"] == "hog") hog[++nh] = $0
 	else if (f["test"] == "bcast") bc[++nb] = $0
+	else if (f["test"] == "bcastlat") bl[++nbl] = $0
 	else lat[++nl] = $0
 }
 END {
 	if (nd) print_detect()
 	if (nl) print_lateness()
 	if (nb) print_bcast()
+	if (nbl) print_bcastlat()
+}
+function print_bcastlat(   i, missed) {
+	print ""
+	print "5. Heartbeat emission lateness of the kernel ring while broadcasts run:"
+	print "   nodes register processes and close them, B process-exit broadcasts per"
+	print "   second over the cluster (default algorithm); lateness = deadline -> the"
+	print "   heartbeat handed to the network (timer, ring lock, build). Quantiles are"
+	print "   histogram bucket upper bounds (powers of two in us); max is exact."
+	printf "%4s %5s %6s %7s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		"n", "h", "d", "B/s", "emitted", "p50", "p99", "p99.9", "max", \
+		"missed", "false", "bcasts", "delivered"
+	for (i = 1; i <= nbl; i++) {
+		$0 = bl[i]; parse()
+		if (f["verdict"] == "error") {
+			printf "%4s %4sms %4sms %7s   not measured: error\n", f["n"], \
+				f["h_ms"], f["d_ms"], f["bcast_rate"]
+			continue
+		}
+		missed = f["expected"] - f["fires"]
+		if (missed < 0) missed = 0
+		printf "%4s %4sms %4sms %7s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["fires"], \
+			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), "~" missed, \
+			f["suspicions"], f["bcast_originated"], f["bcast_delivered"]
+	}
+	print "   bcasts: broadcasts started in the window; delivered: their deliveries"
+	print "   summed over the nodes (each reaches n - 1 nodes); false: suspicions."
 }
 function print_detect(   i, h, d, paper) {
 	print ""

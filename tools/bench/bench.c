@@ -6,7 +6,7 @@
  *
  *   ftnl-bench detect   OPTIONS --trials K [--budget-s S]
  *   ftnl-bench lateness OPTIONS --duration-s S --label L [--warmup-s W]
- *                       [--uring-port P] [--no-uring]
+ *                       [--uring-port P] [--no-uring] [--bcast-rate B]
  *   ftnl-bench bcast    OPTIONS --algo hypercube|bmg|fcg --trials K
  *                       [--budget-s S] [--fcg-f F] [--gossip-t-us T]
  *                       [--predict-runs R]
@@ -38,7 +38,12 @@
  * kernel ring at the same moment; after S seconds under whatever load the
  * caller started, read the kernel's stats (lateness histogram, max,
  * suspicions) and the userspace rings' reports, and summarize both the same
- * way.
+ * way. With --bcast-rate B (usually with --no-uring), broadcasts run during
+ * the window: one process per node, in its netns, registers a process of
+ * a job and closes its handle, over and over, so that the nodes together
+ * start B process-exit broadcasts per second; the kernel ring's line is
+ * then "test=bcastlat", with the broadcasts counted, to show whether
+ * broadcast work delays heartbeats (Documentation/bench.rst).
  *
  * Results are "RESULT key=value ..." lines on stdout (one per
  * configuration, one per ring for lateness), progress goes to stderr.
@@ -98,6 +103,8 @@ struct opts {
 	unsigned int budget_s;
 	unsigned int warmup_s;
 	bool uring;
+	unsigned int bcast_rate;	/* lateness: broadcasts/s, 0: none */
+	bool has_bcast_rate;
 	uint64_t seed;
 	bool has_algo;		/* bcast: --algo given */
 	uint8_t algo;
@@ -1026,6 +1033,9 @@ struct ring_sum {
 	uint64_t drop_reason[FTNL_DROP_MAX + 1];	/* kernel ring */
 	uint64_t overruns;	/* userspace ring: periods skipped */
 	uint64_t tx_errors;
+	uint64_t bcast_originated;	/* kernel ring, --bcast-rate */
+	uint64_t bcast_delivered;
+	uint64_t bcast_sent;
 	unsigned int reports;	/* nodes that reported */
 };
 
@@ -1116,6 +1126,44 @@ static int read_uring(unsigned int id, struct ring_sum *u)
 	return err;
 }
 
+/*
+ * Node @idx's share of the broadcast load: every n / B seconds, register
+ * one process (job BENCH_BCAST_JOB, a new rank each time) and close its
+ * handle: the node broadcasts its death. Runs until killed.
+ */
+#define BENCH_BCAST_JOB	0x62636c6174ULL	/* "bclat" */
+
+static pid_t start_bcast_load(struct cluster *c, unsigned int idx)
+{
+	const struct opts *o = c->o;
+	uint64_t period = 1000000000ULL * o->nodes / o->bcast_rate, next;
+	struct ftnl_handle *h;
+	uint32_t rank;
+	pid_t pid;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	if (setns(c->nodes[idx].nsfd, CLONE_NEWNET)) {
+		perror("ftnl-bench: setns");
+		_exit(127);
+	}
+	/* Nodes start at different phases, so that the load is even. */
+	next = mono_ns() + period * idx / o->nodes;
+	for (rank = 0;; rank++) {
+		uint64_t now = mono_ns();
+
+		if (next > now)
+			sleep_ns(next - now);
+		next += period;
+		if (ftnl_open(&h))
+			continue;
+		if (ftnl_proc_register(h, BENCH_BCAST_JOB, idx << 20 | (rank & 0xfffff)))
+			msg("node %u: register: %s", idx + 1, ftnl_errmsg(h));
+		ftnl_close(h);
+	}
+}
+
 static void print_ring(const struct opts *o, const char *ring,
 		       const struct ring_sum *s, double window_s)
 {
@@ -1124,10 +1172,17 @@ static void print_ring(const struct opts *o, const char *ring,
 	char bound[24];
 	size_t i;
 
-	printf("RESULT test=lateness ring=%s load=%s n=%u h_ms=%u d_ms=%u "
+	printf("RESULT test=%s ring=%s load=%s n=%u h_ms=%u d_ms=%u "
 	       "window_s=%.0f nodes_reporting=%u fires=%" PRIu64
-	       " expected=%" PRIu64, ring, o->label, o->nodes, o->hb_ms,
-	       o->timeout_ms, window_s, s->reports, s->fires, s->expected);
+	       " expected=%" PRIu64,
+	       o->has_bcast_rate ? "bcastlat" : "lateness", ring, o->label,
+	       o->nodes, o->hb_ms, o->timeout_ms, window_s, s->reports,
+	       s->fires, s->expected);
+	if (o->has_bcast_rate)
+		printf(" bcast_rate=%u bcast_originated=%" PRIu64
+		       " bcast_delivered=%" PRIu64 " bcast_sent=%" PRIu64,
+		       o->bcast_rate, s->bcast_originated, s->bcast_delivered,
+		       s->bcast_sent);
 	for (i = 0; i < 3; i++) {
 		lat_bucket_bound(lat_hist_quantile_bucket(&s->hist, qs[i]),
 				 bound, sizeof(bound));
@@ -1145,8 +1200,8 @@ static int cmd_lateness(const struct opts *o)
 	uint64_t h = o->hb_ms * 1000000ULL, start, end;
 	struct ring_sum k = { 0 }, u = { 0 };
 	struct cluster c;
-	pid_t *pids = NULL;
-	unsigned int i, started = 0;
+	pid_t *pids = NULL, *loads = NULL;
+	unsigned int i, started = 0, nloads = 0;
 	int err, status;
 
 	err = cluster_open(&c, o);
@@ -1185,8 +1240,29 @@ static int cmd_lateness(const struct opts *o)
 	err = cluster_set_all(&c);
 	if (err)
 		goto out;
+	if (o->bcast_rate) {
+		loads = calloc(o->nodes, sizeof(*loads));
+		if (!loads) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < o->nodes; i++) {
+			loads[i] = start_bcast_load(&c, i);
+			if (loads[i] < 0) {
+				msg("fork: %s", strerror(errno));
+				err = -errno;
+				goto out;
+			}
+			nloads++;
+		}
+	}
 
 	sleep_ns(o->duration_s * 1000000000ULL);
+	for (i = 0; i < nloads; i++)
+		kill(loads[i], SIGKILL);
+	for (i = 0; i < nloads; i++)
+		waitpid(loads[i], NULL, 0);
+	nloads = 0;
 
 	/* The kernel ring: histogram and counters since it was configured. */
 	for (i = 0; i < o->nodes; i++) {
@@ -1206,6 +1282,9 @@ static int cmd_lateness(const struct opts *o)
 		k.hb_sent += st.hb_sent;
 		k.suspicions += st.suspicions;
 		k.tx_errors += st.tx_errors;
+		k.bcast_originated += st.bcast_originated;
+		k.bcast_delivered += st.bcast_delivered;
+		k.bcast_sent += st.bcast_sent;
 		for (r = 0; r <= FTNL_DROP_MAX; r++) {
 			k.drops += st.drops[r];
 			k.drop_reason[r] += st.drops[r];
@@ -1249,7 +1328,12 @@ out:
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);
 	}
+	for (i = 0; i < nloads; i++) {
+		kill(loads[i], SIGKILL);
+		waitpid(loads[i], NULL, 0);
+	}
 	free(pids);
+	free(loads);
 	cluster_close(&c);
 	return err ? 1 : 0;
 }
@@ -1263,7 +1347,7 @@ static void usage(void)
 		"--net A.B.C --port P --hb-ms H --timeout-ms D [--seed S]\n"
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
-		"[--uring-port P] [--no-uring]\n"
+		"[--uring-port P] [--no-uring] [--bcast-rate B]\n"
 		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
 		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
@@ -1302,6 +1386,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "warmup-s", required_argument, NULL, 'w' },
 		{ "no-uring", no_argument, NULL, 'N' },
+		{ "bcast-rate", required_argument, NULL, 'B' },
 		{ "algo", required_argument, NULL, 'A' },
 		{ "fcg-f", required_argument, NULL, 'F' },
 		{ "gossip-t-us", required_argument, NULL, 'T' },
@@ -1338,6 +1423,10 @@ int main(int argc, char **argv)
 		case 'S': o.seed = parse_uint(optarg, 0, UINT32_MAX); break;
 		case 'w': o.warmup_s = parse_uint(optarg, 0, 3600); break;
 		case 'N': o.uring = false; break;
+		case 'B':
+			o.bcast_rate = parse_uint(optarg, 0, 100000);
+			o.has_bcast_rate = true;
+			break;
 		case 'A':
 			if (ftnl_parse_bcast_algo(optarg, &o.algo))
 				usage();
