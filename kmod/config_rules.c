@@ -82,6 +82,32 @@ const char *ftnl_rules_gossip_t(u32 gossip_t_us)
 	return NULL;
 }
 
+const char *ftnl_rules_rejoin(u32 rejoin)
+{
+	return rejoin > FTNL_REJOIN_MAX ?
+	       "unknown rejoin policy (auto or manual)" : NULL;
+}
+
+const char *ftnl_rules_flap_limit(u32 flap_limit)
+{
+	if (flap_limit < FTNL_REJOIN_FLAP_LIMIT_MIN ||
+	    flap_limit > FTNL_REJOIN_FLAP_LIMIT_MAX)
+		return "the flap limit must be between "
+		       FTNL_RULES_STR(FTNL_REJOIN_FLAP_LIMIT_MIN) " and "
+		       FTNL_RULES_STR(FTNL_REJOIN_FLAP_LIMIT_MAX) " rejoins";
+	return NULL;
+}
+
+const char *ftnl_rules_flap_window(u32 flap_window_s)
+{
+	if (flap_window_s < FTNL_REJOIN_FLAP_WINDOW_MIN_S ||
+	    flap_window_s > FTNL_REJOIN_FLAP_WINDOW_MAX_S)
+		return "the flap window must be between "
+		       FTNL_RULES_STR(FTNL_REJOIN_FLAP_WINDOW_MIN_S) " and "
+		       FTNL_RULES_STR(FTNL_REJOIN_FLAP_WINDOW_MAX_S) " seconds";
+	return NULL;
+}
+
 const char *ftnl_rules_node_count(u32 count)
 {
 	if (!count)
@@ -97,7 +123,8 @@ const char *ftnl_rules_node_count(u32 count)
  * @field: set to what the message is about
  *
  * In this order: cluster id, h, d, d > h, an empty table, the broadcast
- * algorithm, FCG's f and T, a table too large.
+ * algorithm, FCG's f and T, the rejoin policy and its flap limit and
+ * window, a table too large.
  *
  * Return: NULL, or the first rule broken.
  */
@@ -134,6 +161,18 @@ const char *ftnl_rules_config(const struct ftnl_rules_config *config,
 		return why;
 	*field = FTNL_RULES_GOSSIP_T;
 	why = ftnl_rules_gossip_t(config->gossip_t_us);
+	if (why)
+		return why;
+	*field = FTNL_RULES_REJOIN;
+	why = ftnl_rules_rejoin(config->rejoin);
+	if (why)
+		return why;
+	*field = FTNL_RULES_FLAP_LIMIT;
+	why = ftnl_rules_flap_limit(config->flap_limit);
+	if (why)
+		return why;
+	*field = FTNL_RULES_FLAP_WINDOW;
+	why = ftnl_rules_flap_window(config->flap_window_s);
 	if (why)
 		return why;
 	*field = FTNL_RULES_NODES;

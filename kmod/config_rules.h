@@ -42,6 +42,9 @@ enum ftnl_rules_field {
 	FTNL_RULES_BCAST_ALGO,
 	FTNL_RULES_FCG_F,
 	FTNL_RULES_GOSSIP_T,
+	FTNL_RULES_REJOIN,
+	FTNL_RULES_FLAP_LIMIT,
+	FTNL_RULES_FLAP_WINDOW,
 	__FTNL_RULES_FIELD_MAX,
 };
 
@@ -57,6 +60,9 @@ const char *ftnl_rules_missing(enum ftnl_rules_field field);
  * @bcast_algo: enum ftnl_bcast_algo (FTNL_BCAST_HYPERCUBE when not given)
  * @fcg_f: FCG's f (FTNL_FCG_F_DEFAULT when not given)
  * @gossip_t_us: FCG's T (0 when not given)
+ * @rejoin: enum ftnl_rejoin (FTNL_REJOIN_AUTO when not given)
+ * @flap_limit: K (FTNL_REJOIN_FLAP_LIMIT_DEFAULT when not given)
+ * @flap_window_s: W (FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S when not given)
  */
 struct ftnl_rules_config {
 	u32 cluster_id;
@@ -66,6 +72,9 @@ struct ftnl_rules_config {
 	u32 bcast_algo;
 	u32 fcg_f;
 	u32 gossip_t_us;
+	u32 rejoin;
+	u32 flap_limit;
+	u32 flap_window_s;
 };
 
 const char *ftnl_rules_cluster_id(u32 cluster_id);
@@ -75,6 +84,9 @@ const char *ftnl_rules_timeout_vs_hb(u32 timeout_us, u32 hb_period_us);
 const char *ftnl_rules_bcast_algo(u32 algo);
 const char *ftnl_rules_fcg_f(u32 fcg_f);
 const char *ftnl_rules_gossip_t(u32 gossip_t_us);
+const char *ftnl_rules_rejoin(u32 rejoin);
+const char *ftnl_rules_flap_limit(u32 flap_limit);
+const char *ftnl_rules_flap_window(u32 flap_window_s);
 const char *ftnl_rules_node_count(u32 count);
 const char *ftnl_rules_config(const struct ftnl_rules_config *config,
 			      enum ftnl_rules_field *field);

@@ -153,6 +153,7 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 		return hdr->payload_len == 0;
 	case FTNL_MSG_BCAST:
 	case FTNL_MSG_GOSSIP:
+	case FTNL_MSG_JOIN:
 		return hdr->payload_len > 0;
 	default:
 		return false;

@@ -57,6 +57,9 @@ struct ftnl_node {
  * @bcast_algo: enum ftnl_bcast_algo
  * @fcg_f: FCG's f
  * @gossip_end_us: FCG's T, 0 for the default
+ * @rejoin: enum ftnl_rejoin
+ * @flap_limit: K, rejoins of a node admitted within @flap_window_s
+ * @flap_window_s: W
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
@@ -84,6 +87,9 @@ struct ftnl_cluster {
 	u8 bcast_algo;
 	u8 fcg_f;
 	u32 gossip_end_us;
+	u8 rejoin;
+	u32 flap_limit;
+	u32 flap_window_s;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	struct ftnl_transport *transport;
@@ -99,6 +105,8 @@ struct ftnl_cluster {
  * @seq: its sequence number in the netns (set by ftnl_event_queue())
  * @proc: a registered process exited (@job, @rank on node @node_id), not
  *	a node death
+ * @joined: node @node_id rejoined with incarnation @incarnation (admitted
+ *	by @observer_id), not a death
  * @cluster_id: cluster of the failed node
  * @generation: configuration generation it was learned in
  * @node_id: the failed node
@@ -116,6 +124,7 @@ struct ftnl_cluster {
 struct ftnl_event_rec {
 	u64 seq;
 	bool proc;
+	bool joined;
 	u32 cluster_id;
 	u32 generation;
 	u32 node_id;

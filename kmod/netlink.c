@@ -68,7 +68,8 @@ err_free:
 /* The notification command of an event of @rec's kind. */
 u8 ftnl_event_cmd(const struct ftnl_event_rec *rec)
 {
-	return rec->proc ? FTNL_CMD_PROC_EXIT_NTF : FTNL_CMD_FAILURE_NTF;
+	return rec->proc ? FTNL_CMD_PROC_EXIT_NTF :
+	       rec->joined ? FTNL_CMD_JOINED_NTF : FTNL_CMD_FAILURE_NTF;
 }
 
 /* The attributes of @rec's notification, for it and for the history. */
@@ -102,7 +103,8 @@ int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
 
 /**
  * ftnl_notify_event - multicast a learned failure on "events":
- *	FTNL_CMD_FAILURE_NTF for a node, FTNL_CMD_PROC_EXIT_NTF for a process
+ *	FTNL_CMD_FAILURE_NTF for a node, FTNL_CMD_PROC_EXIT_NTF for a process,
+ *	FTNL_CMD_JOINED_NTF for a node that rejoined
  * @net: the netns that learned it
  * @rec: the failure
  *

@@ -24,6 +24,17 @@ static struct netlink_range_validation ftnl_timeout_range = {
 	.max = FTNL_TIMEOUT_MAX_US,
 };
 
+/* The rejoin flap limit K and window W. */
+static struct netlink_range_validation ftnl_flap_limit_range = {
+	.min = FTNL_REJOIN_FLAP_LIMIT_MIN,
+	.max = FTNL_REJOIN_FLAP_LIMIT_MAX,
+};
+
+static struct netlink_range_validation ftnl_flap_window_range = {
+	.min = FTNL_REJOIN_FLAP_WINDOW_MIN_S,
+	.max = FTNL_REJOIN_FLAP_WINDOW_MAX_S,
+};
+
 /* FCG's gossip time: 0 (the paper's choice) up to FTNL_GOSSIP_T_MAX_US. */
 static struct netlink_range_validation ftnl_gossip_t_range = {
 	.min = 0,
@@ -63,6 +74,11 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 						 FTNL_FCG_F_MAX),
 	[FTNL_A_BCAST_GOSSIP_T_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &ftnl_gossip_t_range),
+	[FTNL_A_REJOIN] = NLA_POLICY_MAX(NLA_U8, FTNL_REJOIN_MAX),
+	[FTNL_A_REJOIN_FLAP_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &ftnl_flap_limit_range),
+	[FTNL_A_REJOIN_FLAP_WINDOW_S] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ftnl_flap_window_range),
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -104,6 +120,9 @@ static const int ftnl_rules_attr[__FTNL_RULES_FIELD_MAX] = {
 	[FTNL_RULES_BCAST_ALGO] = FTNL_A_BCAST_ALGO,
 	[FTNL_RULES_FCG_F] = FTNL_A_BCAST_FCG_F,
 	[FTNL_RULES_GOSSIP_T] = FTNL_A_BCAST_GOSSIP_T_US,
+	[FTNL_RULES_REJOIN] = FTNL_A_REJOIN,
+	[FTNL_RULES_FLAP_LIMIT] = FTNL_A_REJOIN_FLAP_LIMIT,
+	[FTNL_RULES_FLAP_WINDOW] = FTNL_A_REJOIN_FLAP_WINDOW_S,
 };
 
 /*
@@ -235,6 +254,14 @@ static void ftnl_rules_config_from(struct ftnl_rules_config *config,
 			 FTNL_FCG_F_DEFAULT,
 		.gossip_t_us = attrs[FTNL_A_BCAST_GOSSIP_T_US] ?
 			       nla_get_u32(attrs[FTNL_A_BCAST_GOSSIP_T_US]) : 0,
+		.rejoin = attrs[FTNL_A_REJOIN] ?
+			  nla_get_u8(attrs[FTNL_A_REJOIN]) : FTNL_REJOIN_AUTO,
+		.flap_limit = attrs[FTNL_A_REJOIN_FLAP_LIMIT] ?
+			      nla_get_u32(attrs[FTNL_A_REJOIN_FLAP_LIMIT]) :
+			      FTNL_REJOIN_FLAP_LIMIT_DEFAULT,
+		.flap_window_s = attrs[FTNL_A_REJOIN_FLAP_WINDOW_S] ?
+				 nla_get_u32(attrs[FTNL_A_REJOIN_FLAP_WINDOW_S]) :
+				 FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S,
 	};
 }
 
@@ -296,6 +323,9 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->bcast_algo = rules.bcast_algo;
 	cluster->fcg_f = rules.fcg_f;
 	cluster->gossip_end_us = rules.gossip_t_us;
+	cluster->rejoin = rules.rejoin;
+	cluster->flap_limit = rules.flap_limit;
+	cluster->flap_window_s = rules.flap_window_s;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {

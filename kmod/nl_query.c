@@ -133,7 +133,10 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 			      cluster->transport->incarnation, FTNL_A_PAD) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
-	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us))
+	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us) ||
+	    nla_put_u8(msg, FTNL_A_REJOIN, cluster->rejoin) ||
+	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_LIMIT, cluster->flap_limit) ||
+	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_WINDOW_S, cluster->flap_window_s))
 		return -EMSGSIZE;
 	return 0;
 }

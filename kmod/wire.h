@@ -45,6 +45,7 @@ enum ftnl_wire_type {
 	FTNL_MSG_EXPELLED = 6,		/* "you are dead in incarnation I" */
 	FTNL_MSG_PROBE_REQ = 7,		/* indirect probe: reach a suspect */
 	FTNL_MSG_PROBE_ACK = 8,		/* its answer, or a helper's */
+	FTNL_MSG_JOIN = 9,		/* welcome: a rejoined node's D (kmod/bcast) */
 };
 
 /* EXPELLED's payload: the incarnation the sender holds dead, big endian. */

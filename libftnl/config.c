@@ -14,6 +14,10 @@
  *	bcast bmg		(optional; hypercube is the module's default)
  *	gossip-faults 2		(optional, bcast fcg only: FCG's f)
  *	gossip-time 5ms		(optional, bcast fcg only: FCG's T, or auto)
+ *	rejoin manual		(optional; auto, the module's default, readmits
+ *				 a node that comes back without an admin)
+ *	rejoin-limit 3 600	(optional: at most 3 rejoins of a node within
+ *				 600 s; more and it is held out)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -45,6 +49,8 @@ enum ftnl_keyword {
 	FTNL_KW_BCAST,
 	FTNL_KW_GOSSIP_FAULTS,
 	FTNL_KW_GOSSIP_TIME,
+	FTNL_KW_REJOIN,
+	FTNL_KW_FLAP_LIMIT,
 	FTNL_KW_COUNT,
 };
 
@@ -272,6 +278,44 @@ static int ftnl_kw_gossip_time(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/* The rejoin policy: auto or manual. */
+static int ftnl_kw_rejoin(struct ftnl_config_parser *p, char **words)
+{
+	if (!strcmp(words[1], "auto"))
+		p->config->rejoin = FTNL_REJOIN_AUTO;
+	else if (!strcmp(words[1], "manual"))
+		p->config->rejoin = FTNL_REJOIN_MANUAL;
+	else
+		return ftnl_parse_error(p, p->line,
+					"unknown rejoin policy \"%.64s\" (expected auto or manual)",
+					words[1]);
+	p->config->has_rejoin = true;
+	return 0;
+}
+
+/* The flap limit: K rejoins of one node within W seconds. */
+static int ftnl_kw_flap_limit(struct ftnl_config_parser *p, char **words)
+{
+	uint32_t k, w;
+	const char *why;
+	int err;
+
+	err = ftnl_word_u32(p, "rejoin-limit", words[1], &k);
+	if (!err)
+		err = ftnl_word_u32(p, "rejoin-limit window", words[2], &w);
+	if (err)
+		return err;
+	why = ftnl_check_flap_limit(k, w);
+	if (why)
+		return ftnl_parse_error(p, p->line, "rejoin-limit %s %s: %s",
+					words[1], words[2], why);
+	p->config->flap_limit = k;
+	p->config->has_flap_limit = true;
+	p->config->flap_window_s = w;
+	p->config->has_flap_window = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -376,6 +420,9 @@ static const struct ftnl_keyword_def {
 	  ftnl_kw_gossip_faults, 0 },
 	{ "gossip-time", FTNL_KW_GOSSIP_TIME, 1, "gossip-time DURATION|auto",
 	  ftnl_kw_gossip_time, 0 },
+	{ "rejoin", FTNL_KW_REJOIN, 1, "rejoin auto|manual", ftnl_kw_rejoin, 0 },
+	{ "rejoin-limit", FTNL_KW_FLAP_LIMIT, 2, "rejoin-limit K SECONDS",
+	  ftnl_kw_flap_limit, 0 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
@@ -396,7 +443,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

@@ -97,6 +97,11 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_EVENT_SEQ] = "event-seq",
 	[FTNL_A_EVENT_NTF_CMD] = "event-ntf-cmd",
 	[FTNL_A_EVENT_AFTER_SEQ] = "event-after-seq",
+	[FTNL_A_FENCE] = "fence",
+	[FTNL_A_EXPEL_REASON] = "expel-reason",
+	[FTNL_A_REJOIN] = "rejoin",
+	[FTNL_A_REJOIN_FLAP_LIMIT] = "rejoin-flap-limit",
+	[FTNL_A_REJOIN_FLAP_WINDOW_S] = "rejoin-flap-window-s",
 };
 
 static const char *const ftnl_node_attr_names[] = {

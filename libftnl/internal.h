@@ -189,6 +189,7 @@ const char *ftnl_check_node_domain(const char *domain);
 const char *ftnl_check_node(const struct ftnl_node *node);
 const char *ftnl_check_fcg_f(uint32_t fcg_f);
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us);
+const char *ftnl_check_flap_limit(uint32_t flap_limit, uint32_t flap_window_s);
 bool ftnl_addr_is_unicast(int family, const union ftnl_addr *addr);
 
 enum ftnl_dup_key {

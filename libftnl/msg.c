@@ -213,6 +213,12 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint8_t));
 	if (config->has_gossip_t)
 		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_rejoin)
+		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_flap_limit)
+		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_flap_window)
+		size += ftnl_attr_space(sizeof(uint32_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -259,6 +265,14 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 	if (config->has_gossip_t)
 		mnl_attr_put_u32(nlh, FTNL_A_BCAST_GOSSIP_T_US,
 				 config->gossip_t_us);
+	if (config->has_rejoin)
+		mnl_attr_put_u8(nlh, FTNL_A_REJOIN, config->rejoin);
+	if (config->has_flap_limit)
+		mnl_attr_put_u32(nlh, FTNL_A_REJOIN_FLAP_LIMIT,
+				 config->flap_limit);
+	if (config->has_flap_window)
+		mnl_attr_put_u32(nlh, FTNL_A_REJOIN_FLAP_WINDOW_S,
+				 config->flap_window_s);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -469,6 +483,14 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_BCAST_GOSSIP_T_US:
 		p->info->has_gossip_t = true;
 		return ftnl_attr_u32(attr, &p->info->gossip_t_us);
+	/* Optional: modules before rejoin lack them. */
+	case FTNL_A_REJOIN:
+		p->info->has_rejoin = true;
+		return ftnl_attr_u8(attr, &p->info->rejoin);
+	case FTNL_A_REJOIN_FLAP_LIMIT:
+		return ftnl_attr_u32(attr, &p->info->flap_limit);
+	case FTNL_A_REJOIN_FLAP_WINDOW_S:
+		return ftnl_attr_u32(attr, &p->info->flap_window_s);
 	default:
 		return 0;
 	}
@@ -761,6 +783,13 @@ int ftnl_msg_parse_event_as(const struct nlmsghdr *nlh, uint8_t cmd,
 	case FTNL_CMD_FAILURE_NTF:
 		event->type = FTNL_EVENT_FAILURE;
 		p.failure = &event->failure;
+		err = ftnl_genl_walk(nlh, ftnl_failure_ntf_attr, &p);
+		if (err)
+			return err;
+		return p.has_node_id ? 0 : -EBADMSG;
+	case FTNL_CMD_JOINED_NTF:
+		event->type = FTNL_EVENT_JOINED;
+		p.failure = &event->joined;
 		err = ftnl_genl_walk(nlh, ftnl_failure_ntf_attr, &p);
 		if (err)
 			return err;

@@ -131,6 +131,8 @@ FTNL_EXPORT const char *ftnl_node_state_name(enum ftnl_node_state state)
 		return "left";
 	case FTNL_NODE_STATE_EXPELLED:
 		return "expelled";
+	case FTNL_NODE_STATE_HELD_OUT:
+		return "held-out";
 	default:
 		return "unknown";
 	}

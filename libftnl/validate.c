@@ -40,6 +40,14 @@ const char *ftnl_check_fcg_f(uint32_t fcg_f)
  * choice, which is not what anyone asking for 10us meant. The messages name
  * the limits in words; tests/validate.c holds them to the constants.
  */
+/* The flap limit K and window W (seconds), as the module checks them. */
+const char *ftnl_check_flap_limit(uint32_t flap_limit, uint32_t flap_window_s)
+{
+	const char *why = ftnl_rules_flap_limit(flap_limit);
+
+	return why ? why : ftnl_rules_flap_window(flap_window_s);
+}
+
 const char *ftnl_check_gossip_t(uint32_t gossip_t_us)
 {
 	const char *why = ftnl_rules_gossip_t(gossip_t_us);
@@ -182,6 +190,12 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 			      FTNL_BCAST_HYPERCUBE,
 		.fcg_f = config->has_fcg_f ? config->fcg_f : FTNL_FCG_F_DEFAULT,
 		.gossip_t_us = config->has_gossip_t ? config->gossip_t_us : 0,
+		.rejoin = config->has_rejoin ? config->rejoin : FTNL_REJOIN_AUTO,
+		.flap_limit = config->has_flap_limit ? config->flap_limit :
+			      FTNL_REJOIN_FLAP_LIMIT_DEFAULT,
+		.flap_window_s = config->has_flap_window ?
+				 config->flap_window_s :
+				 FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S,
 	};
 	enum ftnl_rules_field field;
 	const char *why;

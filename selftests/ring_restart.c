@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A node that restarts is a new incarnation (Documentation/ring.rst,
- * "Incarnations", "Readmission"), on a 16-node cluster (st_vcluster.h).
+ * "Incarnations", "Readmission"), on a 16-node cluster (st_vcluster.h)
+ * with "rejoin manual": nothing happens until an admin readmits it
+ * (ring_rejoin.c tests rejoin auto).
  * Node 5 restarts; node 4 is its emitter, node 6 its observer. A restart
  * here is the real thing: its network namespace is destroyed (its veth
  * first, so that it falls silent at a known instant) and created anew,
@@ -94,6 +96,9 @@ FIXTURE_SETUP(restart)
 
 	self->d_ns = (uint64_t)variant->d_us * 1000;
 	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, variant->d_us));
+	/* What an admin sees with "rejoin manual" (ring_rejoin: auto). */
+	self->vc.cfg.has_rejoin = true;
+	self->vc.cfg.rejoin = FTNL_REJOIN_MANUAL;
 	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
 	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
 		TH_LOG("cluster did not settle: %s", why);
@@ -399,6 +404,9 @@ TEST_F_TIMEOUT(restart, restart, 90)
 			TH_LOG("node %u: readmit failed", id);
 		}
 	}
+	/* Manual: no node readmitted it on its own. */
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	EXPECT_EQ(0u, st_vc_count_joins(&self->vc, 0, 0));
 	/* A second readmission of a live node is refused (exit 2). */
 	EXPECT_EQ(2, st_vc_sh(&self->vc, OBSERVER, "ftnl-cli node readmit %u", NODE));
 

@@ -590,6 +590,9 @@ void st_vc_fini(struct st_vc *vc)
 	vc->br_ioctl = vc->br_ns = vc->outsider_ns = vc->root_ns = -1;
 	free(vc->cfg.nodes);
 	vc->cfg.nodes = NULL;
+	free(vc->joins);
+	vc->joins = NULL;
+	vc->njoins = 0;
 	free(vc->events);
 	vc->events = NULL;
 	vc->nevents = 0;
@@ -990,6 +993,18 @@ static int vc_drain(struct st_vc *vc, uint32_t id)
 			vc->overruns++;
 			continue;
 		}
+		if (e.type == FTNL_EVENT_JOINED) {
+			grown = realloc(vc->joins,
+					(vc->njoins + 1) * sizeof(*grown));
+			if (!grown)
+				return -ENOMEM;
+			vc->joins = grown;
+			vc->joins[vc->njoins].at = id;
+			vc->joins[vc->njoins].f = e.joined;
+			vc->njoins++;
+			added++;
+			continue;
+		}
 		if (e.type != FTNL_EVENT_FAILURE)
 			continue;
 		grown = realloc(vc->events, (vc->nevents + 1) * sizeof(*grown));
@@ -1045,6 +1060,36 @@ size_t st_vc_count_events(const struct st_vc *vc, uint32_t at,
 			n++;
 	}
 	return n;
+}
+
+size_t st_vc_count_joins(const struct st_vc *vc, uint32_t at,
+			 uint32_t node_id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < vc->njoins; i++)
+		if ((!at || vc->joins[i].at == at) &&
+		    (!node_id || vc->joins[i].f.node_id == node_id))
+			n++;
+	return n;
+}
+
+int st_vc_wait_joins(struct st_vc *vc, uint32_t at, uint32_t node_id,
+		     size_t want, uint64_t deadline_ns)
+{
+	int r;
+
+	for (;;) {
+		uint64_t now = st_mono_ns();
+
+		if (st_vc_count_joins(vc, at, node_id) >= want)
+			return 0;
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		r = st_vc_poll_events(vc, (int)((deadline_ns - now) / 1000000) + 1);
+		if (r < 0)
+			return r;
+	}
 }
 
 const struct st_vc_event *st_vc_find_event(const struct st_vc *vc,

@@ -112,6 +112,8 @@ struct st_vc {
 	struct st_vc_node node[ST_VC_MAX_NODES + 1];
 	struct st_vc_event *events;
 	size_t nevents;
+	struct st_vc_event *joins;
+	size_t njoins;
 	unsigned int overruns;
 	uint32_t ring[ST_VC_MAX_NODES];
 	uint32_t pos[ST_VC_MAX_NODES + 1];
@@ -223,6 +225,17 @@ const struct st_vc_event *st_vc_find_event(const struct st_vc *vc,
  * arrived or @deadline_ns (st_mono_ns() clock) passed. Returns 0 or
  * -ETIMEDOUT.
  */
+/*
+ * joined events (FTNL_EVENT_JOINED, rejoin auto) are kept apart from
+ * failures, in @vc->joins: how many node @at (0: any) published about node
+ * @node_id (0: any); wait until there are @want of them, or @deadline_ns
+ * (0 or -ETIMEDOUT).
+ */
+size_t st_vc_count_joins(const struct st_vc *vc, uint32_t at,
+			 uint32_t node_id);
+int st_vc_wait_joins(struct st_vc *vc, uint32_t at, uint32_t node_id,
+		     size_t want, uint64_t deadline_ns);
+
 int st_vc_wait_event(struct st_vc *vc, uint32_t at, uint32_t node_id,
 		     size_t want, uint64_t deadline_ns);
 

@@ -215,6 +215,103 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 	return 1;
 }
 
+/**
+ * ftnl_bcast_welcome - tell a node this one just admitted what it missed
+ * @bcast: the broadcast state, the ring locked
+ * @to: its position
+ * @join: its JOIN (the node, its new incarnation, this node as observer)
+ *
+ * A node that comes back knows nothing of D. A FTNL_MSG_JOIN datagram
+ * carries its JOIN, the JOINs of up to 31 live nodes known here to have
+ * come back, and this node's D with incarnations, in the BCAST payload
+ * format; it is never forwarded.
+ *
+ * Return: 0, or a negative errno (the datagram was not sent).
+ */
+int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
+		       const struct ftnl_bcast_death *join)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	const struct ftnl_bcast_dead_incs incs = {
+		.of = env->ops->dead_incarnation,
+		.ctx = env->ctx,
+	};
+	struct ftnl_bcast_msg msg = {
+		.overlay = FTNL_BCAST_HYPERCUBE,
+		.origin_id = cluster->self_id,
+		.origin_incarnation = env->incarnation,
+		.origin_time_ns = ktime_get_real_ns(),
+		.npos = cluster->node_count,
+		.ndeaths = 1,
+		.deaths[0] = *join,
+	};
+	u32 len;
+	int err;
+
+	lockdep_assert_held(env->lock);
+	msg.ndeaths += env->ops->rejoined(env->ctx, &msg.deaths[1],
+					  FTNL_BCAST_MAX_DEATHS - 1);
+	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
+				    env->dead, &incs);
+	if (WARN_ON_ONCE(!len))
+		return -EINVAL;
+	err = ftnl_transport_send(env->transport, to, FTNL_MSG_JOIN,
+				  bcast->txbuf, len);
+	ftnl_bcast_count(bcast, err ? FTNL_A_STATS_TX_ERRORS :
+			 FTNL_A_STATS_BCAST_SENT);
+	return err;
+}
+
+/*
+ * A welcome from the node at @from: its JOIN names this node's own
+ * incarnation (an earlier life's is a replay) and it comes from the member
+ * that admitted it (or first heard it). Learn the nodes it knows came
+ * back (this node may have missed their JOIN, and learned a late death of
+ * their previous life instead), then its D.
+ */
+static int ftnl_bcast_rx_welcome(struct ftnl_bcast *bcast, u32 from,
+				 const u8 *payload, u32 len)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
+	const struct ftnl_bcast_death *join;
+	ktime_t now = ktime_get();
+	struct ftnl_bcast_msg msg;
+	u32 pos, k;
+
+	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
+				  &members, payload, len) ||
+	    msg.deaths[0].state != FTNL_BCAST_JOIN)
+		return -EINVAL;
+	for (k = 1; k < msg.ndeaths; k++)
+		if (msg.deaths[k].state != FTNL_BCAST_JOIN ||
+		    msg.deaths[k].node_id == cluster->self_id)
+			return -EINVAL;
+	join = &msg.deaths[0];
+	if (join->node_id != cluster->self_id ||
+	    msg.origin_id != cluster->nodes[from].id ||
+	    join->observer_id != msg.origin_id ||
+	    ftnl_bit_test(bcast->scratch, env->self))
+		return -EINVAL;
+	if (!env->ops->welcome(env->ctx, join->incarnation, now))
+		return 0;
+	for (k = 1; k < msg.ndeaths; k++) {
+		pos = ftnl_cluster_find(cluster, msg.deaths[k].node_id) -
+		      cluster->nodes;
+		env->ops->join_learned(env->ctx, pos, msg.deaths[k].incarnation,
+				       msg.origin_id, now);
+	}
+	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
+		if (ftnl_bit_test(bcast->scratch, pos))
+			env->ops->failure_learned(env->ctx, pos,
+						  FTNL_NODE_STATE_DEAD,
+						  ftnl_bcast_msg_dead_inc(&msg, k++),
+						  msg.origin_id, now);
+	return 0;
+}
+
 static bool ftnl_bcast_is_member(const void *cluster, u32 id)
 {
 	return ftnl_cluster_find(cluster, id);
@@ -261,6 +358,28 @@ void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 	ftnl_event_queue(bcast->env.fn, rec);
 }
 
+/* One entry of a broadcast, checked by the decoder: act on it. */
+void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
+			      const struct ftnl_bcast_death *death, ktime_t now)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	u32 pos;
+
+	if (death->state == FTNL_BCAST_PROC_EXIT) {
+		ftnl_bcast_publish_proc(bcast, death);
+		return;
+	}
+	pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
+	if (death->state == FTNL_BCAST_JOIN)
+		env->ops->join_learned(env->ctx, pos, death->incarnation,
+				       death->observer_id, now);
+	else
+		env->ops->failure_learned(env->ctx, pos, death->state,
+					  death->incarnation,
+					  death->observer_id, now);
+}
+
 /* First receipt: learn the deaths and the message's D (task T5, line 33). */
 static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 			       const struct ftnl_bcast_msg *msg, ktime_t now)
@@ -272,18 +391,8 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 	ftnl_bcast_note_latency(bcast, msg->origin_time_ns);
 
-	for (i = 0; i < msg->ndeaths; i++) {
-		const struct ftnl_bcast_death *death = &msg->deaths[i];
-
-		if (death->state == FTNL_BCAST_PROC_EXIT) {
-			ftnl_bcast_publish_proc(bcast, death);
-			continue;
-		}
-		pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
-		env->ops->failure_learned(env->ctx, pos, death->state,
-					  death->incarnation,
-					  death->observer_id, now);
-	}
+	for (i = 0; i < msg->ndeaths; i++)
+		ftnl_bcast_deliver_entry(bcast, &msg->deaths[i], now);
 	/* D, with the incarnation each member died in when the message says. */
 	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
@@ -360,7 +469,8 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
  * ftnl_bcast_rx - a broadcast datagram from the node at @from, authentic
  * @bcast: the broadcast state, the ring locked
  * @from: the sender's position (the forwarder, not the origin)
- * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP (corrected gossip)
+ * @type: FTNL_MSG_BCAST, FTNL_MSG_GOSSIP (corrected gossip) or
+ *	FTNL_MSG_JOIN (a welcome, ftnl_bcast_welcome())
  * @payload: the broadcast payload
  * @len: its length
  *
@@ -373,5 +483,7 @@ int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 	lockdep_assert_held(bcast->env.lock);
 	if (type == FTNL_MSG_GOSSIP)
 		return ftnl_fcg_rx(bcast, from, payload, len);
+	if (type == FTNL_MSG_JOIN)
+		return ftnl_bcast_rx_welcome(bcast, from, payload, len);
 	return ftnl_bcast_rx_msg(bcast, from, payload, len);
 }

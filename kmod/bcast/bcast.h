@@ -8,9 +8,10 @@
  * read-only struct ftnl_bcast_env (the configuration, this node's
  * position and incarnation, D, whether the ring runs), sends through the
  * transport, and tells the ring of a death it learned through one
- * callback (->failure_learned). It exports init, originate, receive,
- * stats and stop; all but init and stop run under the ring's lock
- * (env->lock), which they assert.
+ * callback (->failure_learned), of a rejoin through another
+ * (->join_learned). It exports init, originate, welcome, receive, stats
+ * and stop; all but init and stop run under the ring's lock (env->lock),
+ * which they assert.
  */
 #ifndef _FTNL_BCAST_H
 #define _FTNL_BCAST_H
@@ -39,11 +40,21 @@ struct ftnl_transport;
  *	task T5
  * @dead_incarnation: the incarnation the node at @pos (in D) died in, 0
  *	if unknown: what a broadcast's D says of it
+ * @join_learned: a broadcast says the node at @pos rejoined with
+ *	@incarnation, admitted by @observer_id (in the table)
+ * @welcome: a welcome for this node's incarnation @incarnation arrived:
+ *	may its JOINs (->join_learned) and D (->failure_learned) be learned?
+ * @rejoined: fill @joins (at most @max) with JOIN entries of the live nodes
+ *	known to have come back, for a welcome; return how many
  */
 struct ftnl_bcast_ops {
 	void (*failure_learned)(void *ctx, u32 pos, u8 state, u64 incarnation,
 				u32 observer_id, ktime_t now);
 	u64 (*dead_incarnation)(void *ctx, u32 pos);
+	void (*join_learned)(void *ctx, u32 pos, u64 incarnation,
+			     u32 observer_id, ktime_t now);
+	bool (*welcome)(void *ctx, u64 incarnation, ktime_t now);
+	u32 (*rejoined)(void *ctx, struct ftnl_bcast_death *joins, u32 max);
 };
 
 /**
@@ -176,6 +187,8 @@ struct ftnl_bcast {
 int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);
 u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 			 const struct ftnl_bcast_death *deaths, u32 n);
+int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
+		       const struct ftnl_bcast_death *join);
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 		  const u8 *payload, u32 len);
 void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,

@@ -97,7 +97,6 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
-	const struct ftnl_node *node;
 	u32 len;
 
 	if (out->flags & FTNL_GOSSIP_OUT_SEND && out->to < cluster->node_count &&
@@ -119,22 +118,9 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 
 		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_DELIVERED);
 		ftnl_bcast_note_latency(bcast, b->wire.origin_time_ns);
-		for (i = 0; i < b->wire.ndeaths; i++) {
-			const struct ftnl_bcast_death *death = &b->wire.deaths[i];
-
-			if (death->state == FTNL_BCAST_PROC_EXIT) {
-				ftnl_bcast_publish_proc(bcast, death);
-				continue;
-			}
-			node = ftnl_cluster_find(cluster, death->node_id);
-			if (node)
-				env->ops->failure_learned(env->ctx,
-							  node - cluster->nodes,
-							  death->state,
-							  death->incarnation,
-							  death->observer_id,
-							  now);
-		}
+		for (i = 0; i < b->wire.ndeaths; i++)
+			ftnl_bcast_deliver_entry(bcast, &b->wire.deaths[i],
+						 now);
 	}
 	if (out->flags & FTNL_GOSSIP_OUT_DONE) {
 		/* Later copies of this broadcast are duplicates. */

@@ -29,7 +29,8 @@ static bool ftnl_is_member(const struct ftnl_bcast_members *members, u32 id)
 
 /*
  * Decode and check one death: a member, a known cause, and for a node
- * death an observer that is a member and a state of dead or left. A
+ * death (or JOIN) an observer that is a member and a state of dead, left
+ * or JOIN. A
  * receiver acts on these fields (it looks the ids up in its table), so no
  * payload naming anything else may get past the decoder. A process exit
  * is the origin's (@origin_id): a node broadcasts only its own.
@@ -57,7 +58,8 @@ static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p,
 		death->rank = 0;
 		death->job = 0;
 		if (death->state != FTNL_NODE_STATE_DEAD &&
-		    death->state != FTNL_NODE_STATE_LEFT)
+		    death->state != FTNL_NODE_STATE_LEFT &&
+		    death->state != FTNL_BCAST_JOIN)
 			return -1;
 		if (!ftnl_is_member(members, death->observer_id))
 			return -1;

@@ -16,6 +16,8 @@
  *   36      4     length of the D encoding, bytes
  *   40      20*m  deaths: node id (4), observer id (4), incarnation (8),
  *                 cause (1), state (1), zero (2); an entry whose state is
+ *                 FTNL_BCAST_JOIN is a node that rejoined with that
+ *                 incarnation, admitted by the observer; an entry whose state is
  *                 FTNL_BCAST_PROC_EXIT is a registered process that exited
  *                 on the origin node (only a node broadcasts its own
  *                 processes' exits), with its owner's uid (4), rank (4)
@@ -50,8 +52,13 @@
 #define FTNL_BCAST_DEATH_LEN	20
 #define FTNL_BCAST_MAX_POSITIONS FTNL_MAX_NODES
 
-/* Entry states beyond enum ftnl_node_state's dead (1) and left (2). */
+/*
+ * Entry states beyond enum ftnl_node_state's dead (1) and left (2): a
+ * process exit, and a JOIN (the node rejoined with the incarnation the
+ * entry names, admitted by the member in the observer slot).
+ */
 #define FTNL_BCAST_PROC_EXIT	3
+#define FTNL_BCAST_JOIN		4
 
 enum ftnl_bcast_dead_encoding {
 	FTNL_BCAST_D_RANGES,

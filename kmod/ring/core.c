@@ -33,6 +33,10 @@
  *                    stops acting as a member, as a node that resigns does:
  *                    ftnl_ring_core_tell_dead(), ftnl_ring_core_expelled_rx(),
  *                    ftnl_ring_core_expel_self()
+ *   rejoin           a new incarnation of a dead node heard here is
+ *                    admitted and its JOIN broadcast; every member obeys
+ *                    a JOIN; at most K rejoins per window, then held out
+ *                    (ftnl_ring_rejoin(), ftnl_ring_core_join_heard())
  */
 
 #include "core.h"
@@ -228,6 +232,7 @@ void ftnl_ring_det_new_observer(struct ftnl_ring_detector *det, u32 from,
 				const struct ftnl_ring_sink *out)
 {
 	det->observer = from;
+	det->observer_claimed = true;
 	ftnl_ring_send(det, out, from, FTNL_MSG_HEARTBEAT);
 }
 
@@ -311,6 +316,7 @@ void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 		ftnl_ring_det_reconnect(det, dead, pos, now, out);
 	if (pos == det->observer && left) {
 		det->observer = ftnl_ring_find_observer(dead, det->n, det->self);
+		det->observer_claimed = false;
 		ftnl_ring_send(det, out, det->observer, FTNL_MSG_HEARTBEAT);
 	}
 }
@@ -319,23 +325,27 @@ void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
  * ftnl_ring_det_readmitted - a node left D: re-evaluate the emitter
  * @det: the state
  * @dead: D
+ * @pos: the node
  * @now: current time
  * @out: the sink
  *
  * If the readmitted node now sits between this node and its emitter, it
- * becomes the emitter (NEW_OBSERVER, 2d). The observer does not change
+ * becomes the emitter (NEW_OBSERVER, 2d). If it already was the emitter
+ * (its death was not known here yet, a new life took its place), it is
+ * observed afresh: the deadline of its previous life must not judge the
+ * new one. The observer does not change
  * here: as in the paper, only a NEW_OBSERVER moves it, and the readmitted
  * node sends one when it comes back (switching early would leave the old
  * observer without heartbeats while the node is still away).
  */
 void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
-			      const unsigned long *dead, u64 now,
+			      const unsigned long *dead, u32 pos, u64 now,
 			      const struct ftnl_ring_sink *out)
 {
 	u32 emitter = ftnl_ring_find_emitter(dead, det->n, det->self,
 					     ftnl_ring_pred(det->self, det->n));
 
-	if (emitter == det->emitter)
+	if (emitter == det->emitter && (emitter != pos || !det->observing))
 		return;
 	det->emitter = emitter;
 	det->heard_emitter = false;
@@ -367,6 +377,9 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->quorum = false;
 	core->probes = false;
 	core->resigned = FTNL_RING_MEMBER;
+	core->rejoin_auto = false;
+	core->flap_max = 0;
+	core->flap_window_ns = 0;
 	core->incarnation = incarnation;
 	core->ndead = 0;
 	core->nleft = 0;
@@ -832,6 +845,205 @@ static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
 	out->expel(out->ctx, pos, peer->dead_incarnation);
 }
 
+/* D is not empty. */
+static bool ftnl_ring_dead_any(const struct ftnl_ring_core *core)
+{
+	size_t i;
+
+	for (i = 0; i < ftnl_bitmap_longs(core->det.n); i++)
+		if (core->dead[i])
+			return true;
+	return false;
+}
+
+/*
+ * The flap rule: rejoins of a node are counted in windows of W that start
+ * at the first rejoin of each; the (K+1)-th within one is refused, and the
+ * node is held out until the window ends (heard again after that, it
+ * rejoins). Return: the rejoin may go ahead (it is counted).
+ */
+static bool ftnl_ring_flap_admit(struct ftnl_ring_core *core,
+				 struct ftnl_ring_peer *peer, u64 now)
+{
+	if (!peer->flap_count || now - peer->flap_since >= core->flap_window_ns) {
+		peer->flap_since = now;
+		peer->flap_count = 0;
+	}
+	if (peer->flap_count >= core->flap_max)
+		return false;
+	peer->flap_count++;
+	return true;
+}
+
+/*
+ * A new incarnation of the node at @pos, dead here or known in an older
+ * life, becomes a member: it leaves D and the ring is re-evaluated around
+ * it. An older life known alive is published dead (and broadcast when
+ * found here), but the ring is not repaired around it first: the node
+ * keeps its place, and a NEW_OBSERVER sent for a moment's repair would
+ * steal its emitter's heartbeats. @admitting: this node heard it (rejoin
+ * auto and the flap rule decide; the sink broadcasts the JOIN); else a
+ * JOIN broadcast says another member admitted it, which every member
+ * obeys so that all agree.
+ */
+static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
+			     u64 incarnation, u32 observer, u64 now,
+			     bool admitting, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (pos == core->det.self || !core->running || !core->rejoin_auto ||
+	    incarnation <= peer->dead_incarnation ||
+	    (peer->state == FTNL_NODE_STATE_ALIVE &&
+	     incarnation <= peer->incarnation))
+		return false;
+	if (admitting && !ftnl_ring_flap_admit(core, peer, now)) {
+		if (peer->state == FTNL_NODE_STATE_ALIVE)
+			ftnl_ring_core_failure_learned(core, pos,
+						       FTNL_NODE_STATE_DEAD,
+						       FTNL_CAUSE_RESTARTED,
+						       observer, now, out);
+		if (peer->state != FTNL_NODE_STATE_HELD_OUT) {
+			peer->state = FTNL_NODE_STATE_HELD_OUT;
+			ftnl_bit_set(core->dead, pos);
+			if (out->held_out)
+				out->held_out(out->ctx, pos);
+		}
+		return false;
+	}
+	if (!admitting &&
+	    (!peer->flap_count || now - peer->flap_since >= core->flap_window_ns)) {
+		peer->flap_since = now;
+		peer->flap_count = 0;
+	}
+	if (!admitting)
+		peer->flap_count++;
+	if (peer->state == FTNL_NODE_STATE_ALIVE && peer->incarnation) {
+		peer->state = FTNL_NODE_STATE_DEAD;
+		peer->cause = admitting ? FTNL_CAUSE_RESTARTED :
+					  FTNL_CAUSE_BROADCAST;
+		peer->observer = observer;
+		peer->dead_incarnation = peer->incarnation;
+		out->failed(out->ctx, pos, admitting);
+	}
+	/*
+	 * Every earlier life is over, even one never heard here: later
+	 * news about any of them (named, or bare) is stale.
+	 */
+	peer->dead_incarnation = incarnation - 1;
+	peer->state = FTNL_NODE_STATE_ALIVE;
+	peer->incarnation = incarnation;
+	/* Its sequence numbers start again: a new replay window. */
+	peer->fresh = !admitting;
+	peer->observer = observer;
+	ftnl_bit_clear(core->dead, pos);
+	ftnl_ring_det_readmitted(&core->det, core->dead, pos, now, out);
+	if (out->joined)
+		out->joined(out->ctx, pos, admitting);
+	return true;
+}
+
+/**
+ * ftnl_ring_core_set_rejoin - the rejoin policy
+ * @core: the state
+ * @rejoin_auto: FTNL_REJOIN_AUTO: a new incarnation of a dead node
+ *	rejoins without an admin; else ftnl_ring_core_readmit() only
+ * @flap_max: K: at most K rejoins of a node within @flap_window_ns
+ * @flap_window_ns: W
+ */
+void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,
+			       u32 flap_max, u64 flap_window_ns)
+{
+	core->rejoin_auto = rejoin_auto;
+	core->flap_max = flap_max;
+	core->flap_window_ns = flap_window_ns;
+}
+
+/**
+ * ftnl_ring_core_join_heard - a broadcast says the node at @pos rejoined
+ * @core: the state
+ * @pos: the node
+ * @incarnation: its new incarnation
+ * @observer: position of the member that admitted it
+ * @now: current time
+ * @out: the sink
+ *
+ * Every member obeys a JOIN (with rejoin auto), as it obeys a death: the
+ * admitting member applied the flap rule. A JOIN about a life no newer
+ * than one known is stale.
+ *
+ * Return: the node was readmitted here.
+ */
+bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
+			       u64 incarnation, u32 observer, u64 now,
+			       const struct ftnl_ring_sink *out)
+{
+	return ftnl_ring_rejoin(core, pos, incarnation, observer, now, false,
+				out);
+}
+
+/**
+ * ftnl_ring_core_welcome - may a welcome (the D of the member that
+ *	admitted this node) be applied here?
+ * @core: the state
+ * @incarnation: the incarnation the welcome admits
+ * @now: current time
+ *
+ * Only a welcome of this very life: one of an earlier life is a replay.
+ * The caller then feeds its JOINs to ftnl_ring_core_join_heard() (the
+ * sender's live nodes that rejoined: this node may have missed their JOIN
+ * and learned a late death of their previous life instead) and its D to
+ * ftnl_ring_core_death_heard().
+ */
+bool ftnl_ring_core_welcome(struct ftnl_ring_core *core, u64 incarnation,
+			    u64 now)
+{
+	struct ftnl_ring_detector *det = &core->det;
+
+	if (!core->running || incarnation != core->incarnation)
+		return false;
+	/*
+	 * The cluster is up: no boot grace for the first emitter, which
+	 * may have died unnoticed while this node was away (it was the one
+	 * that observed it).
+	 */
+	if (det->observing && !det->heard_emitter &&
+	    det->susp_deadline > now + 2 * det->timeout_ns) {
+		det->susp_deadline = now + 2 * det->timeout_ns;
+		ftnl_ring_det_arm(det);
+	}
+	return true;
+}
+
+/**
+ * ftnl_ring_core_rejoined - live nodes known to have come back, for a welcome
+ * @core: the state
+ * @pos: filled with their positions
+ * @incarnation: filled with the incarnation each lives now
+ * @max: room in both
+ *
+ * Nodes alive here in an incarnation heard, after a death seen here: the
+ * node being welcomed may have missed their JOIN.
+ *
+ * Return: how many were filled in (at most @max).
+ */
+u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
+			    u64 *incarnation, u32 max)
+{
+	u32 p, k = 0;
+
+	for (p = 0; p < core->det.n && k < max; p++) {
+		const struct ftnl_ring_peer *peer = &core->peers[p];
+
+		if (p == core->det.self || peer->state != FTNL_NODE_STATE_ALIVE ||
+		    !peer->dead_incarnation || !peer->incarnation)
+			continue;
+		pos[k] = p;
+		incarnation[k++] = peer->incarnation;
+	}
+	return k;
+}
+
 /**
  * ftnl_ring_core_admit - incarnation check of an authentic datagram
  * @core: the state
@@ -842,8 +1054,11 @@ static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
  *
  * A node heard with a newer incarnation than the one known restarted
  * before anyone noticed: the incarnation this node knew is dead (cause
- * restarted), and the new one waits for readmission. A node already dead
- * here is told so (FTNL_MSG_EXPELLED, rate-limited).
+ * restarted). A new incarnation of a node that is dead here (rebooted,
+ * or restarted after its death) rejoins at once with rejoin auto
+ * (ftnl_ring_rejoin()): this node admits it, and the sink broadcasts its
+ * JOIN; otherwise it waits for an admin's readmission, and the node is
+ * told that it is dead (FTNL_MSG_EXPELLED, rate-limited).
  *
  * Return: enum ftnl_ring_admit.
  */
@@ -854,6 +1069,11 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
 	if (peer->state != FTNL_NODE_STATE_ALIVE) {
+		if (peer->dead_incarnation &&
+		    incarnation > peer->dead_incarnation &&
+		    ftnl_ring_rejoin(core, pos, incarnation, core->det.self, now,
+				     true, out))
+			return FTNL_RING_ACCEPT_NEW;
 		ftnl_ring_core_tell_dead(core, pos, incarnation, now, out);
 		return FTNL_RING_DEAD_SENDER;
 	}
@@ -861,11 +1081,22 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 		return FTNL_RING_STALE;
 	if (!peer->incarnation) {
 		peer->incarnation = incarnation;
+		/* It may have restarted before anyone noticed: no JOIN then. */
+		if (out->welcome && core->rejoin_auto &&
+		    ftnl_ring_dead_any(core))
+			out->welcome(out->ctx, pos);
 		return FTNL_RING_ACCEPT_NEW;
 	}
 	if (incarnation < peer->incarnation)
 		return FTNL_RING_STALE;
+	if (incarnation == peer->incarnation && peer->fresh) {
+		peer->fresh = false;
+		return FTNL_RING_ACCEPT_NEW;
+	}
 	if (incarnation > peer->incarnation) {
+		if (ftnl_ring_rejoin(core, pos, incarnation, core->det.self,
+				     now, true, out))
+			return FTNL_RING_ACCEPT_NEW;
 		ftnl_ring_core_failure_learned(core, pos, FTNL_NODE_STATE_DEAD,
 					       FTNL_CAUSE_RESTARTED,
 					       core->det.self, now, out);
@@ -884,11 +1115,25 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 	return true;
 }
 
-/* Task T4 (ftnl_ring_det_new_observer()). */
+/*
+ * Task T4 (ftnl_ring_det_new_observer()), but a claim from farther away
+ * than an observer that claimed this node itself and is not in D is
+ * stale: it comes from a node that has not yet learned that a node between
+ * them rejoined, and taking it would steal the rejoined node's heartbeats.
+ * The claimant repeats it every h (ftnl_ring_det_tick()), so a claim made
+ * because the observer died is taken as soon as that death is known here.
+ */
 void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
 				 const struct ftnl_ring_sink *out)
 {
-	ftnl_ring_det_new_observer(&core->det, from, out);
+	struct ftnl_ring_detector *det = &core->det;
+	u32 n = det->n;
+
+	if (det->observer_claimed && det->observer != det->self &&
+	    !ftnl_bit_test(core->dead, det->observer) &&
+	    (det->observer + n - det->self) % n < (from + n - det->self) % n)
+		return;
+	ftnl_ring_det_new_observer(det, from, out);
 }
 
 /* LEAVE from @from: it leaves; it says so itself. */
@@ -897,6 +1142,27 @@ void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 {
 	ftnl_ring_core_failure_learned(core, from, FTNL_NODE_STATE_LEFT,
 				       FTNL_CAUSE_LEAVE, from, now, out);
+}
+
+/*
+ * A life of the node at @pos older than the one this node knows alive
+ * died, and this node never knew it: it took the node's new life for its
+ * first. The others hold the node dead now: with rejoin auto, this node
+ * admits the life it knows and broadcasts its JOIN.
+ */
+static void ftnl_ring_life_between(struct ftnl_ring_core *core, u32 pos,
+				   u64 incarnation, u64 now,
+				   const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	peer->dead_incarnation = incarnation;
+	if (!core->running || !core->rejoin_auto ||
+	    !ftnl_ring_flap_admit(core, peer, now))
+		return;
+	peer->observer = core->det.self;
+	if (out->joined)
+		out->joined(out->ctx, pos, true);
 }
 
 /**
@@ -967,11 +1233,14 @@ bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
  * News about a life that is over is stale: an incarnation no newer than
  * the one it last died in here (a late broadcast about the life before a
  * readmission), or older than the one known alive. News that does not
- * name the incarnation (a D too large to carry them) is taken only for a
- * node never seen to die here: for a node that died and came back, it
- * may be about the previous life. A node never heard from takes the
- * failed incarnation as the one it knew (its observer heard it); news of
- * a newer incarnation's death is the death of the one known too.
+ * name the incarnation (the sender never heard the node, or a D too large
+ * to carry them) is taken only for a node never seen to die here: for a
+ * node that died and came back, it may be about the previous life. A
+ * node never heard from takes the failed incarnation as the one it knew
+ * (its observer heard it); news of a newer incarnation's death is the
+ * death of the one known too; news of a life between the one that died
+ * here and the one known alive means that this node took a restarted
+ * node's new life for its first (ftnl_ring_life_between()).
  * News of this node's own death in its current incarnation expels it.
  */
 void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
@@ -989,6 +1258,11 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 	}
 	if (peer->state != FTNL_NODE_STATE_ALIVE)
 		return;
+	if (incarnation && incarnation > peer->dead_incarnation &&
+	    incarnation < peer->incarnation) {
+		ftnl_ring_life_between(core, pos, incarnation, now, out);
+		return;
+	}
 	if (!incarnation ? peer->dead_incarnation != 0 :
 	    incarnation <= peer->dead_incarnation ||
 	    incarnation < peer->incarnation)
@@ -1008,7 +1282,8 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
  * @why: set to a message for the user on failure
  *
  * The node's next incarnation (larger than the one it died with) will be
- * accepted; the ring is re-evaluated (ftnl_ring_det_readmitted()).
+ * accepted; the ring is re-evaluated (ftnl_ring_det_readmitted()). A node
+ * held out for flapping is let back and its rejoins counted afresh.
  *
  * Return: 0, or -EINVAL with @why set (nothing changed).
  */
@@ -1031,9 +1306,11 @@ int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = 0;
+	peer->flap_count = 0;
 	ftnl_bit_clear(core->dead, pos);
 	if (core->running)
-		ftnl_ring_det_readmitted(&core->det, core->dead, now, out);
+		ftnl_ring_det_readmitted(&core->det, core->dead, pos, now,
+					 out);
 	return 0;
 }
 

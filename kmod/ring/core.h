@@ -110,6 +110,14 @@ u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self);
  *	them if the policy says so. It no longer acts as a member. Core
  *	layer only; may be NULL.
  * @ctx: passed back
+ * @joined: the node at @pos rejoined with a new incarnation (its peer
+ *	entry says which, and who admitted it) and is a member again:
+ *	publish the event; when @originate, this node admitted it and must
+ *	broadcast its JOIN and tell it the current D. Optional (NULL).
+ * @held_out: the node at @pos rejoined too often (more than the flap
+ *	limit within the window) and is held out: say so. Optional (NULL).
+ * @welcome: the node at @pos was heard for the first time while D is not
+ *	empty: it may have restarted unnoticed, tell it D. Optional (NULL).
  *
  * Callbacks must not call into the ring.
  */
@@ -124,6 +132,9 @@ struct ftnl_ring_sink {
 	void (*expel)(void *ctx, u32 to, u64 incarnation);
 	void (*expelled)(void *ctx);
 	void *ctx;
+	void (*joined)(void *ctx, u32 pos, bool originate);
+	void (*held_out)(void *ctx, u32 pos);
+	void (*welcome)(void *ctx, u32 pos);
 };
 
 /**
@@ -134,6 +145,8 @@ struct ftnl_ring_sink {
  * @observer: the node this node heartbeats ("observer")
  * @observing: @emitter is another node (false when every other is in D)
  * @heard_emitter: a heartbeat from the current @emitter arrived
+ * @observer_claimed: @observer asked for this node's heartbeats (T4), as
+ *	opposed to the initial successor or one chosen after a leave
  * @stall_grace: the suspicion timer already waited once for a stalled CPU
  *	to read its pending datagrams (reset when a heartbeat or a new
  *	emitter moves the deadline)
@@ -158,6 +171,7 @@ struct ftnl_ring_detector {
 	u32 observer;
 	bool observing;
 	bool heard_emitter;
+	bool observer_claimed;
 	bool stall_grace;
 	bool timer_moved;
 	u64 period_ns;
@@ -194,7 +208,7 @@ void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 			const unsigned long *dead, u32 pos, bool left, u64 now,
 			const struct ftnl_ring_sink *out);
 void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
-			      const unsigned long *dead, u64 now,
+			      const unsigned long *dead, u32 pos, u64 now,
 			      const struct ftnl_ring_sink *out);
 
 /**
@@ -209,11 +223,18 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	work)
  * @state: enum ftnl_node_state
  * @cause: enum ftnl_event_cause of its failure (when not alive)
+ * @fresh: its @incarnation was learned from a JOIN, not heard: its next
+ *	datagram starts a new replay window (FTNL_RING_ACCEPT_NEW)
+ * @flap_since: start of the window its rejoins are counted in
+ * @flap_count: rejoins in that window
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
 	u64 dead_incarnation;
 	u64 expel_next;
+	u64 flap_since;
+	u32 flap_count;
+	bool fresh;
 	u32 observer;
 	u8 state;
 	u8 cause;
@@ -285,6 +306,10 @@ struct ftnl_ring_prober {
  * @throttled: probe requests and relays refused over the budget
  * @dead: D, a bitmap over positions (caller memory, zeroed)
  * @peers: per position (caller memory, zeroed); @peers[self] is unused
+ * @rejoin_auto: a dead node heard with a new incarnation is readmitted
+ *	cluster-wide (FTNL_REJOIN_AUTO); else only by an admin
+ * @flap_max: K, rejoins of one node admitted within @flap_window_ns
+ * @flap_window_ns: W
  */
 struct ftnl_ring_core {
 	struct ftnl_ring_detector det;
@@ -295,6 +320,9 @@ struct ftnl_ring_core {
 	bool expelled;
 	u8 expel_reason;
 	u32 expelled_by;
+	bool rejoin_auto;
+	u32 flap_max;
+	u64 flap_window_ns;
 	u64 incarnation;
 	u32 ndead;
 	u32 nleft;
@@ -365,6 +393,15 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 				const struct ftnl_ring_sink *out);
 int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 			   const struct ftnl_ring_sink *out, const char **why);
+void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,
+			       u32 flap_max, u64 flap_window_ns);
+bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
+			       u64 incarnation, u32 observer, u64 now,
+			       const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_welcome(struct ftnl_ring_core *core, u64 incarnation,
+			    u64 now);
+u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
+			    u64 *incarnation, u32 max);
 void ftnl_ring_core_leave(struct ftnl_ring_core *core,
 			  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,

@@ -100,12 +100,76 @@ static void ftnl_ring_sink_failed(void *ctx, u32 pos, bool originate)
 		ftnl_bcast_originate(&ring->bcast, &death, 1);
 }
 
+/*
+ * The node at @pos rejoined: publish it, and when this node admitted it,
+ * broadcast its JOIN and welcome it with this node's D.
+ */
+static void ftnl_ring_sink_joined(void *ctx, u32 pos, bool originate)
+{
+	struct ftnl_ring *ring = ctx;
+	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
+	const struct ftnl_bcast_death join = {
+		.node_id = ftnl_ring_id(ring, pos),
+		.observer_id = ftnl_ring_id(ring, peer->observer),
+		.incarnation = peer->incarnation,
+		.cause = FTNL_CAUSE_OBSERVED,
+		.state = FTNL_BCAST_JOIN,
+	};
+	struct ftnl_event_rec *rec;
+
+	lockdep_assert_held(&ring->lock);
+	rec = ftnl_event_new(ring->cluster,
+			     originate ? FTNL_CAUSE_OBSERVED : FTNL_CAUSE_BROADCAST,
+			     join.node_id, join.observer_id);
+	if (rec) {
+		rec->joined = true;
+		rec->incarnation = peer->incarnation;
+		ftnl_event_queue(ring->fn, rec);
+	} else {
+		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+	}
+	if (!originate)
+		return;
+	ftnl_bcast_originate(&ring->bcast, &join, 1);
+	ftnl_bcast_welcome(&ring->bcast, pos, &join);
+}
+
+/* The node at @pos was heard first while D is not empty: tell it D. */
+static void ftnl_ring_sink_welcome(void *ctx, u32 pos)
+{
+	struct ftnl_ring *ring = ctx;
+	const struct ftnl_bcast_death join = {
+		.node_id = ftnl_ring_id(ring, pos),
+		.observer_id = ring->cluster->self_id,
+		.incarnation = ring->core.peers[pos].incarnation,
+		.cause = FTNL_CAUSE_OBSERVED,
+		.state = FTNL_BCAST_JOIN,
+	};
+
+	lockdep_assert_held(&ring->lock);
+	ftnl_bcast_welcome(&ring->bcast, pos, &join);
+}
+
+/* The node at @pos came back too often: held out, and the log says so. */
+static void ftnl_ring_sink_held_out(void *ctx, u32 pos)
+{
+	struct ftnl_ring *ring = ctx;
+
+	pr_notice_ratelimited("cluster %u: node %u rejoined more than %u times within %u s: held out\n",
+			      ring->cluster->cluster_id, ftnl_ring_id(ring, pos),
+			      ring->cluster->flap_limit,
+			      ring->cluster->flap_window_s);
+}
+
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
 {
 	*out = (struct ftnl_ring_sink){
 		.send = ftnl_ring_sink_send,
 		.failed = ftnl_ring_sink_failed,
 		.ctx = ring,
+		.joined = ftnl_ring_sink_joined,
+		.held_out = ftnl_ring_sink_held_out,
+		.welcome = ftnl_ring_sink_welcome,
 	};
 }
 
@@ -150,9 +214,65 @@ static u64 ftnl_ring_dead_incarnation(void *ctx, u32 pos)
 	return ring->core.peers[pos].dead_incarnation;
 }
 
+/* A broadcast says the node at @pos rejoined (see ftnl_ring_core_join_heard()). */
+static void ftnl_ring_join_heard(void *ctx, u32 pos, u64 incarnation,
+				 u32 observer_id, ktime_t now)
+{
+	struct ftnl_ring *ring = ctx;
+	struct ftnl_ring_sink out;
+
+	lockdep_assert_held(&ring->lock);
+	ftnl_ring_sink(ring, &out);
+	ftnl_ring_core_join_heard(&ring->core, pos, incarnation,
+				  ftnl_ring_pos_of(ring, observer_id),
+				  ktime_to_ns(now), &out);
+	ftnl_ring_sync_timer(ring);
+}
+
+/* A welcome for this node's incarnation @incarnation (the ring locked). */
+static bool ftnl_ring_welcome(void *ctx, u64 incarnation, ktime_t now)
+{
+	struct ftnl_ring *ring = ctx;
+	bool ok;
+
+	lockdep_assert_held(&ring->lock);
+	ok = ftnl_ring_core_welcome(&ring->core, incarnation, ktime_to_ns(now));
+	ftnl_ring_sync_timer(ring);
+	return ok;
+}
+
+/*
+ * For a welcome: live nodes known here to have come back, as JOIN entries
+ * (the node being welcomed may have missed their JOIN).
+ */
+static u32 ftnl_ring_rejoined(void *ctx, struct ftnl_bcast_death *joins,
+			      u32 max)
+{
+	struct ftnl_ring *ring = ctx;
+	u32 pos[FTNL_BCAST_MAX_DEATHS];
+	u64 inc[FTNL_BCAST_MAX_DEATHS];
+	u32 i, n;
+
+	lockdep_assert_held(&ring->lock);
+	n = ftnl_ring_core_rejoined(&ring->core, pos, inc,
+				    min_t(u32, max, FTNL_BCAST_MAX_DEATHS));
+	for (i = 0; i < n; i++)
+		joins[i] = (struct ftnl_bcast_death){
+			.node_id = ftnl_ring_id(ring, pos[i]),
+			.observer_id = ring->cluster->self_id,
+			.incarnation = inc[i],
+			.cause = FTNL_CAUSE_OBSERVED,
+			.state = FTNL_BCAST_JOIN,
+		};
+	return n;
+}
+
 static const struct ftnl_bcast_ops ftnl_ring_bcast_ops = {
 	.failure_learned = ftnl_ring_death_heard,
 	.dead_incarnation = ftnl_ring_dead_incarnation,
+	.join_learned = ftnl_ring_join_heard,
+	.welcome = ftnl_ring_welcome,
+	.rejoined = ftnl_ring_rejoined,
 };
 
 static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
@@ -296,6 +416,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		break;
 	case FTNL_MSG_BCAST:
 	case FTNL_MSG_GOSSIP:
+	case FTNL_MSG_JOIN:
 		if (ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
 				  hdr->payload_len))
 			ftnl_transport_drop(&ring->xport, FTNL_DROP_TYPE);
@@ -340,6 +461,10 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
 			    (u64)cluster->timeout_us * NSEC_PER_USEC,
 			    fn->incarnation, dead, peers);
+	ftnl_ring_core_set_rejoin(&ring->core,
+				  cluster->rejoin == FTNL_REJOIN_AUTO,
+				  cluster->flap_limit,
+				  (u64)cluster->flap_window_s * NSEC_PER_SEC);
 	if (!dead || !peers) {
 		err = -ENOMEM;
 		goto err_free;

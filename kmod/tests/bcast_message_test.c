@@ -54,7 +54,7 @@ static void fill_msg(struct ftnl_bcast_msg *msg, u32 npos, u32 ndeaths,
 
 		d->node_id = rand_r(seed);
 		d->cause = rand_r(seed) % 4;
-		d->state = 1 + rand_r(seed) % 3;	/* dead, left, process exit */
+		d->state = 1 + rand_r(seed) % 4;	/* dead, left, process exit, JOIN */
 		if (d->state == FTNL_BCAST_PROC_EXIT) {
 			/* a node broadcasts its own processes' exits */
 			d->node_id = msg->origin_id;
@@ -258,7 +258,7 @@ static void test_rejects(const void *arg)
 		{ FTNL_BCAST_HDR_LEN, 4, OUTSIDER, "dead node not a member" },
 		{ FTNL_BCAST_HDR_LEN + 16, 1, FTNL_CAUSE_MAX + 1, "unknown cause" },
 		{ FTNL_BCAST_HDR_LEN + 17, 1, 0, "state alive" },
-		{ FTNL_BCAST_HDR_LEN + 17, 1, FTNL_BCAST_PROC_EXIT + 1, "unknown state" },
+		{ FTNL_BCAST_HDR_LEN + 17, 1, FTNL_BCAST_JOIN + 1, "unknown state" },
 	};
 	for (u32 i = 0; i < ARRAY_SIZE(deaths); i++) {
 		memcpy(bad, buf, len);
@@ -404,7 +404,7 @@ static void fill_gossip(struct ftnl_gossip_wire *wire,
 
 		d->node_id = rand_r(seed);
 		d->cause = rand_r(seed) % (FTNL_CAUSE_MAX + 1);
-		d->state = 1 + rand_r(seed) % 3;
+		d->state = 1 + rand_r(seed) % 4;
 		if (d->state == FTNL_BCAST_PROC_EXIT) {
 			d->node_id = wire->origin_id;
 			d->owner_uid = rand_r(seed);
@@ -499,7 +499,7 @@ static void test_gossip_rejects(const void *arg)
 		{ 40, 4, OUTSIDER, "dead node not a member" },
 		{ 56, 1, FTNL_CAUSE_MAX + 1, "unknown cause" },
 		{ 57, 1, 0, "state alive" },
-		{ 57, 1, FTNL_BCAST_PROC_EXIT + 1, "unknown state" },
+		{ 57, 1, FTNL_BCAST_JOIN + 1, "unknown state" },
 		{ 58, 1, 1, "death padding" },
 		{ 61, 1, 1, "a further death the length lacks" },
 		{ 61, 1, FTNL_BCAST_MAX_DEATHS, "more deaths than a message carries" },

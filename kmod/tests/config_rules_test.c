@@ -56,10 +56,32 @@ static void test_scalars(const void *arg)
 		.timeout_us = FTNL_HB_PERIOD_MIN_US + 1, .node_count = 1,
 		.bcast_algo = FTNL_BCAST_MAX, .fcg_f = FTNL_FCG_F_MAX,
 		.gossip_t_us = FTNL_GOSSIP_T_MAX_US,
+		.rejoin = FTNL_REJOIN_MAX,
+		.flap_limit = FTNL_REJOIN_FLAP_LIMIT_MAX,
+		.flap_window_s = FTNL_REJOIN_FLAP_WINDOW_MAX_S,
 	};
 	enum ftnl_rules_field field;
 
 	(void)arg;
+	TAP_CHECK(!ftnl_rules_config(&c, &field));
+	/* The rejoin policy, its flap limit and window, each at its limits. */
+	c.rejoin++;
+	TAP_CHECK(ftnl_rules_config(&c, &field) && field == FTNL_RULES_REJOIN);
+	c.rejoin--;
+	c.flap_limit++;
+	TAP_CHECK_STR(ftnl_rules_config(&c, &field),
+		      "the flap limit must be between 1 and 1000 rejoins");
+	TAP_CHECK_INT(field, FTNL_RULES_FLAP_LIMIT);
+	c.flap_limit = FTNL_REJOIN_FLAP_LIMIT_MIN - 1;
+	TAP_CHECK(ftnl_rules_config(&c, &field) && field == FTNL_RULES_FLAP_LIMIT);
+	c.flap_limit = FTNL_REJOIN_FLAP_LIMIT_MIN;
+	c.flap_window_s++;
+	TAP_CHECK_STR(ftnl_rules_config(&c, &field),
+		      "the flap window must be between 1 and 86400 seconds");
+	TAP_CHECK_INT(field, FTNL_RULES_FLAP_WINDOW);
+	c.flap_window_s = FTNL_REJOIN_FLAP_WINDOW_MIN_S - 1;
+	TAP_CHECK(ftnl_rules_config(&c, &field) && field == FTNL_RULES_FLAP_WINDOW);
+	c.flap_window_s = FTNL_REJOIN_FLAP_WINDOW_MIN_S;
 	TAP_CHECK(!ftnl_rules_config(&c, &field));
 	c.node_count = FTNL_MAX_NODES;
 	TAP_CHECK(!ftnl_rules_config(&c, &field));

@@ -34,6 +34,11 @@ struct rec {
 	u32 expel_to[64];
 	u64 expel_inc[64];
 	u32 nexpelled;
+	u32 njoined;
+	u32 joined[64];
+	bool join_originate[64];
+	u32 nheld_out;
+	u32 held_out;
 };
 
 static void rec_probe(void *ctx, u32 to, u8 type,
@@ -96,6 +101,25 @@ static void rec_failed(void *ctx, u32 pos, bool originate)
 	r->nfailed++;
 }
 
+static void rec_joined(void *ctx, u32 pos, bool originate)
+{
+	struct rec *r = ctx;
+
+	if (r->njoined < 64) {
+		r->joined[r->njoined] = pos;
+		r->join_originate[r->njoined] = originate;
+	}
+	r->njoined++;
+}
+
+static void rec_held_out(void *ctx, u32 pos)
+{
+	struct rec *r = ctx;
+
+	r->held_out = pos;
+	r->nheld_out++;
+}
+
 struct node {
 	struct ftnl_ring_core core;
 	unsigned long dead[1];
@@ -115,7 +139,9 @@ static void node_init(struct node *x, u32 n, u32 self)
 					  .resigned = rec_resigned,
 					  .expel = rec_expel,
 					  .expelled = rec_expelled,
-					  .ctx = &x->rec };
+					  .ctx = &x->rec,
+					  .joined = rec_joined,
+					  .held_out = rec_held_out };
 }
 
 static void clear(struct node *x)
@@ -220,6 +246,14 @@ static void test_t3_stall_guard(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.failed[0], 0);
 	TAP_CHECK_INT(x.core.det.emitter, 4);
+	/* T4 from farther than a live successor that claimed it: stale. */
+	ftnl_ring_core_new_observer(&x.core, 3, &x.out);
+	clear(&x);
+	ftnl_ring_core_new_observer(&x.core, 4, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 3);
+	TAP_CHECK_INT(x.rec.nsent, 0);
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
+				   1000 + H + 2 * D + H, &x.out);
 	/* T4: observer <- j, heartbeat at once. */
 	clear(&x);
 	ftnl_ring_core_new_observer(&x.core, 4, &x.out);
@@ -230,8 +264,6 @@ static void test_t3_stall_guard(const void *arg)
 	/* The last ones: alone, nothing observed, timer off. */
 	clear(&x);
 	timer(&x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, x.core.det.susp_deadline,
-					    &x.out), FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, x.core.det.susp_deadline,
 					    &x.out), FTNL_RING_SUSPECT);
 	TAP_CHECK(!x.core.det.observing);
@@ -613,6 +645,81 @@ static void permute(u32 n, u32 self, u32 *order, u32 k, u32 used, u32 depth)
  * bare D entry (no incarnation) is stale; the death of its new
  * incarnation, or of one newer still, is not.
  */
+/*
+ * Rejoin: a dead node's new incarnation heard here is admitted (joined,
+ * originate); a JOIN heard from another member readmits without
+ * originating, and the node's next datagram starts a new replay window;
+ * older lives are stale; the (K+1)-th rejoin within the window is refused
+ * (held out), and one after the window goes through; manual does nothing.
+ */
+static void test_rejoin(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 6, 3);
+	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
+	TAP_CHECK(ftnl_bit_test(x.dead, 2));
+	clear(&x);
+	/* Heard here in a new life: admitted, JOIN to broadcast. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(x.rec.join_originate[0]);
+	TAP_CHECK(!ftnl_bit_test(x.dead, 2));
+	TAP_CHECK_INT(x.core.det.emitter, 2);	/* back between 3 and its emitter */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 4, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 4, &x.out), FTNL_RING_STALE);
+	/* The same JOIN from elsewhere: nothing more. */
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 5, &x.out));
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	/* Another node dies; its JOIN comes by broadcast: no originate, and
+	 * its first datagram opens a new replay window.
+	 */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 50, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 50, 0, 6, &x.out);
+	clear(&x);
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 5, 55, 0, 7, &x.out));
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(!x.rec.join_originate[0]);
+	TAP_CHECK_UINT(x.peers[5].incarnation, 55);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, 8, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, 8, &x.out), FTNL_RING_ACCEPT);
+	/* Node 2 flaps: its 2nd rejoin in the window passes, the 3rd not. */
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 10, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 40, 11, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 40, 1, 12, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 13, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK_INT(x.rec.nheld_out, 1);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_HELD_OUT);
+	TAP_CHECK(ftnl_bit_test(x.dead, 2));
+	/* Told once; still held out while the window lasts. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 14, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nheld_out, 1);
+	/* After the window (it started at 3): back. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 1003, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+
+	/* Manual: a new life stays dead, no JOIN. */
+	node_init(&x, 6, 3);
+	ftnl_ring_core_set_rejoin(&x.core, false, 2, 1000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 3, &x.out));
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK(ftnl_bit_test(x.dead, 2));
+}
+
 static void test_late_news_after_readmit(const void *arg)
 {
 	const char *why = NULL;
@@ -863,6 +970,8 @@ int main(void)
 		"incarnations: new, stale, restarted (dead, announced); readmit errors and re-evaluation");
 	tap_add(test_broadcast_and_leave, NULL,
 		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
+	tap_add(test_rejoin, NULL,
+		"rejoin: admitted and JOIN originated, JOIN obeyed with a new replay window, flap hold-out, manual");
 	tap_add(test_late_news_after_readmit, NULL,
 		"T5 after a readmission: news of the previous life (named or bare D) never kills the new one");
 	tap_add(test_tell_dead, NULL,

@@ -114,7 +114,7 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)" },
 	/* FCG's parameters. */
 	{ "gossip-faults 0\n", "t.conf:1: gossip-faults 0: FCG's f must be between 1 and 7" },
 	{ "gossip-faults 8\n", "t.conf:1: gossip-faults 8: FCG's f must be between 1 and 7" },
@@ -143,7 +143,16 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults or gossip-time)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)" },
+	/* The rejoin policy and its flap limit. */
+	{ "rejoin maybe\n",
+	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
+	{ "rejoin auto\nrejoin manual\n", "t.conf:2: rejoin already given on line 1" },
+	{ "rejoin-limit 0 600\n",
+	  "t.conf:1: rejoin-limit 0 600: the flap limit must be between 1 and 1000 rejoins" },
+	{ "rejoin-limit 3 0\n",
+	  "t.conf:1: rejoin-limit 3 0: the flap window must be between 1 and 86400 seconds" },
+	{ "rejoin-limit 3\n", "t.conf:1: missing value: expected \"rejoin-limit K SECONDS\"" },
 	{ "cluster 1\n\nbcast ring\n",
 	  "t.conf:3: unknown broadcast algorithm \"ring\" (expected hypercube, bmg or fcg)" },
 	{ "bcast BMG\n",
@@ -354,6 +363,31 @@ static void test_fcg(const void *arg)
 	ftnl_config_free(&c);
 	TAP_CHECK(!c.has_fcg_f);
 	TAP_CHECK(!c.has_gossip_t);
+}
+
+/* "rejoin manual" and "rejoin-limit K W" reach the configuration. */
+static void test_rejoin(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(
+		BASE "self 1\nnode 1 10.0.0.1 1\nrejoin manual\n"
+		"rejoin-limit 5 60\n", NULL, 0, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(c.has_rejoin);
+	TAP_CHECK_UINT(c.rejoin, FTNL_REJOIN_MANUAL);
+	TAP_CHECK(c.has_flap_limit && c.has_flap_window);
+	TAP_CHECK_UINT(c.flap_limit, 5);
+	TAP_CHECK_UINT(c.flap_window_s, 60);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	c.flap_limit = FTNL_REJOIN_FLAP_LIMIT_MAX + 1;
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "the flap limit must be between 1 and 1000 rejoins");
+	ftnl_config_free(&c);
 }
 
 /*
@@ -666,6 +700,7 @@ int main(void)
 	tap_add(test_fcg_without_algo, NULL, "FCG parameters without a bcast line parse");
 	tap_add(test_fcg_validate, NULL, "FCG parameter ranges in ftnl_config_validate()");
 	tap_add(test_fcg_raw, NULL, "FCG parameters in raw mode");
+	tap_add(test_rejoin, NULL, "rejoin manual and rejoin-limit K W parse and validate");
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");

@@ -418,7 +418,7 @@ static void want_help(struct cli_command *cmd, enum cli_object object)
 enum set_keyword {
 	KW_ID, KW_CLUSTER, KW_SELF, KW_HEARTBEAT, KW_TIMEOUT, KW_KEY,
 	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
-	KW_GOSSIP_TIME,
+	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW,
 };
 
 static const char *const set_keywords[] = {
@@ -435,6 +435,9 @@ static const char *const set_keywords[] = {
 	/* FCG's f and T: no existing abbreviation starts with "g". */
 	[KW_GOSSIP_FAULTS] = "gossip-faults",
 	[KW_GOSSIP_TIME] = "gossip-time",
+	[KW_REJOIN] = "rejoin",
+	[KW_FLAP_LIMIT] = "rejoin-limit",
+	[KW_FLAP_WINDOW] = "rejoin-window",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -607,6 +610,30 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 		}
 		return parse_duration("gossip-time", value, &set->gossip_t_us,
 				      err, errlen);
+	case KW_REJOIN:
+		if (!strcmp(value, "auto"))
+			set->rejoin = FTNL_REJOIN_AUTO;
+		else if (!strcmp(value, "manual"))
+			set->rejoin = FTNL_REJOIN_MANUAL;
+		else
+			return fail(err, errlen,
+				    "unknown rejoin policy \"%s\" (expected auto or manual)",
+				    value);
+		return 0;
+	case KW_FLAP_LIMIT:
+		if (ftnl_parse_u32(value, &set->flap_limit))
+			return fail(err, errlen,
+				    "invalid rejoin-limit \"%s\" (expected %d..%d rejoins)",
+				    value, FTNL_REJOIN_FLAP_LIMIT_MIN,
+				    FTNL_REJOIN_FLAP_LIMIT_MAX);
+		return 0;
+	case KW_FLAP_WINDOW:
+		if (ftnl_parse_u32(value, &set->flap_window_s))
+			return fail(err, errlen,
+				    "invalid rejoin-window \"%s\" (expected %d..%d seconds)",
+				    value, FTNL_REJOIN_FLAP_WINDOW_MIN_S,
+				    FTNL_REJOIN_FLAP_WINDOW_MAX_S);
+		return 0;
 	case KW_BCAST:
 		if (!ftnl_parse_bcast_algo(value, &set->bcast_algo))
 			return 0;
@@ -637,6 +664,9 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_FILE] = CLI_SET_FILE, [KW_BCAST] = CLI_SET_BCAST,
 		[KW_GOSSIP_FAULTS] = CLI_SET_GOSSIP_FAULTS,
 		[KW_GOSSIP_TIME] = CLI_SET_GOSSIP_TIME,
+		[KW_REJOIN] = CLI_SET_REJOIN,
+		[KW_FLAP_LIMIT] = CLI_SET_FLAP_LIMIT,
+		[KW_FLAP_WINDOW] = CLI_SET_FLAP_WINDOW,
 	};
 	int ret;
 

@@ -8,7 +8,8 @@
  * command runs in (--netns is entered first).
  *
  * Overriding: a scalar argument (id, self, heartbeat, timeout, key,
- * keyfile, bcast, gossip-faults, gossip-time) replaces the file's value; a
+ * keyfile, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit,
+ * rejoin-window) replaces the file's value; a
  * node argument replaces the file's node of the same id, or is added to the
  * table.
  */
@@ -163,6 +164,18 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 	if (args->given & CLI_SET_GOSSIP_TIME) {
 		config->gossip_t_us = args->gossip_t_us;
 		config->has_gossip_t = true;
+	}
+	if (args->given & CLI_SET_REJOIN) {
+		config->rejoin = args->rejoin;
+		config->has_rejoin = true;
+	}
+	if (args->given & CLI_SET_FLAP_LIMIT) {
+		config->flap_limit = args->flap_limit;
+		config->has_flap_limit = true;
+	}
+	if (args->given & CLI_SET_FLAP_WINDOW) {
+		config->flap_window_s = args->flap_window_s;
+		config->has_flap_window = true;
 	}
 	ret = merge_nodes(args, config);
 	if (ret) {

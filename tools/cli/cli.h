@@ -79,6 +79,9 @@ enum cli_set_arg {
 	CLI_SET_BCAST		= 1 << 7,
 	CLI_SET_GOSSIP_FAULTS	= 1 << 8,
 	CLI_SET_GOSSIP_TIME	= 1 << 9,
+	CLI_SET_REJOIN		= 1 << 10,
+	CLI_SET_FLAP_LIMIT	= 1 << 11,
+	CLI_SET_FLAP_WINDOW	= 1 << 12,
 };
 
 /**
@@ -98,6 +101,9 @@ enum cli_set_arg {
  * @bcast_algo: "bcast ALGORITHM", enum ftnl_bcast_algo
  * @fcg_f: "gossip-faults N", FCG's f (0..255 here; validation says 1..7)
  * @gossip_t_us: "gossip-time DURATION", FCG's T; "auto" is 0
+ * @rejoin: "rejoin auto|manual", enum ftnl_rejoin
+ * @flap_limit: "rejoin-limit K"
+ * @flap_window_s: "rejoin-window SECONDS"
  */
 struct cli_cluster_args {
 	const char *file;
@@ -115,6 +121,9 @@ struct cli_cluster_args {
 	uint8_t bcast_algo;
 	uint8_t fcg_f;
 	uint32_t gossip_t_us;
+	uint8_t rejoin;
+	uint32_t flap_limit;
+	uint32_t flap_window_s;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

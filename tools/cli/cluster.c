@@ -55,6 +55,14 @@ static void print_json(const struct cli_command *cmd,
 			json_kv_uint(&j, "bcast_fcg_f", info->fcg_f);
 		if (info->has_gossip_t)
 			json_kv_uint(&j, "bcast_gossip_t_us", info->gossip_t_us);
+		if (info->has_rejoin) {
+			json_kv_string(&j, "rejoin",
+				       info->rejoin == FTNL_REJOIN_MANUAL ?
+				       "manual" : "auto");
+			json_kv_uint(&j, "rejoin_flap_limit", info->flap_limit);
+			json_kv_uint(&j, "rejoin_flap_window_s",
+				     info->flap_window_s);
+		}
 	}
 	json_object_end(&j);
 	json_end(&j);

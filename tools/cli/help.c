@@ -75,6 +75,7 @@ static const char usage_cluster[] =
 "        [ node ID ADDRESS PORT [ name NAME ] [ domain DOMAIN ] ]...\n"
 "        [ bcast { hypercube | bmg | fcg } ]\n"
 "        [ gossip-faults N ] [ gossip-time { DURATION | auto } ]\n"
+"        [ rejoin { auto | manual } ] [ rejoin-limit K ] [ rejoin-window SECONDS ]\n"
 "DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"
 "\n"
 "set     configure (or replace) this node's cluster. With \"file\", ARGS\n"
@@ -91,6 +92,13 @@ static const char usage_cluster[] =
 "        \"domain\" names a node's failure domain (a rack): the ring keeps\n"
 "        the nodes of one domain apart, so that a whole domain failing is\n"
 "        detected in about one timeout.\n"
+"        \"rejoin\": what happens when a dead node comes back with a new\n"
+"        incarnation (rebooted, module loaded again): auto (the default)\n"
+"        readmits it on every member without an admin (event \"joined\");\n"
+"        manual leaves it dead until \"node readmit\" on every member. A\n"
+"        node that rejoins more than \"rejoin-limit\" times (K, %u..%u,\n"
+"        default %u) within \"rejoin-window\" seconds (W, %u..%u, default\n"
+"        %u) is held out (state held-out) until the window ends.\n"
 "show    print the configuration (never the key), with the broadcast\n"
 "        algorithm\n"
 "delete  forget the configuration\n"
@@ -107,9 +115,9 @@ static const char usage_node[] =
 "\n"
 "list     print the node table in ring order: id, name and failure\n"
 "         domain (when any node has one), address, port, state (alive,\n"
-"         dead, left), last incarnation heard, and roles on the ring: self,\n"
-"         this node's emitter (with the age of its last heartbeat), its\n"
-"         observer\n"
+"         dead, left, held-out: refused for rejoining too often), last\n"
+"         incarnation heard, and roles on the ring: self, this node's\n"
+"         emitter (with the age of its last heartbeat), its observer\n"
 "readmit  take back node ID, dead or left, once it restarted with a new\n"
 "         incarnation\n";
 
@@ -197,7 +205,13 @@ void cli_usage(FILE *out, enum cli_object object)
 			(unsigned int)FTNL_FCG_F_MAX,
 			(unsigned int)FTNL_FCG_F_DEFAULT,
 			(unsigned int)FTNL_GOSSIP_SLOT_US,
-			(unsigned int)(FTNL_GOSSIP_T_MAX_US / 1000000));
+			(unsigned int)(FTNL_GOSSIP_T_MAX_US / 1000000),
+			(unsigned int)FTNL_REJOIN_FLAP_LIMIT_MIN,
+			(unsigned int)FTNL_REJOIN_FLAP_LIMIT_MAX,
+			(unsigned int)FTNL_REJOIN_FLAP_LIMIT_DEFAULT,
+			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_MIN_S,
+			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_MAX_S,
+			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S);
 		break;
 	case CLI_OBJ_NODE:
 		fputs(usage_node, out);

@@ -339,6 +339,20 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 			FTNL_NODE_NAME_MAX, ev->failure.node_name);
 		cli_print_seq(out, ev);
 		break;
+	case FTNL_EVENT_JOINED:
+		cli_format_time(ev->joined.time_real_ns, learned,
+				sizeof(learned));
+		fprintf(out, "%s joined node %" PRIu32 " incarnation %" PRIu64
+			" cause %s observer %" PRIu32 " cluster %" PRIu32
+			" generation %" PRIu32 " learned %s%s%.*s", when,
+			ev->joined.node_id, ev->joined.incarnation,
+			ftnl_event_cause_name(ev->joined.cause),
+			ev->joined.observer_id, ev->joined.cluster_id,
+			ev->joined.generation, learned,
+			ev->joined.node_name[0] ? " name " : "",
+			FTNL_NODE_NAME_MAX, ev->joined.node_name);
+		cli_print_seq(out, ev);
+		break;
 	case FTNL_EVENT_PROC_EXIT:
 		cli_format_time(ev->proc_exit.time_real_ns, learned,
 				sizeof(learned));
@@ -409,6 +423,20 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_uint(&j, "time_mono_ns", ev->failure.time_mono_ns);
 		if (ev->failure.node_name[0])
 			json_kv_string(&j, "node_name", ev->failure.node_name);
+		break;
+	case FTNL_EVENT_JOINED:
+		json_kv_string(&j, "event", "joined");
+		json_kv_uint(&j, "node_id", ev->joined.node_id);
+		json_kv_uint(&j, "incarnation", ev->joined.incarnation);
+		json_kv_string(&j, "cause",
+			       ftnl_event_cause_name(ev->joined.cause));
+		json_kv_uint(&j, "observer_id", ev->joined.observer_id);
+		json_kv_uint(&j, "cluster_id", ev->joined.cluster_id);
+		json_kv_uint(&j, "generation", ev->joined.generation);
+		json_kv_uint(&j, "time_real_ns", ev->joined.time_real_ns);
+		json_kv_uint(&j, "time_mono_ns", ev->joined.time_mono_ns);
+		if (ev->joined.node_name[0])
+			json_kv_string(&j, "node_name", ev->joined.node_name);
 		break;
 	case FTNL_EVENT_PROC_EXIT:
 		json_kv_string(&j, "event", "proc_exit");

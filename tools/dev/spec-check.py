@@ -131,6 +131,12 @@ def main():
         "fcg-f-default": "FTNL_FCG_F_DEFAULT",
         "gossip-slot-us": "FTNL_GOSSIP_SLOT_US",
         "gossip-t-max-us": "FTNL_GOSSIP_T_MAX_US",
+        "rejoin-flap-limit-min": "FTNL_REJOIN_FLAP_LIMIT_MIN",
+        "rejoin-flap-limit-max": "FTNL_REJOIN_FLAP_LIMIT_MAX",
+        "rejoin-flap-limit-default": "FTNL_REJOIN_FLAP_LIMIT_DEFAULT",
+        "rejoin-flap-window-min-s": "FTNL_REJOIN_FLAP_WINDOW_MIN_S",
+        "rejoin-flap-window-max-s": "FTNL_REJOIN_FLAP_WINDOW_MAX_S",
+        "rejoin-flap-window-default-s": "FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S",
     }
     for yname, cname in const_map.items():
         header_value = defines.get(cname, "").rstrip("Uu")

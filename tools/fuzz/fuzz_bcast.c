@@ -62,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(d->cause <= FTNL_CAUSE_MAX);
 		FUZZ_CHECK(d->state == FTNL_NODE_STATE_DEAD ||
 			   d->state == FTNL_NODE_STATE_LEFT ||
-			   d->state == FTNL_BCAST_PROC_EXIT);
+			   d->state == FTNL_BCAST_PROC_EXIT ||
+			   d->state == FTNL_BCAST_JOIN);
 		if (d->state != FTNL_BCAST_PROC_EXIT)
 			FUZZ_CHECK(is_member(&npos, d->observer_id));
 	}

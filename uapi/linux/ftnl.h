@@ -70,6 +70,19 @@
 #define FTNL_GOSSIP_SLOT_US	20U
 #define FTNL_GOSSIP_T_MAX_US	10000000U	/* 10 s */
 
+/*
+ * Rejoin (FTNL_A_REJOIN): a node coming back with a new incarnation is
+ * readmitted cluster-wide unless it rejoined more than K times
+ * (FTNL_A_REJOIN_FLAP_LIMIT) within W seconds (FTNL_A_REJOIN_FLAP_WINDOW_S);
+ * then it is held out (FTNL_NODE_STATE_HELD_OUT) until that window ends.
+ */
+#define FTNL_REJOIN_FLAP_LIMIT_MIN	1
+#define FTNL_REJOIN_FLAP_LIMIT_MAX	1000
+#define FTNL_REJOIN_FLAP_LIMIT_DEFAULT	3
+#define FTNL_REJOIN_FLAP_WINDOW_MIN_S	1
+#define FTNL_REJOIN_FLAP_WINDOW_MAX_S	86400
+#define FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S	600
+
 /**
  * enum ftnl_feature - bits of FTNL_A_FEATURES, what this module implements
  * @FTNL_FEATURE_CLUSTER: cluster set/get/del and node dump
@@ -123,12 +136,17 @@ enum ftnl_bcast_algo {
  * @FTNL_NODE_STATE_EXPELLED: this node's own entry only: the cluster
  *	declared its current incarnation dead (or it expelled itself); it no
  *	longer acts as a member (FTNL_CMD_EXPELLED_NTF)
+ * @FTNL_NODE_STATE_HELD_OUT: dead, and came back too often: this node
+ *	refused its last rejoin (more than FTNL_A_REJOIN_FLAP_LIMIT within
+ *	FTNL_A_REJOIN_FLAP_WINDOW_S) and holds it out until the window ends
+ *	or an admin readmits it
  */
 enum ftnl_node_state {
 	FTNL_NODE_STATE_ALIVE,
 	FTNL_NODE_STATE_DEAD,
 	FTNL_NODE_STATE_LEFT,
 	FTNL_NODE_STATE_EXPELLED,
+	FTNL_NODE_STATE_HELD_OUT,
 
 	__FTNL_NODE_STATE_MAX,
 	FTNL_NODE_STATE_MAX = __FTNL_NODE_STATE_MAX - 1
@@ -187,6 +205,24 @@ enum ftnl_fence {
 
 	__FTNL_FENCE_MAX,
 	FTNL_FENCE_MAX = __FTNL_FENCE_MAX - 1
+};
+
+/**
+ * enum ftnl_rejoin - what happens when a dead node comes back with a new
+ *	incarnation (rebooted, module loaded again, or restarted after it was
+ *	expelled)
+ * @FTNL_REJOIN_AUTO: the first member that hears it readmits it and
+ *	broadcasts its JOIN: every member readmits it, the ring re-forms
+ *	around it, every member publishes FTNL_CMD_JOINED_NTF (default)
+ * @FTNL_REJOIN_MANUAL: it stays dead until an admin runs NODE_READMIT on
+ *	every other member
+ */
+enum ftnl_rejoin {
+	FTNL_REJOIN_AUTO,
+	FTNL_REJOIN_MANUAL,
+
+	__FTNL_REJOIN_MAX,
+	FTNL_REJOIN_MAX = __FTNL_REJOIN_MAX - 1
 };
 
 /**
@@ -339,6 +375,14 @@ enum ftnl_drop_reason {
  *	expelled itself), FTNL_A_EVENT_TIME_MONO_NS, FTNL_A_EVENT_TIME_REAL_NS,
  *	FTNL_A_CLUSTER_ID, FTNL_A_GENERATION. Registered processes are fenced
  *	as FTNL_A_FENCE says.
+ * @FTNL_CMD_JOINED_NTF: notification on "events", once per rejoin this
+ *	node learns (FTNL_REJOIN_AUTO): a dead node came back with a new
+ *	incarnation and is a member again. The attributes of FAILURE_NTF:
+ *	FTNL_A_EVENT_NODE_ID, FTNL_A_EVENT_INCARNATION (the new one),
+ *	FTNL_A_EVENT_CAUSE (FTNL_CAUSE_OBSERVED when this node admitted it,
+ *	FTNL_CAUSE_BROADCAST when it learned the JOIN),
+ *	FTNL_A_EVENT_OBSERVER_ID (the member that admitted it), the times,
+ *	FTNL_A_CLUSTER_ID, FTNL_A_GENERATION.
  */
 enum ftnl_cmd {
 	FTNL_CMD_UNSPEC,
@@ -358,6 +402,7 @@ enum ftnl_cmd {
 	FTNL_CMD_PROC_EXIT_NTF,
 	FTNL_CMD_EVENT_GET,
 	FTNL_CMD_EXPELLED_NTF,
+	FTNL_CMD_JOINED_NTF,
 
 	__FTNL_CMD_MAX,
 	FTNL_CMD_MAX = __FTNL_CMD_MAX - 1
@@ -420,6 +465,15 @@ enum ftnl_cmd {
  * @FTNL_A_FENCE: u8, enum ftnl_fence (cluster set, optional, default
  *	FTNL_FENCE_NONE; cluster get)
  * @FTNL_A_EXPEL_REASON: u8, enum ftnl_expel_reason (EXPELLED_NTF)
+ * @FTNL_A_REJOIN: u8, enum ftnl_rejoin (cluster set, optional, default
+ *	FTNL_REJOIN_AUTO; cluster get)
+ * @FTNL_A_REJOIN_FLAP_LIMIT: u32, K: rejoins of one node admitted within the
+ *	flap window, FTNL_REJOIN_FLAP_LIMIT_MIN..FTNL_REJOIN_FLAP_LIMIT_MAX
+ *	(cluster set, optional, default FTNL_REJOIN_FLAP_LIMIT_DEFAULT; cluster
+ *	get)
+ * @FTNL_A_REJOIN_FLAP_WINDOW_S: u32, W in seconds,
+ *	FTNL_REJOIN_FLAP_WINDOW_MIN_S..FTNL_REJOIN_FLAP_WINDOW_MAX_S (cluster
+ *	set, optional, default FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S; cluster get)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -459,6 +513,9 @@ enum ftnl_attr {
 	FTNL_A_EVENT_AFTER_SEQ,
 	FTNL_A_FENCE,
 	FTNL_A_EXPEL_REASON,
+	FTNL_A_REJOIN,
+	FTNL_A_REJOIN_FLAP_LIMIT,
+	FTNL_A_REJOIN_FLAP_WINDOW_S,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1

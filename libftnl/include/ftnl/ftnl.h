@@ -318,6 +318,16 @@ enum ftnl_config_field {
  * @self_auto: "self auto": @self_id is still to be found by
  *	ftnl_config_resolve_self() (FTNL_CONFIG_SELF_ID stays in @unset
  *	until then)
+ * @has_rejoin: send @rejoin (FTNL_A_REJOIN); when false the module uses
+ *	FTNL_REJOIN_AUTO
+ * @rejoin: enum ftnl_rejoin: a dead node that comes back with a new
+ *	incarnation is readmitted cluster-wide (auto) or only by an admin
+ * @has_flap_limit: send @flap_limit (FTNL_A_REJOIN_FLAP_LIMIT)
+ * @flap_limit: K, rejoins of one node admitted within the flap window,
+ *	FTNL_REJOIN_FLAP_LIMIT_MIN..FTNL_REJOIN_FLAP_LIMIT_MAX
+ * @has_flap_window: send @flap_window_s (FTNL_A_REJOIN_FLAP_WINDOW_S)
+ * @flap_window_s: W in seconds,
+ *	FTNL_REJOIN_FLAP_WINDOW_MIN_S..FTNL_REJOIN_FLAP_WINDOW_MAX_S
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -338,6 +348,12 @@ struct ftnl_cluster_config {
 	bool has_gossip_t;
 	uint32_t gossip_t_us;
 	bool self_auto;
+	bool has_rejoin;
+	uint8_t rejoin;
+	bool has_flap_limit;
+	uint32_t flap_limit;
+	bool has_flap_window;
+	uint32_t flap_window_s;
 };
 
 /**
@@ -378,6 +394,10 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @has_gossip_t: the module reported @gossip_t_us
  * @gossip_t_us: FCG's gossip time T in microseconds, 0 when chosen from
  *	the number of nodes
+ * @has_rejoin: the module reported @rejoin, @flap_limit, @flap_window_s
+ * @rejoin: enum ftnl_rejoin
+ * @flap_limit: K, rejoins of one node admitted within the flap window
+ * @flap_window_s: W in seconds
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -393,6 +413,10 @@ struct ftnl_cluster_info {
 	uint8_t fcg_f;
 	bool has_gossip_t;
 	uint32_t gossip_t_us;
+	bool has_rejoin;
+	uint8_t rejoin;
+	uint32_t flap_limit;
+	uint32_t flap_window_s;
 };
 
 /**
@@ -645,6 +669,11 @@ struct ftnl_events;
  *	(FTNL_CMD_FAILURE_NTF); see &ftnl_event.failure
  * @FTNL_EVENT_PROC_EXIT: this node learned that a registered process died
  *	(FTNL_CMD_PROC_EXIT_NTF); see &ftnl_event.proc_exit
+ * @FTNL_EVENT_JOINED: a dead node came back with a new incarnation and is
+ *	a member again (FTNL_CMD_JOINED_NTF, rejoin auto); see
+ *	&ftnl_event.joined: node_id, incarnation (the new one), observer_id
+ *	(the member that admitted it), cause (FTNL_CAUSE_OBSERVED when this
+ *	node admitted it, FTNL_CAUSE_BROADCAST otherwise)
  *
  * New types are added at the end; handle unknown values by ignoring them.
  */
@@ -655,6 +684,7 @@ enum ftnl_event_type {
 	FTNL_EVENT_UNKNOWN,
 	FTNL_EVENT_FAILURE,
 	FTNL_EVENT_PROC_EXIT,
+	FTNL_EVENT_JOINED,
 };
 
 /**
@@ -762,6 +792,7 @@ struct ftnl_event_unknown {
  * @failure: payload of FTNL_EVENT_FAILURE
  * @unknown: payload of FTNL_EVENT_UNKNOWN
  * @proc_exit: payload of FTNL_EVENT_PROC_EXIT
+ * @joined: payload of FTNL_EVENT_JOINED (the fields of a failure)
  * @payload: reserves FTNL_EVENT_PAYLOAD_SIZE bytes, so that event types
  *	added later fit without changing the size of the structure (256
  *	bytes) or the place of any member: binaries built against an older
@@ -782,6 +813,7 @@ struct ftnl_event {
 		struct ftnl_event_failure failure;
 		struct ftnl_event_unknown unknown;
 		struct ftnl_event_proc_exit proc_exit;
+		struct ftnl_event_failure joined;
 		uint64_t payload[FTNL_EVENT_PAYLOAD_SIZE / sizeof(uint64_t)];
 	};
 	uint64_t seq;

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rejoin (Documentation/ring.rst, "Rejoin"), on a 16-node cluster
+ * (st_vcluster.h) with the default policy, rejoin auto. Node 5 dies (its
+ * network namespace is destroyed: the module's state with it) and its
+ * death is detected everywhere; it comes back (a new namespace, hence a
+ * new incarnation, configured alike), as after a reboot.
+ *
+ * auto (h = 100 ms, d = 1 s): without any admin, every member publishes
+ *	exactly one joined event about node 5, naming its new incarnation,
+ *	node 5 is alive in every table with the ring whole again
+ *	(4 -> 5 -> 6), and no failure event follows. The time from its
+ *	configuration to the last member's joined event is logged.
+ *	Then a late broadcast about its previous life: the death broadcast
+ *	that node 6 sent node 7 when node 5 died, captured on the way, sent
+ *	again as a new broadcast (a new broadcast number, forwarded by node
+ *	12 with a new datagram sequence number, MAC'ed with the cluster key:
+ *	authentic), is
+ *	delivered (node 7's delivered counter moves) and forwarded, and kills
+ *	nobody: its death entry and its D name the incarnation that died.
+ *
+ * Time margins as in ring_restart.c.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "st_vcluster.h"
+#include "ksft.h"
+
+#define N		16
+#define CLUSTER		0x726a		/* "rj" */
+#define H_US		(100000u * st_time_scale())	/* h = 100 ms, scaled */
+#define D_US		(1000000u * st_time_scale())	/* d = 1 s, scaled */
+#define MARGIN_NS	(250000000ull * st_time_scale())
+#define ARP_NS		1000000000ull
+#define NODE		5
+#define EMITTER		4
+#define OBSERVER	6
+#define VICTIM_PEER	7	/* receives node 6's broadcast directly */
+#define FORWARDER	12	/* sends node 7 nothing in normal times */
+#define FORGED_SEQ	2000000000ull
+
+FIXTURE(rejoin) {
+	struct st_vc vc;
+	char dir[64];
+};
+
+FIXTURE_SETUP(rejoin)
+{
+	char why[256] = "";
+
+	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
+	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
+	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
+		TH_LOG("cluster did not settle: %s", why);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ASSERT_EQ(0u, self->vc.nevents);
+}
+
+FIXTURE_TEARDOWN(rejoin)
+{
+	char path[128];
+
+	st_vc_fini(&self->vc);
+	if (self->dir[0]) {
+		snprintf(path, sizeof(path), "%s/death", self->dir);
+		unlink(path);
+		strcat(path, ".ready");
+		unlink(path);
+		rmdir(self->dir);
+	}
+}
+
+static uint64_t incarnation_of(struct st_vc *vc, uint32_t id)
+{
+	struct ftnl_cluster_info ci;
+
+	return ftnl_cluster_get(vc->node[id].h, &ci) ? 0 : ci.incarnation;
+}
+
+static int state_at(struct st_vc *vc, uint32_t at, uint32_t of,
+		    uint64_t *incarnation)
+{
+	const struct ftnl_node *e;
+	struct ftnl_node_table t;
+	int state = -1;
+
+	if (st_vc_list(vc, at, &t))
+		return -1;
+	e = st_vc_entry(&t, of);
+	if (e) {
+		state = (int)e->state;
+		if (incarnation)
+			*incarnation = e->incarnation;
+	}
+	ftnl_node_table_free(&t);
+	return state;
+}
+
+TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	char why[256] = "", death[96], key[2 * FTNL_KEY_LEN + 1];
+	char addr[16], seq[24], poke[48], fwd[12], fwd_inc[24];
+	uint64_t inc_old, inc_new, t_kill, t_back, last = 0;
+	struct ftnl_stats s0, s;
+	size_t i, nbefore;
+	uint32_t id;
+	pid_t pid;
+
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		snprintf(key + 2 * i, 3, "%02x", st_vc_key()[i]);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	inc_old = incarnation_of(&self->vc, NODE);
+	ASSERT_NE(0u, inc_old);
+
+	/* Capture node 6's broadcast of the death to node 7, for the end. */
+	snprintf(self->dir, sizeof(self->dir), "/tmp/ftnl-rejoin.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(death, sizeof(death), "%s/death", self->dir);
+	pid = st_vc_capture(&self->vc, death, VICTIM_PEER, 4, VICTIM_PEER,
+			    OBSERVER, 1);
+	ASSERT_LT(0, pid);
+
+	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
+	live[NODE] = false;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
+					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
+					      4 * MARGIN_NS)) {
+			TH_LOG("node %u did not learn of node 5's death", id);
+		}
+	}
+	ASSERT_EQ(0, st_wait_pid(pid, 30000));
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring without node 5: %s", why);
+	}
+	nbefore = self->vc.nevents;
+	ASSERT_EQ(0u, st_vc_count_joins(&self->vc, 0, 0));
+
+	/* A reboot: a new incarnation, the same configuration, no admin. */
+	ASSERT_EQ(0, st_vc_revive(&self->vc, NODE));
+	t_back = st_mono_ns();
+	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
+	inc_new = incarnation_of(&self->vc, NODE);
+	EXPECT_LT(inc_old, inc_new);
+	live[NODE] = true;
+
+	for (id = 1; id <= N; id++) {
+		const struct st_vc_event *j = NULL;
+
+		if (id == NODE)
+			continue;
+		ASSERT_EQ(0, st_vc_wait_joins(&self->vc, id, NODE, 1,
+					      t_back + ARP_NS + 2 * D_US * 1000ull +
+					      8 * MARGIN_NS)) {
+			TH_LOG("node %u published no joined event for node 5", id);
+		}
+		for (i = 0; i < self->vc.njoins; i++)
+			if (self->vc.joins[i].at == id)
+				j = &self->vc.joins[i];
+		EXPECT_EQ(inc_new, j->f.incarnation);
+		if (j->f.time_mono_ns > last)
+			last = j->f.time_mono_ns;
+	}
+	TH_LOG("rejoin: node 5 configured to the last member's joined event: %.1f ms",
+	       (last - t_back) / 1e6);
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + ARP_NS + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring with node 5 back: %s", why);
+	}
+	for (id = 1; id <= N; id++) {
+		if (id == NODE)
+			continue;
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(&self->vc, id, NODE, NULL)) {
+			TH_LOG("node %u does not hold node 5 alive", id);
+		}
+	}
+
+	/* The late broadcast about the previous life. */
+	ASSERT_EQ(0, st_vc_stats(&self->vc, VICTIM_PEER, &s0));
+	snprintf(seq, sizeof(seq), "%llu", FORGED_SEQ);
+	snprintf(poke, sizeof(poke), "16:%016llx", FORGED_SEQ);
+	/*
+	 * Forwarded by node 12, which sends node 7 nothing else: the forged
+	 * sequence number moves only node 7's replay window for node 12.
+	 */
+	snprintf(fwd, sizeof(fwd), "%u", FORWARDER);
+	snprintf(fwd_inc, sizeof(fwd_inc), "%" PRIu64,
+		 incarnation_of(&self->vc, FORWARDER));
+	{
+		const char *a[] = { "send",
+				    st_vc_addr(VICTIM_PEER, addr, sizeof(addr)),
+				    "7600", "--from", death, "--sender", fwd,
+				    "--inc", fwd_inc, "--seq", seq,
+				    "--poke", poke, "--key", key, NULL };
+
+		ASSERT_EQ(0, st_vc_forge(&self->vc, 1, a));
+	}
+	for (i = 0; i < 100; i++) {
+		st_msleep(20);
+		ASSERT_EQ(0, st_vc_stats(&self->vc, VICTIM_PEER, &s));
+		if (s.bcast_delivered > s0.bcast_delivered)
+			break;
+	}
+	EXPECT_LT(s0.bcast_delivered, s.bcast_delivered) {
+		TH_LOG("node 7 did not take the late broadcast (drops type %" PRIu64
+		       " replay %" PRIu64 ")", s.drops[FTNL_DROP_TYPE],
+		       s.drops[FTNL_DROP_REPLAY]);
+	}
+	st_msleep(3 * D_US / 1000);
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	for (i = nbefore; i < self->vc.nevents; i++)
+		TH_LOG("unexpected event at node %u about node %u (%s)",
+		       self->vc.events[i].at, self->vc.events[i].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[i].f.cause));
+	EXPECT_EQ(nbefore, self->vc.nevents);
+	for (id = 1; id <= N; id++) {
+		if (id == NODE)
+			continue;
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(&self->vc, id, NODE, NULL)) {
+			TH_LOG("node %u killed node 5 again", id);
+		}
+	}
+	EXPECT_EQ((size_t)(N - 1), st_vc_count_joins(&self->vc, 0, NODE));
+}
+
+TEST_HARNESS_MAIN
