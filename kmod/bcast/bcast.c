@@ -237,22 +237,23 @@ int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
 		.of = env->ops->dead_incarnation,
 		.ctx = env->ctx,
 	};
-	struct ftnl_bcast_msg msg = {
-		.overlay = FTNL_BCAST_HYPERCUBE,
-		.origin_id = cluster->self_id,
-		.origin_incarnation = env->incarnation,
-		.origin_time_ns = ktime_get_real_ns(),
-		.npos = cluster->node_count,
-		.ndeaths = 1,
-		.deaths[0] = *join,
-	};
+	struct ftnl_bcast_msg *msg = &bcast->tx_msg;
 	u32 len;
 	int err;
 
 	lockdep_assert_held(env->lock);
-	msg.ndeaths += env->ops->rejoined(env->ctx, &msg.deaths[1],
-					  FTNL_BCAST_MAX_DEATHS - 1);
-	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, &msg,
+	/* Field by field, in the ring's memory: nothing large on the stack. */
+	memset(msg, 0, sizeof(*msg));
+	msg->overlay = FTNL_BCAST_HYPERCUBE;
+	msg->origin_id = cluster->self_id;
+	msg->origin_incarnation = env->incarnation;
+	msg->origin_time_ns = ktime_get_real_ns();
+	msg->npos = cluster->node_count;
+	msg->ndeaths = 1;
+	msg->deaths[0] = *join;
+	msg->ndeaths += env->ops->rejoined(env->ctx, &msg->deaths[1],
+					   FTNL_BCAST_MAX_DEATHS - 1);
+	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, msg,
 				    env->dead, &incs);
 	if (WARN_ON_ONCE(!len))
 		return -EINVAL;
@@ -278,37 +279,37 @@ static int ftnl_bcast_rx_welcome(struct ftnl_bcast *bcast, u32 from,
 	struct ftnl_bcast_members members = ftnl_bcast_members(cluster);
 	const struct ftnl_bcast_death *join;
 	ktime_t now = ktime_get();
-	struct ftnl_bcast_msg msg;
+	struct ftnl_bcast_msg *msg = &bcast->msg;	/* off the stack */
 	u32 pos, k;
 
-	if (ftnl_bcast_msg_decode(&msg, bcast->scratch, cluster->node_count,
+	if (ftnl_bcast_msg_decode(msg, bcast->scratch, cluster->node_count,
 				  &members, payload, len) ||
-	    msg.deaths[0].state != FTNL_BCAST_JOIN)
+	    msg->deaths[0].state != FTNL_BCAST_JOIN)
 		return -EINVAL;
-	for (k = 1; k < msg.ndeaths; k++)
-		if (msg.deaths[k].state != FTNL_BCAST_JOIN ||
-		    msg.deaths[k].node_id == cluster->self_id)
+	for (k = 1; k < msg->ndeaths; k++)
+		if (msg->deaths[k].state != FTNL_BCAST_JOIN ||
+		    msg->deaths[k].node_id == cluster->self_id)
 			return -EINVAL;
-	join = &msg.deaths[0];
+	join = &msg->deaths[0];
 	if (join->node_id != cluster->self_id ||
-	    msg.origin_id != cluster->nodes[from].id ||
-	    join->observer_id != msg.origin_id ||
+	    msg->origin_id != cluster->nodes[from].id ||
+	    join->observer_id != msg->origin_id ||
 	    ftnl_bit_test(bcast->scratch, env->self))
 		return -EINVAL;
 	if (!env->ops->welcome(env->ctx, join->incarnation, now))
 		return 0;
-	for (k = 1; k < msg.ndeaths; k++) {
-		pos = ftnl_cluster_find(cluster, msg.deaths[k].node_id) -
+	for (k = 1; k < msg->ndeaths; k++) {
+		pos = ftnl_cluster_find(cluster, msg->deaths[k].node_id) -
 		      cluster->nodes;
-		env->ops->join_learned(env->ctx, pos, msg.deaths[k].incarnation,
-				       msg.origin_id, now);
+		env->ops->join_learned(env->ctx, pos, msg->deaths[k].incarnation,
+				       msg->origin_id, now);
 	}
 	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
 			env->ops->failure_learned(env->ctx, pos,
 						  FTNL_NODE_STATE_DEAD,
-						  ftnl_bcast_msg_dead_inc(&msg, k++),
-						  msg.origin_id, now);
+						  ftnl_bcast_msg_dead_inc(msg, k++),
+						  msg->origin_id, now);
 	return 0;
 }
 

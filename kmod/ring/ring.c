@@ -249,8 +249,8 @@ static u32 ftnl_ring_rejoined(void *ctx, struct ftnl_bcast_death *joins,
 			      u32 max)
 {
 	struct ftnl_ring *ring = ctx;
-	u32 pos[FTNL_BCAST_MAX_DEATHS];
-	u64 inc[FTNL_BCAST_MAX_DEATHS];
+	u32 *pos = ring->rejoined_pos;
+	u64 *inc = ring->rejoined_inc;
 	u32 i, n;
 
 	lockdep_assert_held(&ring->lock);

@@ -39,6 +39,9 @@
  * @bcast: the broadcast layer's state
  * @proc_deaths: process exits being handed to @bcast (under @lock, off
  *	the stack)
+ * @rejoined_pos: positions of the nodes a welcome lists (under @lock, off
+ *	the stack)
+ * @rejoined_inc: their incarnations
  */
 struct ftnl_ring {
 	struct ftnl_net *fn;
@@ -53,6 +56,8 @@ struct ftnl_ring {
 	u64 lateness_max_ns;
 	struct ftnl_bcast bcast;
 	struct ftnl_bcast_death proc_deaths[FTNL_BCAST_MAX_DEATHS];
+	u32 rejoined_pos[FTNL_BCAST_MAX_DEATHS];
+	u64 rejoined_inc[FTNL_BCAST_MAX_DEATHS];
 };
 
 int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
