@@ -140,6 +140,27 @@ run_algo() {
 	done
 	expect_empty "$algo: exactly one event per failure at every survivor" "$bad"
 
+	# The node's history holds every failure its monitor printed, under
+	# the same sequence number ("failure node ID ... seq N"); it may hold
+	# more (a monitor only sees what follows its subscription).
+	bad=""
+	i=1
+	while [ $i -le $N ]; do
+		if ! is_dead $i; then
+			mon=$(awk '/ failure node /{print $4 ":" $NF}' /tmp/bcast-ev.$i)
+			hist=" $(ftnl-vcluster exec $i ftnl-cli events history |
+				awk '/ failure node /{print $4 ":" $NF}' | tr '\n' ' ')"
+			for pair in $mon; do
+				case "$hist" in
+				*" $pair "*) ;;
+				*) bad="$bad node$i:$pair/[$hist]" ;;
+				esac
+			done
+		fi
+		i=$((i + 1))
+	done
+	expect_empty "$algo: events history holds every failure the monitor printed, same seq" "$bad"
+
 	# Every survivor delivered every broadcast but its own, once.
 	bad=""
 	i=1
