@@ -1117,22 +1117,32 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 
 /*
  * Task T4 (ftnl_ring_det_new_observer()), but a claim from farther away
- * than an observer that claimed this node itself and is not in D is
- * stale: it comes from a node that has not yet learned that a node between
- * them rejoined, and taking it would steal the rejoined node's heartbeats.
- * The claimant repeats it every h (ftnl_ring_det_tick()), so a claim made
- * because the observer died is taken as soon as that death is known here.
+ * than an observer that claimed this node itself and is not in D is held
+ * back: it is likely stale, from a node that has not yet learned that a
+ * node between them rejoined, and taking it would steal the rejoined
+ * node's heartbeats. The claimant repeats it every h
+ * (ftnl_ring_det_tick()): a claim made because the observer died is taken
+ * as soon as that death is known here, and one repeated for d is taken
+ * anyway (this node may have missed the death: the claimant gave its new
+ * emitter 2d, and must not suspect it for a broadcast lost here).
  */
 void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 const struct ftnl_ring_sink *out)
+				 u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
 	u32 n = det->n;
 
 	if (det->observer_claimed && det->observer != det->self &&
 	    !ftnl_bit_test(core->dead, det->observer) &&
-	    (det->observer + n - det->self) % n < (from + n - det->self) % n)
-		return;
+	    (det->observer + n - det->self) % n < (from + n - det->self) % n) {
+		if (det->stale_claim_from != from || !det->stale_claim_since) {
+			det->stale_claim_from = from;
+			det->stale_claim_since = now;
+		}
+		if (now - det->stale_claim_since < det->timeout_ns)
+			return;
+	}
+	det->stale_claim_since = 0;
 	ftnl_ring_det_new_observer(det, from, out);
 }
 

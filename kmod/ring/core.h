@@ -147,6 +147,8 @@ struct ftnl_ring_sink {
  * @heard_emitter: a heartbeat from the current @emitter arrived
  * @observer_claimed: @observer asked for this node's heartbeats (T4), as
  *	opposed to the initial successor or one chosen after a leave
+ * @stale_claim_from: a farther node whose NEW_OBSERVER is held back
+ * @stale_claim_since: when it first asked
  * @stall_grace: the suspicion timer already waited once for a stalled CPU
  *	to read its pending datagrams (reset when a heartbeat or a new
  *	emitter moves the deadline)
@@ -173,6 +175,8 @@ struct ftnl_ring_detector {
 	bool heard_emitter;
 	bool observer_claimed;
 	bool stall_grace;
+	u32 stale_claim_from;
+	u64 stale_claim_since;
 	bool timer_moved;
 	u64 period_ns;
 	u64 timeout_ns;
@@ -382,7 +386,7 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 					  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
 void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 const struct ftnl_ring_sink *out);
+				 u64 now, const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,

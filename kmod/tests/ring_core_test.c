@@ -246,17 +246,25 @@ static void test_t3_stall_guard(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.failed[0], 0);
 	TAP_CHECK_INT(x.core.det.emitter, 4);
-	/* T4 from farther than a live successor that claimed it: stale. */
-	ftnl_ring_core_new_observer(&x.core, 3, &x.out);
+	/* T4 from farther than a live successor that claimed it: held back. */
+	ftnl_ring_core_new_observer(&x.core, 3, 1000 + H + 2 * D + H, &x.out);
 	clear(&x);
-	ftnl_ring_core_new_observer(&x.core, 4, &x.out);
+	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 2 * D + H, &x.out);
 	TAP_CHECK_INT(x.core.det.observer, 3);
 	TAP_CHECK_INT(x.rec.nsent, 0);
+	/* Repeated for d: taken (a death this node missed). */
+	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 4);
+	ftnl_ring_core_new_observer(&x.core, 3, 1000 + H + 3 * D + H, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 3);
+	clear(&x);
+	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 3);
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
-				   1000 + H + 2 * D + H, &x.out);
+				   1000 + H + 3 * D + H, &x.out);
 	/* T4: observer <- j, heartbeat at once. */
 	clear(&x);
-	ftnl_ring_core_new_observer(&x.core, 4, &x.out);
+	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
 	TAP_CHECK_INT(x.core.det.observer, 4);
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	TAP_CHECK_INT(x.rec.to[0], 4);

@@ -673,7 +673,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
 		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
 	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
-		ftnl_ring_core_new_observer(&x->core, ev->from, &out);
+		ftnl_ring_core_new_observer(&x->core, ev->from, s->now, &out);
 	} else if (ev->wire == FTNL_MSG_LEAVE) {
 		ftnl_ring_core_leave_rx(&x->core, ev->from, s->now, &out);
 	}
