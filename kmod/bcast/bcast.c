@@ -259,8 +259,12 @@ int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
 		return -EINVAL;
 	err = ftnl_transport_send(env->transport, to, FTNL_MSG_JOIN,
 				  bcast->txbuf, len);
-	ftnl_bcast_count(bcast, err ? FTNL_A_STATS_TX_ERRORS :
-			 FTNL_A_STATS_BCAST_SENT);
+	/*
+	 * A welcome is no broadcast datagram: BCAST_SENT counts only those
+	 * (BCAST, GOSSIP), which a capture of the broadcast can account for.
+	 */
+	if (err)
+		ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
 	return err;
 }
 

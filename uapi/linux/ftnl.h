@@ -597,7 +597,9 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_BCAST_ORIGINATED: broadcasts this node started (one per
  *	failure it detected)
  * @FTNL_A_STATS_BCAST_FORWARDED: broadcast datagrams sent as a forwarder
- * @FTNL_A_STATS_BCAST_SENT: broadcast datagrams sent in all (work)
+ * @FTNL_A_STATS_BCAST_SENT: broadcast datagrams (BCAST, GOSSIP) sent in
+ *	all (work); the welcome sent to a node heard first or rejoined
+ *	(FTNL_MSG_JOIN) is not one
  * @FTNL_A_STATS_BCAST_DELIVERED: broadcasts of others received a first time
  * @FTNL_A_STATS_BCAST_DUPLICATES: further copies of broadcasts already
  *	received, ignored
