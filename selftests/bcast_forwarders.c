@@ -260,15 +260,6 @@ static bool last_heartbeat(struct st_vc *vc, uint32_t observer,
 	return ok;
 }
 
-static uint64_t incarnation_of(struct st_vc *vc, uint32_t id)
-{
-	struct ftnl_cluster_info ci;
-
-	if (ftnl_cluster_get(vc->node[id].h, &ci))
-		return 0;
-	return ci.incarnation;
-}
-
 static bool is_lost(const FIXTURE_DATA(bf) *self, uint32_t id)
 {
 	unsigned int i;
@@ -293,7 +284,7 @@ TEST_F_TIMEOUT(bf, forwarders_lost, 120)
 
 	for (s = 1; s <= N; s++)
 		live[s] = s != VICTIM && !is_lost(self, s);
-	inc_x = incarnation_of(&self->vc, VICTIM);
+	inc_x = st_vc_incarnation(&self->vc, VICTIM);
 	ASSERT_NE(0u, inc_x);
 	ASSERT_EQ(0, st_vc_stats(&self->vc, SOURCE, &s0));
 

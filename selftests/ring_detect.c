@@ -109,16 +109,6 @@ FIXTURE_TEARDOWN(ring)
 	st_vc_fini(&self->vc);
 }
 
-/* Incarnation of node @id as its own CLUSTER_GET reports it. */
-static uint64_t incarnation_of(struct st_vc *vc, uint32_t id)
-{
-	struct ftnl_cluster_info ci;
-
-	if (ftnl_cluster_get(vc->node[id].h, &ci))
-		return 0;
-	return ci.incarnation;
-}
-
 /*
  * Right after @victim was silenced: when did its last heartbeat reach
  * @observer? From @observer's dump: [*lo, *hi] brackets the arrival.
@@ -229,7 +219,7 @@ static void silence_segment(struct __test_metadata *_metadata,
 
 	for (id = 1; id <= N; id++) {
 		live[id] = id < first || id > last;
-		inc[id] = incarnation_of(vc, id);
+		inc[id] = st_vc_incarnation(vc, id);
 		ASSERT_NE(0u, inc[id]);
 	}
 	ASSERT_EQ(0, st_vc_stats(vc, q, &q0));

@@ -75,32 +75,6 @@ FIXTURE_TEARDOWN(rejoin)
 	}
 }
 
-static uint64_t incarnation_of(struct st_vc *vc, uint32_t id)
-{
-	struct ftnl_cluster_info ci;
-
-	return ftnl_cluster_get(vc->node[id].h, &ci) ? 0 : ci.incarnation;
-}
-
-static int state_at(struct st_vc *vc, uint32_t at, uint32_t of,
-		    uint64_t *incarnation)
-{
-	const struct ftnl_node *e;
-	struct ftnl_node_table t;
-	int state = -1;
-
-	if (st_vc_list(vc, at, &t))
-		return -1;
-	e = st_vc_entry(&t, of);
-	if (e) {
-		state = (int)e->state;
-		if (incarnation)
-			*incarnation = e->incarnation;
-	}
-	ftnl_node_table_free(&t);
-	return state;
-}
-
 TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
@@ -116,7 +90,7 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 		snprintf(key + 2 * i, 3, "%02x", st_vc_key()[i]);
 	for (id = 1; id <= N; id++)
 		live[id] = true;
-	inc_old = incarnation_of(&self->vc, NODE);
+	inc_old = st_vc_incarnation(&self->vc, NODE);
 	ASSERT_NE(0u, inc_old);
 
 	/* Capture node 6's broadcast of the death to node 7, for the end. */
@@ -151,7 +125,7 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	ASSERT_EQ(0, st_vc_revive(&self->vc, NODE));
 	t_back = st_mono_ns();
 	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
-	inc_new = incarnation_of(&self->vc, NODE);
+	inc_new = st_vc_incarnation(&self->vc, NODE);
 	EXPECT_LT(inc_old, inc_new);
 	live[NODE] = true;
 
@@ -182,7 +156,7 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	for (id = 1; id <= N; id++) {
 		if (id == NODE)
 			continue;
-		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(&self->vc, id, NODE, NULL)) {
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, st_vc_state_at(&self->vc, id, NODE, NULL)) {
 			TH_LOG("node %u does not hold node 5 alive", id);
 		}
 	}
@@ -197,7 +171,7 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	 */
 	snprintf(fwd, sizeof(fwd), "%u", FORWARDER);
 	snprintf(fwd_inc, sizeof(fwd_inc), "%" PRIu64,
-		 incarnation_of(&self->vc, FORWARDER));
+		 st_vc_incarnation(&self->vc, FORWARDER));
 	{
 		const char *a[] = { "send",
 				    st_vc_addr(VICTIM_PEER, addr, sizeof(addr)),
@@ -228,7 +202,7 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	for (id = 1; id <= N; id++) {
 		if (id == NODE)
 			continue;
-		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(&self->vc, id, NODE, NULL)) {
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, st_vc_state_at(&self->vc, id, NODE, NULL)) {
 			TH_LOG("node %u killed node 5 again", id);
 		}
 	}

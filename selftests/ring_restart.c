@@ -121,33 +121,6 @@ FIXTURE_TEARDOWN(restart)
 	}
 }
 
-static uint64_t incarnation_of(struct st_vc *vc, uint32_t id)
-{
-	struct ftnl_cluster_info ci;
-
-	return ftnl_cluster_get(vc->node[id].h, &ci) ? 0 : ci.incarnation;
-}
-
-/* State of node @of in node @at's table (-1 if unreadable). */
-static int state_at(struct st_vc *vc, uint32_t at, uint32_t of,
-		    uint64_t *incarnation)
-{
-	const struct ftnl_node *e;
-	struct ftnl_node_table t;
-	int state = -1;
-
-	if (st_vc_list(vc, at, &t))
-		return -1;
-	e = st_vc_entry(&t, of);
-	if (e) {
-		state = (int)e->state;
-		if (incarnation)
-			*incarnation = e->incarnation;
-	}
-	ftnl_node_table_free(&t);
-	return state;
-}
-
 /* Wait until nodes 4 and 6 dropped datagrams from node 5's new life. */
 static void wait_dead_sender(struct __test_metadata *_metadata,
 			     struct st_vc *vc, const struct ftnl_stats *before,
@@ -177,7 +150,7 @@ static void log_neighbours(struct __test_metadata *_metadata, struct st_vc *vc)
 	for (i = 0; i < 2; i++) {
 		if (st_vc_stats(vc, ids[i], &s))
 			continue;
-		state = state_at(vc, ids[i], NODE, &inc);
+		state = st_vc_state_at(vc, ids[i], NODE, &inc);
 		TH_LOG("node %u: node 5 %s inc %" PRIu64 "; drops dead-sender %" PRIu64
 		       " stale %" PRIu64 " replay %" PRIu64 " mac %" PRIu64
 		       "; new_observer recv %" PRIu64 " hb_recv %" PRIu64,
@@ -224,7 +197,7 @@ static void old_life_stays_dead(struct __test_metadata *_metadata,
 			       s0.drops[r], s.drops[r]);
 		}
 	}
-	EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(vc, OBSERVER, NODE, NULL));
+	EXPECT_EQ(FTNL_NODE_STATE_ALIVE, st_vc_state_at(vc, OBSERVER, NODE, NULL));
 	ASSERT_LE(0, st_vc_poll_events(vc, 0));
 	EXPECT_EQ(nbefore, vc->nevents);
 }
@@ -241,7 +214,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 
 	for (id = 1; id <= N; id++)
 		live[id] = id != NODE;
-	inc_old = incarnation_of(&self->vc, NODE);
+	inc_old = st_vc_incarnation(&self->vc, NODE);
 	ASSERT_NE(0u, inc_old);
 	if (variant->detected_first) {
 		/* Keep a heartbeat of the old life (5 -> 6) for the end. */
@@ -282,7 +255,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 	/* it speaks from the moment it is configured */
 	t_back = st_mono_ns();
 	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
-	inc_new = incarnation_of(&self->vc, NODE);
+	inc_new = st_vc_incarnation(&self->vc, NODE);
 	EXPECT_LT(inc_old, inc_new);
 	TH_LOG("node 5 back %.1f ms after its death, incarnation %" PRIu64 " -> %" PRIu64,
 	       (t_back - t_kill) / 1e6, inc_old, inc_new);
@@ -348,7 +321,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 			ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
 			EXPECT_EQ(before[id].suspicions, s.suspicions);
 			EXPECT_EQ(FTNL_NODE_STATE_DEAD,
-				  state_at(&self->vc, id, NODE, NULL));
+				  st_vc_state_at(&self->vc, id, NODE, NULL));
 		}
 		/* And the new incarnation is kept out (dead-sender). */
 		ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &s));
@@ -381,7 +354,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 
 		if (!live[id])
 			continue;
-		EXPECT_EQ(FTNL_NODE_STATE_DEAD, state_at(&self->vc, id, NODE, &got));
+		EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, id, NODE, &got));
 		EXPECT_NE(inc_new, got);
 		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
 		if (id == OBSERVER || id == EMITTER) {
@@ -422,7 +395,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 
 		if (id == NODE)
 			continue;
-		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(&self->vc, id, NODE, &got));
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, st_vc_state_at(&self->vc, id, NODE, &got));
 		/* Only its observer hears it (heartbeats); readmission forgot
 		 * the old incarnation everywhere.
 		 */
@@ -512,10 +485,10 @@ TEST_F_TIMEOUT(reconf, same_configuration, 60)
 		live[id] = true;
 	/* A cluster that has been running a while (2 s: 20 heartbeats). */
 	st_msleep(2000);
-	inc = incarnation_of(&self->vc, NODE);
+	inc = st_vc_incarnation(&self->vc, NODE);
 	t0 = st_mono_ns();
 	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
-	EXPECT_EQ(inc, incarnation_of(&self->vc, NODE));
+	EXPECT_EQ(inc, st_vc_incarnation(&self->vc, NODE));
 	while (st_mono_ns() < t0 + 3 * d_ns + MARGIN_NS)
 		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
 	for (i = 0; i < self->vc.nevents; i++)

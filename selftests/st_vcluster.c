@@ -889,6 +889,32 @@ const char *st_vc_stall_note(struct st_vc *vc, char *buf, size_t len)
 	return buf;
 }
 
+uint64_t st_vc_incarnation(struct st_vc *vc, uint32_t id)
+{
+	struct ftnl_cluster_info ci;
+
+	return ftnl_cluster_get(vc->node[id].h, &ci) ? 0 : ci.incarnation;
+}
+
+int st_vc_state_at(struct st_vc *vc, uint32_t at, uint32_t of,
+		   uint64_t *incarnation)
+{
+	const struct ftnl_node *e;
+	struct ftnl_node_table t;
+	int state = -1;
+
+	if (st_vc_list(vc, at, &t))
+		return -1;
+	e = st_vc_entry(&t, of);
+	if (e) {
+		state = (int)e->state;
+		if (incarnation)
+			*incarnation = e->incarnation;
+	}
+	ftnl_node_table_free(&t);
+	return state;
+}
+
 const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
 			    size_t len)
 {

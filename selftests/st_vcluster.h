@@ -274,6 +274,15 @@ uint64_t st_vc_max_lateness(struct st_vc *vc, uint32_t *worst);
 const char *st_vc_stall_note(struct st_vc *vc, char *buf, size_t len);
 
 /* In a test (with _metadata in scope): log st_vc_stall_note(). */
+/* Node @id's incarnation as its cluster info says, 0 if unreadable. */
+uint64_t st_vc_incarnation(struct st_vc *vc, uint32_t id);
+
+/* State of node @of in node @at's table, -1 if unreadable or absent;
+ * @incarnation (may be NULL) gets the incarnation @at holds for it.
+ */
+int st_vc_state_at(struct st_vc *vc, uint32_t at, uint32_t of,
+		   uint64_t *incarnation);
+
 /* One line of node @id's counters: suspicions, tx errors, broadcasts, drops. */
 const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
 			    size_t len);
