@@ -780,7 +780,8 @@ static void do_restart(struct dst *s, u32 i)
 	ftnl_ring_core_start(&x->core, s->now, sink(s, i, &out));
 	sync_timer(s, i);
 	push(s, (struct ev){ .time = s->now, .type = EV_TICK, .node = i,
-			     .sinc = x->inc });}
+			     .sinc = x->inc });
+}
 
 /* ---- properties ------------------------------------------------------ */
 
