@@ -85,7 +85,13 @@ run_algo() {
 		pids="$pids $!"
 		i=$((i + 1))
 	done
-	sleep 1
+	# A monitor only prints what follows its subscription: wait for each
+	# one's subscribed socket rather than a fixed delay.
+	i=1
+	while [ $i -le $N ]; do
+		wait_subscribed "ftnl-$i" || diag "node $i: monitor not subscribed after 10 s"
+		i=$((i + 1))
+	done
 
 	/sbin/ip link set vc7 down
 	DEAD="7"
