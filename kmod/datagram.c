@@ -155,6 +155,8 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 	case FTNL_MSG_GOSSIP:
 	case FTNL_MSG_JOIN:
 		return hdr->payload_len > 0;
+	case FTNL_MSG_EXPELLED:
+		return hdr->payload_len == FTNL_WIRE_EXPELLED_LEN;
 	default:
 		return false;
 	}

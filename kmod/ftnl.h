@@ -60,6 +60,8 @@ struct ftnl_node {
  * @rejoin: enum ftnl_rejoin
  * @flap_limit: K, rejoins of a node admitted within @flap_window_s
  * @flap_window_s: W
+ * @fence: enum ftnl_fence: what is done to the registered processes when
+ *	this node is expelled
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
@@ -90,6 +92,7 @@ struct ftnl_cluster {
 	u8 rejoin;
 	u32 flap_limit;
 	u32 flap_window_s;
+	u8 fence;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	struct ftnl_transport *transport;
@@ -107,6 +110,9 @@ struct ftnl_cluster {
  *	a node death
  * @joined: node @node_id rejoined with incarnation @incarnation (admitted
  *	by @observer_id), not a death
+ * @expelled: this node (@node_id) was expelled in @incarnation, for
+ *	@expel_reason, as @observer_id said (FTNL_CMD_EXPELLED_NTF)
+ * @expel_reason: enum ftnl_expel_reason (@expelled)
  * @cluster_id: cluster of the failed node
  * @generation: configuration generation it was learned in
  * @node_id: the failed node
@@ -125,6 +131,8 @@ struct ftnl_event_rec {
 	u64 seq;
 	bool proc;
 	bool joined;
+	bool expelled;
+	u8 expel_reason;
 	u32 cluster_id;
 	u32 generation;
 	u32 node_id;
@@ -182,6 +190,8 @@ struct ftnl_proc_exit {
  * @exits_work: broadcasts @exits in batches, as @exit_bucket allows
  * @exit_batch: the batch @exits_work is handing over (the work never runs
  *	twice at once; off its stack)
+ * @fence_kill: the fence work SIGKILLs the registered processes
+ * @fence_work: fences the registered processes of an expelled node
  */
 struct ftnl_net {
 	possible_net_t net;
@@ -204,6 +214,8 @@ struct ftnl_net {
 	struct ftnl_tbucket exit_bucket;
 	struct delayed_work exits_work;
 	struct ftnl_proc_exit exit_batch[FTNL_PROC_EXIT_BATCH];
+	bool fence_kill;
+	struct work_struct fence_work;
 };
 
 /**
@@ -249,6 +261,7 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
 int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid);
 int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, const kuid_t *only,
 		       struct ftnl_proc_info *info);
+void ftnl_procs_expelled(struct ftnl_net *fn, bool kill);
 int ftnl_proc_notifier_register(void);
 void ftnl_proc_notifier_unregister(void);
 

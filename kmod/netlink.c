@@ -68,6 +68,8 @@ err_free:
 /* The notification command of an event of @rec's kind. */
 u8 ftnl_event_cmd(const struct ftnl_event_rec *rec)
 {
+	if (rec->expelled)
+		return FTNL_CMD_EXPELLED_NTF;
 	return rec->proc ? FTNL_CMD_PROC_EXIT_NTF :
 	       rec->joined ? FTNL_CMD_JOINED_NTF : FTNL_CMD_FAILURE_NTF;
 }
@@ -78,7 +80,9 @@ int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
 	if (nla_put_u64_64bit(msg, FTNL_A_EVENT_SEQ, rec->seq, FTNL_A_PAD) ||
 	    nla_put_u32(msg, FTNL_A_CLUSTER_ID, rec->cluster_id) ||
 	    nla_put_u32(msg, FTNL_A_EVENT_NODE_ID, rec->node_id) ||
-	    nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause) ||
+	    (rec->expelled ?
+	     nla_put_u8(msg, FTNL_A_EXPEL_REASON, rec->expel_reason) :
+	     nla_put_u8(msg, FTNL_A_EVENT_CAUSE, rec->cause)) ||
 	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_MONO_NS, rec->mono_ns,
 			      FTNL_A_PAD) ||
 	    nla_put_u64_64bit(msg, FTNL_A_EVENT_TIME_REAL_NS, rec->real_ns,
@@ -104,7 +108,8 @@ int ftnl_put_event(struct sk_buff *msg, const struct ftnl_event_rec *rec)
 /**
  * ftnl_notify_event - multicast a learned failure on "events":
  *	FTNL_CMD_FAILURE_NTF for a node, FTNL_CMD_PROC_EXIT_NTF for a process,
- *	FTNL_CMD_JOINED_NTF for a node that rejoined
+ *	FTNL_CMD_JOINED_NTF for a node that rejoined,
+ *	FTNL_CMD_EXPELLED_NTF for this node's expulsion
  * @net: the netns that learned it
  * @rec: the failure
  *

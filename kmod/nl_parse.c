@@ -79,6 +79,7 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 							   &ftnl_flap_limit_range),
 	[FTNL_A_REJOIN_FLAP_WINDOW_S] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ftnl_flap_window_range),
+	[FTNL_A_FENCE] = NLA_POLICY_MAX(NLA_U8, FTNL_FENCE_MAX),
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -326,6 +327,8 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->rejoin = rules.rejoin;
 	cluster->flap_limit = rules.flap_limit;
 	cluster->flap_window_s = rules.flap_window_s;
+	cluster->fence = attrs[FTNL_A_FENCE] ? nla_get_u8(attrs[FTNL_A_FENCE]) :
+					       FTNL_FENCE_NONE;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {

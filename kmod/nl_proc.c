@@ -10,11 +10,14 @@
 
 #include "ftnl.h"
 #include "netlink.h"
+#include "ring/ring.h"
 
 int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
+	struct ftnl_cluster *cluster;
 	const char *why = NULL;
+	bool expelled = false;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, FTNL_A_PROC_JOB)) {
@@ -26,11 +29,18 @@ int ftnl_nl_proc_register(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	rcu_read_lock();
-	err = ftnl_cluster_get_rcu(genl_info_net(info)) ? 0 : -ENOENT;
+	cluster = ftnl_cluster_get_rcu(genl_info_net(info));
+	err = cluster ? 0 : -ENOENT;
+	if (cluster)
+		expelled = ftnl_ring_expelled(cluster->ring);
 	rcu_read_unlock();
 	if (err) {
 		GENL_SET_ERR_MSG(info, "no cluster is configured in this network namespace");
 		return err;
+	}
+	if (expelled) {
+		GENL_SET_ERR_MSG(info, "this node was expelled: the cluster holds it dead");
+		return -ESTALE;
 	}
 	/* The owner is the sender's uid as its netlink credentials carry it. */
 	err = ftnl_proc_register(fn, info->snd_portid, NETLINK_CB(skb).creds.uid,

@@ -136,7 +136,8 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us) ||
 	    nla_put_u8(msg, FTNL_A_REJOIN, cluster->rejoin) ||
 	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_LIMIT, cluster->flap_limit) ||
-	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_WINDOW_S, cluster->flap_window_s))
+	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_WINDOW_S, cluster->flap_window_s) ||
+	    nla_put_u8(msg, FTNL_A_FENCE, cluster->fence))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -366,6 +367,12 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 	if (ftnl_put_bcast_latency(msg, &st->bcast) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_SKIPPED,
 			      st->counters[FTNL_A_STATS_HB_SKIPPED],
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_EXPELLED_SENT,
+			      st->counters[FTNL_A_STATS_EXPELLED_SENT],
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_EXPELLED_RECV,
+			      st->counters[FTNL_A_STATS_EXPELLED_RECV],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */

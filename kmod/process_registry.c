@@ -16,12 +16,22 @@
  * FTNL_BCAST_MAX_DEATHS per broadcast), at most proc_exit_burst at once and
  * proc_exit_rate per second after that, so that a storm of exits is not a
  * storm of broadcasts.
+ *
+ * A node the cluster expelled (declared dead while it still ran) fences
+ * its registered processes as the cluster's fence policy says: with
+ * FTNL_FENCE_KILL, a work item SIGKILLs every one of them, so that a node
+ * the others hold dead has no live process left (ULFM's "dead").
  */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uidgid.h>
@@ -52,9 +62,11 @@ MODULE_PARM_DESC(proc_exit_rate,
  * @owner: the uid that registered it
  * @job: its job id
  * @rank: its rank
+ * @pid: the registering process (its thread group), for fencing
  */
 struct ftnl_proc {
 	struct list_head list;
+	struct pid *pid;
 	u32 portid;
 	kuid_t owner;
 	u64 job;
@@ -62,6 +74,13 @@ struct ftnl_proc {
 };
 
 static void ftnl_exits_work(struct work_struct *work);
+static void ftnl_fence_work(struct work_struct *work);
+
+static void ftnl_proc_free(struct ftnl_proc *proc)
+{
+	put_pid(proc->pid);
+	kfree(proc);
+}
 
 void ftnl_procs_init(struct ftnl_net *fn)
 {
@@ -72,6 +91,7 @@ void ftnl_procs_init(struct ftnl_net *fn)
 	fn->nexits = 0;
 	memset(&fn->exit_bucket, 0, sizeof(fn->exit_bucket));
 	INIT_DELAYED_WORK(&fn->exits_work, ftnl_exits_work);
+	INIT_WORK(&fn->fence_work, ftnl_fence_work);
 }
 
 static void ftnl_procs_free_list(struct list_head *head)
@@ -80,7 +100,7 @@ static void ftnl_procs_free_list(struct list_head *head)
 
 	list_for_each_entry_safe(proc, tmp, head, list) {
 		list_del(&proc->list);
-		kfree(proc);
+		ftnl_proc_free(proc);
 	}
 }
 
@@ -91,6 +111,7 @@ static void ftnl_procs_free_list(struct list_head *head)
 void ftnl_procs_flush(struct ftnl_net *fn)
 {
 	cancel_delayed_work_sync(&fn->exits_work);
+	cancel_work_sync(&fn->fence_work);
 	spin_lock_bh(&fn->procs_lock);
 	ftnl_procs_free_list(&fn->procs);
 	ftnl_procs_free_list(&fn->exits);
@@ -165,6 +186,8 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
 	proc->owner = owner;
 	proc->job = job;
 	proc->rank = rank;
+	/* Process context: the registering process is current. */
+	proc->pid = get_task_pid(current, PIDTYPE_TGID);
 
 	spin_lock_bh(&fn->procs_lock);
 	if (ftnl_proc_find(fn, portid)) {
@@ -187,7 +210,7 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
 	}
 	spin_unlock_bh(&fn->procs_lock);
 	if (err)
-		kfree(proc);
+		ftnl_proc_free(proc);
 	return err;
 }
 
@@ -205,7 +228,7 @@ int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid)
 	spin_unlock_bh(&fn->procs_lock);
 	if (!proc)
 		return -ENOENT;
-	kfree(proc);
+	ftnl_proc_free(proc);
 	return 0;
 }
 
@@ -296,13 +319,46 @@ static void ftnl_exits_work(struct work_struct *work)
 			n++;
 			list_del(&proc->list);
 			fn->nexits--;
-			kfree(proc);
+			ftnl_proc_free(proc);
 		}
 		spin_unlock_bh(&fn->procs_lock);
 		ftnl_ring_proc_exited(cluster->ring, batch, n);
 		rcu_read_unlock();
 		cond_resched();
 	}
+}
+
+static void ftnl_fence_work(struct work_struct *work)
+{
+	struct ftnl_net *fn = container_of(work, struct ftnl_net, fence_work);
+	struct ftnl_proc *proc;
+	u32 killed = 0;
+
+	if (!READ_ONCE(fn->fence_kill))
+		return;
+	spin_lock_bh(&fn->procs_lock);
+	list_for_each_entry(proc, &fn->procs, list)
+		if (proc->pid && !kill_pid(proc->pid, SIGKILL, 1))
+			killed++;
+	spin_unlock_bh(&fn->procs_lock);
+	pr_notice("expelled: fence kill: %u registered processes killed\n",
+		  killed);
+}
+
+/**
+ * ftnl_procs_expelled - this node was expelled: fence its processes
+ * @fn: the node
+ * @kill: the fence policy is FTNL_FENCE_KILL
+ *
+ * They learn it from FTNL_CMD_EXPELLED_NTF (libftnl's groups then fail
+ * with -ESTALE); with @kill they are also SIGKILLed, from a work item
+ * (process context). Any context.
+ */
+void ftnl_procs_expelled(struct ftnl_net *fn, bool kill)
+{
+	WRITE_ONCE(fn->fence_kill, kill);
+	if (kill)
+		schedule_work(&fn->fence_work);
 }
 
 /* Publish @proc's death here; its broadcast is queued (it is on exits). */

@@ -121,6 +121,28 @@ char *ftnl_bcast_algo_list(char *buf, size_t len)
 	return buf;
 }
 
+FTNL_EXPORT const char *ftnl_fence_name(unsigned int fence)
+{
+	switch (fence) {
+	case FTNL_FENCE_NONE:
+		return "none";
+	case FTNL_FENCE_KILL:
+		return "kill";
+	}
+	return "unknown";
+}
+
+FTNL_EXPORT int ftnl_parse_fence(const char *text, uint8_t *fence)
+{
+	if (!strcmp(text, "none"))
+		*fence = FTNL_FENCE_NONE;
+	else if (!strcmp(text, "kill"))
+		*fence = FTNL_FENCE_KILL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 FTNL_EXPORT int ftnl_parse_bcast_algo(const char *text, uint8_t *algo)
 {
 	size_t i;

@@ -18,6 +18,9 @@
  *				 a node that comes back without an admin)
  *	rejoin-limit 3 600	(optional: at most 3 rejoins of a node within
  *				 600 s; more and it is held out)
+ *	fence kill		(optional: SIGKILL an expelled node's registered
+ *				processes; none, the module's default, only
+ *				tells them)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -51,6 +54,7 @@ enum ftnl_keyword {
 	FTNL_KW_GOSSIP_TIME,
 	FTNL_KW_REJOIN,
 	FTNL_KW_FLAP_LIMIT,
+	FTNL_KW_FENCE,
 	FTNL_KW_COUNT,
 };
 
@@ -316,6 +320,17 @@ static int ftnl_kw_flap_limit(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/* The fence policy: none or kill. */
+static int ftnl_kw_fence(struct ftnl_config_parser *p, char **words)
+{
+	if (ftnl_parse_fence(words[1], &p->config->fence))
+		return ftnl_parse_error(p, p->line,
+					"unknown fence policy \"%.64s\" (expected none or kill)",
+					words[1]);
+	p->config->has_fence = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -423,6 +438,7 @@ static const struct ftnl_keyword_def {
 	{ "rejoin", FTNL_KW_REJOIN, 1, "rejoin auto|manual", ftnl_kw_rejoin, 0 },
 	{ "rejoin-limit", FTNL_KW_FLAP_LIMIT, 2, "rejoin-limit K SECONDS",
 	  ftnl_kw_flap_limit, 0 },
+	{ "fence", FTNL_KW_FENCE, 1, "fence none|kill", ftnl_kw_fence, 0 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
@@ -443,7 +459,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

@@ -148,6 +148,21 @@ FTNL_EXPORT const char *ftnl_event_cause_name(unsigned int cause)
 	return "unknown";
 }
 
+FTNL_EXPORT const char *ftnl_expel_reason_name(unsigned int reason)
+{
+	switch (reason) {
+	case FTNL_EXPEL_TOLD:
+		return "told";
+	case FTNL_EXPEL_BROADCAST:
+		return "broadcast";
+	case FTNL_EXPEL_QUORUM:
+		return "quorum";
+	case FTNL_EXPEL_DEAF:
+		return "deaf";
+	}
+	return "unknown";
+}
+
 FTNL_EXPORT int ftnl_events_fd(const struct ftnl_events *ev)
 {
 	return ev->fd;

@@ -219,6 +219,8 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (config->has_flap_window)
 		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_fence)
+		size += ftnl_attr_space(sizeof(uint8_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -273,6 +275,8 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 	if (config->has_flap_window)
 		mnl_attr_put_u32(nlh, FTNL_A_REJOIN_FLAP_WINDOW_S,
 				 config->flap_window_s);
+	if (config->has_fence)
+		mnl_attr_put_u8(nlh, FTNL_A_FENCE, config->fence);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -491,6 +495,9 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u32(attr, &p->info->flap_limit);
 	case FTNL_A_REJOIN_FLAP_WINDOW_S:
 		return ftnl_attr_u32(attr, &p->info->flap_window_s);
+	case FTNL_A_FENCE:	/* optional: modules that expel */
+		p->info->has_fence = true;
+		return ftnl_attr_u8(attr, &p->info->fence);
 	default:
 		return 0;
 	}
@@ -669,6 +676,7 @@ int ftnl_msg_parse_node(const struct nlmsghdr *nlh, struct ftnl_node *node,
 struct ftnl_event_parse {
 	struct ftnl_event_cluster *cluster;
 	struct ftnl_event_failure *failure;
+	struct ftnl_event_expelled *expelled;
 	uint64_t *seq;
 	bool has_generation;
 	bool has_node_id;
@@ -725,6 +733,39 @@ static int ftnl_failure_ntf_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u32(attr, &f->generation);
 	case FTNL_A_EVENT_NODE_NAME:
 		return ftnl_attr_node_name(attr, f->node_name);
+	case FTNL_A_EVENT_SEQ:
+		return ftnl_attr_u64(attr, p->seq);
+	}
+	return 0;
+}
+
+static int ftnl_expelled_ntf_attr(const struct nlattr *attr, void *arg)
+{
+	struct ftnl_event_parse *p = arg;
+	struct ftnl_event_expelled *e = p->expelled;
+	uint8_t reason = 0;
+	int err;
+
+	switch (mnl_attr_get_type(attr)) {
+	case FTNL_A_EVENT_NODE_ID:
+		p->has_node_id = true;
+		return ftnl_attr_u32(attr, &e->node_id);
+	case FTNL_A_EVENT_INCARNATION:
+		return ftnl_attr_u64(attr, &e->incarnation);
+	case FTNL_A_EXPEL_REASON:
+		err = ftnl_attr_u8(attr, &reason);
+		e->reason = reason;
+		return err;
+	case FTNL_A_EVENT_OBSERVER_ID:
+		return ftnl_attr_u32(attr, &e->by_id);
+	case FTNL_A_EVENT_TIME_MONO_NS:
+		return ftnl_attr_u64(attr, &e->time_mono_ns);
+	case FTNL_A_EVENT_TIME_REAL_NS:
+		return ftnl_attr_u64(attr, &e->time_real_ns);
+	case FTNL_A_CLUSTER_ID:
+		return ftnl_attr_u32(attr, &e->cluster_id);
+	case FTNL_A_GENERATION:
+		return ftnl_attr_u32(attr, &e->generation);
 	case FTNL_A_EVENT_SEQ:
 		return ftnl_attr_u64(attr, p->seq);
 	}
@@ -794,6 +835,13 @@ int ftnl_msg_parse_event_as(const struct nlmsghdr *nlh, uint8_t cmd,
 		if (err)
 			return err;
 		return p.has_node_id ? 0 : -EBADMSG;
+	case FTNL_CMD_EXPELLED_NTF:
+		event->type = FTNL_EVENT_EXPELLED;
+		p.expelled = &event->expelled;
+		err = ftnl_genl_walk(nlh, ftnl_expelled_ntf_attr, &p);
+		if (err)
+			return err;
+		return p.has_node_id ? 0 : -EBADMSG;
 	default:
 		event->type = FTNL_EVENT_UNKNOWN;
 		event->unknown.cmd = cmd;
@@ -856,6 +904,8 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_EVENT_SEQ] = &st->event_seq,
 		[FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW] = &st->events_queue_overflow,
 		[FTNL_A_STATS_EVENTS_NOTIFY_FAILED] = &st->events_notify_failed,
+		[FTNL_A_STATS_EXPELLED_SENT] = &st->expelled_sent,
+		[FTNL_A_STATS_EXPELLED_RECV] = &st->expelled_recv,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

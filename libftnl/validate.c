@@ -206,6 +206,12 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 		field = FTNL_RULES_GOSSIP_T;
 		why = ftnl_check_gossip_t(config->gossip_t_us);
 	}
+	if (!why && config->has_fence && config->fence > FTNL_FENCE_MAX) {
+		ftnl_format_err(err, errlen,
+				"unknown fence policy %u (expected none or kill)",
+				config->fence);
+		return -EINVAL;
+	}
 	if (!why)
 		return 0;
 	if (field == FTNL_RULES_BCAST_ALGO) {

@@ -1031,6 +1031,11 @@ static int vc_drain(struct st_vc *vc, uint32_t id)
 			added++;
 			continue;
 		}
+		if (e.type == FTNL_EVENT_EXPELLED) {
+			vc->node[id].expelled++;
+			vc->node[id].expel = e.expelled;
+			continue;
+		}
 		if (e.type != FTNL_EVENT_FAILURE)
 			continue;
 		grown = realloc(vc->events, (vc->nevents + 1) * sizeof(*grown));

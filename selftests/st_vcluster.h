@@ -72,6 +72,8 @@ struct st_vc_event {
  * @ev: events subscription in @ns
  * @configured: CLUSTER_SET succeeded (and no leave or kill since)
  * @silenced: its bridge port is down
+ * @expelled: FTNL_EVENT_EXPELLED received by its subscription
+ * @expel: the last of them
  */
 struct st_vc_node {
 	int ns;
@@ -80,6 +82,8 @@ struct st_vc_node {
 	struct ftnl_events *ev;
 	bool configured;
 	bool silenced;
+	unsigned int expelled;
+	struct ftnl_event_expelled expel;
 };
 
 /**

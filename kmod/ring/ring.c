@@ -7,11 +7,13 @@
  *   HB-TIMEOUT   ftnl_ring_hb_fire()    task T1, every h
  *   SUSP-TIMEOUT ftnl_ring_susp_fire()  task T3 when due, set where the
  *                                        core asks (ftnl_ring_sync_timer())
- *   datagrams    ftnl_ring_rx()         T2, T4, leave, broadcasts (T5)
+ *   datagrams    ftnl_ring_rx()         T2, T4, leave, broadcasts (T5),
+ *                                        EXPELLED
  *
  * Neither emission nor observation ever waits for a task to be scheduled.
  * The core's outputs come back through ftnl_ring_sink: datagrams go to the
- * transport, failures become events and broadcasts. Datagrams are built
+ * transport, failures become events and broadcasts, this node's expulsion
+ * an event and the fencing of its registered processes. Datagrams are built
  * under @lock and sent once it is released (ftnl_transport_flush()), so
  * that a heartbeat never waits while another context transmits.
  */
@@ -150,6 +152,50 @@ static void ftnl_ring_sink_welcome(void *ctx, u32 pos)
 	ftnl_bcast_welcome(&ring->bcast, pos, &join);
 }
 
+/* The core's EXPELLED: "you are dead in @incarnation". */
+static void ftnl_ring_sink_expel(void *ctx, u32 pos, u64 incarnation)
+{
+	struct ftnl_ring *ring = ctx;
+	u8 payload[FTNL_WIRE_EXPELLED_LEN];
+
+	lockdep_assert_held(&ring->lock);
+	ftnl_put_be64(payload, incarnation);
+	if (ftnl_transport_send(&ring->xport, pos, FTNL_MSG_EXPELLED, payload,
+				sizeof(payload)))
+		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+	else
+		ftnl_ring_count(ring, FTNL_A_STATS_EXPELLED_SENT);
+}
+
+/*
+ * This node is expelled (the core stopped acting): publish it, and have
+ * the registered processes fenced as the policy says, from a work item.
+ */
+static void ftnl_ring_sink_expelled(void *ctx)
+{
+	struct ftnl_ring *ring = ctx;
+	const struct ftnl_ring_core *core = &ring->core;
+	struct ftnl_event_rec *rec;
+
+	lockdep_assert_held(&ring->lock);
+	pr_notice("node %u expelled from cluster %u in incarnation %llu (reason %u, by node %u)\n",
+		  ring->cluster->self_id, ring->cluster->cluster_id,
+		  core->incarnation, core->expel_reason,
+		  ftnl_ring_id(ring, core->expelled_by));
+	rec = ftnl_event_new(ring->cluster, FTNL_CAUSE_OBSERVED,
+			     ring->cluster->self_id,
+			     ftnl_ring_id(ring, core->expelled_by));
+	if (rec) {
+		rec->expelled = true;
+		rec->expel_reason = core->expel_reason;
+		rec->incarnation = core->incarnation;
+		ftnl_event_queue(ring->fn, rec);
+	} else {
+		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
+	}
+	ftnl_procs_expelled(ring->fn, ring->cluster->fence == FTNL_FENCE_KILL);
+}
+
 /* The node at @pos came back too often: held out, and the log says so. */
 static void ftnl_ring_sink_held_out(void *ctx, u32 pos)
 {
@@ -166,6 +212,8 @@ static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
 	*out = (struct ftnl_ring_sink){
 		.send = ftnl_ring_sink_send,
 		.failed = ftnl_ring_sink_failed,
+		.expel = ftnl_ring_sink_expel,
+		.expelled = ftnl_ring_sink_expelled,
 		.ctx = ring,
 		.joined = ftnl_ring_sink_joined,
 		.held_out = ftnl_ring_sink_held_out,
@@ -394,6 +442,18 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	if (!ring->core.running)
 		goto out;
 	ftnl_ring_sink(ring, &out);
+	/*
+	 * From a member this node may hold dead itself (cut off, it declared
+	 * the others dead first): no admission, no replay window - what it
+	 * says of this incarnation stays true, a replay repeats it. The core
+	 * obeys it only for this node's current incarnation.
+	 */
+	if (hdr->type == FTNL_MSG_EXPELLED) {
+		ftnl_ring_count(ring, FTNL_A_STATS_EXPELLED_RECV);
+		ftnl_ring_core_expelled_rx(&ring->core, pos,
+					   ftnl_get_be64(payload), &out);
+		goto sync;
+	}
 	drop = ftnl_ring_admit(ring, pos, hdr, now, &out);
 	if (drop >= 0) {
 		ftnl_transport_drop(&ring->xport, drop);
@@ -647,6 +707,23 @@ void ftnl_ring_view(struct ftnl_ring *ring, u32 pos, struct ftnl_node_view *view
 	spin_lock_bh(&ring->lock);
 	ftnl_ring_core_view(&ring->core, pos, ktime_get_ns(), view);
 	spin_unlock_bh(&ring->lock);
+}
+
+/**
+ * ftnl_ring_expelled - was this node expelled from its incarnation?
+ * @ring: the ring
+ *
+ * Return: true once the cluster told it that it is dead (or it expelled
+ * itself): it no longer acts as a member.
+ */
+bool ftnl_ring_expelled(struct ftnl_ring *ring)
+{
+	bool expelled;
+
+	spin_lock_bh(&ring->lock);
+	expelled = ring->core.expelled;
+	spin_unlock_bh(&ring->lock);
+	return expelled;
 }
 
 /**

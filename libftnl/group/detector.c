@@ -38,6 +38,7 @@ struct grp_detector {
 	bool seq_known;			/* last_seq is where numbering stands */
 	uint64_t last_seq;		/* newest event seq seen, 0: none */
 	uint64_t events_unrecoverable;	/* pushed out of the history */
+	bool expelled;			/* this node was expelled */
 };
 
 static void grp_report(struct grp_detector *d, uint32_t rank, uint32_t inc)
@@ -269,6 +270,10 @@ static void grp_module_death(struct grp_detector *d, const struct ftnl_event *ev
 					   &ev->proc_exit))
 			grp_report(d, ev->proc_exit.rank, 0);
 		break;
+	case FTNL_EVENT_EXPELLED:
+		/* This node is dead to the others: so is this rank. */
+		d->expelled = true;
+		break;
 	default:
 		break;
 	}
@@ -323,6 +328,7 @@ static void grp_module_event(struct grp_detector *d,
 	switch (ev->type) {
 	case FTNL_EVENT_FAILURE:
 	case FTNL_EVENT_PROC_EXIT:
+	case FTNL_EVENT_EXPELLED:
 		if (grp_event_gap(d->seq_known, d->last_seq, ev->seq))
 			grp_module_recover(d);
 		grp_module_death(d, ev);
@@ -347,7 +353,7 @@ static void grp_module_event(struct grp_detector *d,
 		grp_module_resync(d);
 		break;
 	default:
-		/* Kinds added later (expulsions, joins) are not deaths here. */
+		/* Kinds added later (joins) are not deaths here. */
 		if (ev->seq > d->last_seq)
 			d->last_seq = ev->seq;
 		break;
@@ -475,6 +481,11 @@ int grp_detector_open(const struct ftnl_group_spec *spec,
 fail:
 	grp_detector_close(d, true);
 	return err;
+}
+
+bool grp_detector_expelled(const struct grp_detector *d)
+{
+	return d && d->expelled;
 }
 
 bool grp_detector_uses_module(const struct grp_detector *d)

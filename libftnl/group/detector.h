@@ -13,7 +13,8 @@
  *   socket, or a sequence number skipped) are recovered from the module's
  *   event history (ftnl_event_history()) after the last sequence number
  *   seen, and an overrun also re-reads the node table: every node it lists
- *   dead is reported. A node that *left*
+ *   dead is reported. FTNL_EVENT_EXPELLED (this node declared dead while
+ *   it runs) makes the whole group fail with -ESTALE. A node that *left*
  *   (FTNL_CAUSE_LEAVE, state LEFT) is not dead: its ranks may live on.
  *   An address that several nodes share maps to none (never guess).
  * - the failure oracle directory (spec->failure_dir): watched with
@@ -70,6 +71,12 @@ bool grp_proc_exit_is_death(const struct ftnl_group_spec *spec,
  * after a recovery from the history) are no gap.
  */
 bool grp_event_gap(bool seq_known, uint64_t last_seq, uint64_t seq);
+
+/*
+ * The module said this node was expelled (FTNL_EVENT_EXPELLED): the
+ * cluster holds it, and so every rank on it, dead.
+ */
+bool grp_detector_expelled(const struct grp_detector *d);
 
 /* Whether the kernel module is in use. */
 bool grp_detector_uses_module(const struct grp_detector *d);

@@ -129,6 +129,15 @@ static int dispatch(struct ftnl_group *g, int timeout)
 		return 0;
 	src = ev.data.ptr;
 	src->ready(src, ev.events);
+	/*
+	 * Its node was expelled: the others hold this rank dead, so it is no
+	 * member any more - every call fails with -ESTALE from now on.
+	 */
+	if (grp_detector_expelled(g->detector) && !g->fatal) {
+		g->stale = true;
+		g->fatal = -ESTALE;
+		return -ESTALE;
+	}
 	grp_settle(g);
 	return 1;
 }

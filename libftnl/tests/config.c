@@ -114,7 +114,12 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)" },
+	/* The fence policy. */
+	{ "fence kil\n",
+	  "t.conf:1: unknown fence policy \"kil\" (expected none or kill)" },
+	{ "fence\n", "t.conf:1: missing value: expected \"fence none|kill\"" },
+	{ "fence kill\nfence none\n", "t.conf:2: fence already given on line 1" },
 	/* FCG's parameters. */
 	{ "gossip-faults 0\n", "t.conf:1: gossip-faults 0: FCG's f must be between 1 and 7" },
 	{ "gossip-faults 8\n", "t.conf:1: gossip-faults 8: FCG's f must be between 1 and 7" },
@@ -143,7 +148,7 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin or rejoin-limit)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)" },
 	/* The rejoin policy and its flap limit. */
 	{ "rejoin maybe\n",
 	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
@@ -387,6 +392,33 @@ static void test_rejoin(const void *arg)
 	c.flap_limit = FTNL_REJOIN_FLAP_LIMIT_MAX + 1;
 	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
 	TAP_CHECK_STR(err, "the flap limit must be between 1 and 1000 rejoins");
+	ftnl_config_free(&c);
+}
+
+/* "fence kill" and "fence none" parse; no fence line sends none. */
+static void test_fence(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_string(FCG_BASE "fence kill\n", "f.conf",
+					       0, &c, err, sizeof(err)), 0);
+	TAP_CHECK(c.has_fence);
+	TAP_CHECK_UINT(c.fence, FTNL_FENCE_KILL);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	c.fence = FTNL_FENCE_MAX + 1;
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "unknown fence policy 2 (expected none or kill)");
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string(FCG_BASE "fence none\n", "f.conf",
+					       0, &c, err, sizeof(err)), 0);
+	TAP_CHECK(c.has_fence);
+	TAP_CHECK_UINT(c.fence, FTNL_FENCE_NONE);
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string(FCG_BASE, "f.conf", 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(!c.has_fence);
 	ftnl_config_free(&c);
 }
 
@@ -698,6 +730,7 @@ int main(void)
 		tap_add(test_fcg, &fcg_file_cases[i],
 			"FCG parameters: file %zu parses and validates", i + 1);
 	tap_add(test_fcg_without_algo, NULL, "FCG parameters without a bcast line parse");
+	tap_add(test_fence, NULL, "fence kill and none parse and validate; absent: not sent");
 	tap_add(test_fcg_validate, NULL, "FCG parameter ranges in ftnl_config_validate()");
 	tap_add(test_fcg_raw, NULL, "FCG parameters in raw mode");
 	tap_add(test_rejoin, NULL, "rejoin manual and rejoin-limit K W parse and validate");

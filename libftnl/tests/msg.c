@@ -927,6 +927,61 @@ static void test_parse_failure(const void *arg)
 	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
 }
 
+static void test_parse_expelled(const void *arg)
+{
+	char buf[512] __attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_EXPELLED_NTF);
+	struct ftnl_event ev;
+
+	(void)arg;
+	mnl_attr_put_u32(nlh, FTNL_A_CLUSTER_ID, 42);
+	mnl_attr_put_u32(nlh, FTNL_A_GENERATION, 3);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 7);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_INCARNATION, 0x1122334455667788ull);
+	mnl_attr_put_u8(nlh, FTNL_A_EXPEL_REASON, FTNL_EXPEL_TOLD);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_OBSERVER_ID, 5);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_MONO_NS, 1000);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_TIME_REAL_NS, 2000);
+	mnl_attr_put_u64(nlh, FTNL_A_EVENT_SEQ, 9);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), 0);
+	TAP_CHECK_UINT(ev.type, FTNL_EVENT_EXPELLED);
+	TAP_CHECK_UINT(ev.seq, 9);
+	TAP_CHECK_UINT(ev.expelled.node_id, 7);
+	TAP_CHECK_UINT(ev.expelled.incarnation, 0x1122334455667788ull);
+	TAP_CHECK_UINT(ev.expelled.reason, FTNL_EXPEL_TOLD);
+	TAP_CHECK_UINT(ev.expelled.by_id, 5);
+	TAP_CHECK_UINT(ev.expelled.cluster_id, 42);
+	TAP_CHECK_UINT(ev.expelled.generation, 3);
+	TAP_CHECK_UINT(ev.expelled.time_mono_ns, 1000);
+	TAP_CHECK_UINT(ev.expelled.time_real_ns, 2000);
+	TAP_CHECK_STR(ftnl_expel_reason_name(ev.expelled.reason), "told");
+	TAP_CHECK_STR(ftnl_expel_reason_name(FTNL_EXPEL_QUORUM), "quorum");
+	TAP_CHECK_STR(ftnl_expel_reason_name(99), "unknown");
+	/* Without the node's id it is malformed; a reason of the wrong size too. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_EXPELLED_NTF);
+	mnl_attr_put_u8(nlh, FTNL_A_EXPEL_REASON, FTNL_EXPEL_TOLD);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+	memset(buf, 0, sizeof(buf));
+	nlh = reply_start(buf, FTNL_CMD_EXPELLED_NTF);
+	mnl_attr_put_u32(nlh, FTNL_A_EVENT_NODE_ID, 7);
+	mnl_attr_put_u32(nlh, FTNL_A_EXPEL_REASON, 1);
+	TAP_CHECK_INT(ftnl_msg_parse_event(nlh, &ev), -EBADMSG);
+	/* The fence policy's names. */
+	{
+		uint8_t fence = 9;
+
+		TAP_CHECK_INT(ftnl_parse_fence("kill", &fence), 0);
+		TAP_CHECK_UINT(fence, FTNL_FENCE_KILL);
+		TAP_CHECK_INT(ftnl_parse_fence("none", &fence), 0);
+		TAP_CHECK_UINT(fence, FTNL_FENCE_NONE);
+		TAP_CHECK_INT(ftnl_parse_fence("kil", &fence), -EINVAL);
+		TAP_CHECK_UINT(fence, FTNL_FENCE_NONE);
+		TAP_CHECK_STR(ftnl_fence_name(FTNL_FENCE_KILL), "kill");
+		TAP_CHECK_STR(ftnl_fence_name(7), "unknown");
+	}
+}
+
 static void put_counter_nest(struct nlmsghdr *nlh, uint16_t type, int count,
 			     uint64_t base, uint16_t pad)
 {
@@ -1138,7 +1193,7 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, lateness_max_ns) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, event_seq) ==
 		  offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, events_notify_failed) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
 }
 
@@ -1293,6 +1348,7 @@ int main(void)
 	tap_add(test_parse_family_no_id, NULL, "nlctrl reply without a family id rejected");
 	tap_add(test_parse_event, NULL, "cluster notifications parsed");
 	tap_add(test_parse_failure, NULL, "failure notifications parsed");
+	tap_add(test_parse_expelled, NULL, "expelled notifications parsed; fence names");
 	tap_add(test_parse_stats, NULL, "stats reply: counters, drop and lateness nests");
 	tap_add(test_parse_stats_bcast, NULL,
 		"stats reply: broadcast counters and latencies, kernel layout");

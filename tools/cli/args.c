@@ -418,7 +418,7 @@ static void want_help(struct cli_command *cmd, enum cli_object object)
 enum set_keyword {
 	KW_ID, KW_CLUSTER, KW_SELF, KW_HEARTBEAT, KW_TIMEOUT, KW_KEY,
 	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
-	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW,
+	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
 };
 
 static const char *const set_keywords[] = {
@@ -438,6 +438,7 @@ static const char *const set_keywords[] = {
 	[KW_REJOIN] = "rejoin",
 	[KW_FLAP_LIMIT] = "rejoin-limit",
 	[KW_FLAP_WINDOW] = "rejoin-window",
+	[KW_FENCE] = "fence",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -634,6 +635,12 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 				    value, FTNL_REJOIN_FLAP_WINDOW_MIN_S,
 				    FTNL_REJOIN_FLAP_WINDOW_MAX_S);
 		return 0;
+	case KW_FENCE:
+		if (ftnl_parse_fence(value, &set->fence))
+			return fail(err, errlen,
+				    "unknown fence policy \"%s\" (expected none or kill)",
+				    value);
+		return 0;
 	case KW_BCAST:
 		if (!ftnl_parse_bcast_algo(value, &set->bcast_algo))
 			return 0;
@@ -667,6 +674,7 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_REJOIN] = CLI_SET_REJOIN,
 		[KW_FLAP_LIMIT] = CLI_SET_FLAP_LIMIT,
 		[KW_FLAP_WINDOW] = CLI_SET_FLAP_WINDOW,
+		[KW_FENCE] = CLI_SET_FENCE,
 	};
 	int ret;
 
@@ -678,8 +686,16 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		const char *word = argv[i];
 		size_t kw;
 
-		switch (cli_match(word, set_keywords, ARRAY_SIZE(set_keywords),
-				  &kw)) {
+		/*
+		 * "f" stays file's, as before "fence" came: fence is
+		 * abbreviated from "fe".
+		 */
+		enum cli_match m = strcmp(word, "f") ?
+			cli_match(word, set_keywords, ARRAY_SIZE(set_keywords),
+				  &kw) :
+			(kw = KW_FILE, CLI_MATCH_OK);
+
+		switch (m) {
 		case CLI_MATCH_OK:
 			break;
 		case CLI_MATCH_AMBIGUOUS:

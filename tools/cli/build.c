@@ -177,6 +177,10 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->flap_window_s = args->flap_window_s;
 		config->has_flap_window = true;
 	}
+	if (args->given & CLI_SET_FENCE) {
+		config->fence = args->fence;
+		config->has_fence = true;
+	}
 	ret = merge_nodes(args, config);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

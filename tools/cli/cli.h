@@ -82,6 +82,7 @@ enum cli_set_arg {
 	CLI_SET_REJOIN		= 1 << 10,
 	CLI_SET_FLAP_LIMIT	= 1 << 11,
 	CLI_SET_FLAP_WINDOW	= 1 << 12,
+	CLI_SET_FENCE		= 1 << 13,
 };
 
 /**
@@ -104,6 +105,7 @@ enum cli_set_arg {
  * @rejoin: "rejoin auto|manual", enum ftnl_rejoin
  * @flap_limit: "rejoin-limit K"
  * @flap_window_s: "rejoin-window SECONDS"
+ * @fence: "fence none|kill", enum ftnl_fence
  */
 struct cli_cluster_args {
 	const char *file;
@@ -124,6 +126,7 @@ struct cli_cluster_args {
 	uint8_t rejoin;
 	uint32_t flap_limit;
 	uint32_t flap_window_s;
+	uint8_t fence;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

@@ -63,6 +63,8 @@ static void print_json(const struct cli_command *cmd,
 			json_kv_uint(&j, "rejoin_flap_window_s",
 				     info->flap_window_s);
 		}
+		if (info->has_fence)
+			json_kv_string(&j, "fence", ftnl_fence_name(info->fence));
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -103,6 +105,8 @@ int cmd_cluster_show(const struct cli_command *cmd)
 		if (info.has_bcast_algo)
 			printf(" bcast %s",
 			       cli_bcast_describe(&info, algo, sizeof(algo)));
+		if (info.has_fence)
+			printf(" fence %s", ftnl_fence_name(info.fence));
 		putchar('\n');
 	}
 	return CLI_EXIT_OK;

@@ -368,6 +368,18 @@ void cli_event_print_text(FILE *out, const struct ftnl_event *ev)
 			FTNL_NODE_NAME_MAX, ev->proc_exit.node_name);
 		cli_print_seq(out, ev);
 		break;
+	case FTNL_EVENT_EXPELLED:
+		cli_format_time(ev->expelled.time_real_ns, learned,
+				sizeof(learned));
+		fprintf(out, "%s expelled node %" PRIu32 " incarnation %" PRIu64
+			" reason %s by %" PRIu32 " cluster %" PRIu32
+			" generation %" PRIu32 " learned %s", when,
+			ev->expelled.node_id, ev->expelled.incarnation,
+			ftnl_expel_reason_name(ev->expelled.reason),
+			ev->expelled.by_id, ev->expelled.cluster_id,
+			ev->expelled.generation, learned);
+		cli_print_seq(out, ev);
+		break;
 	case FTNL_EVENT_OVERRUN:
 		fprintf(out, "%s overrun: events were lost, re-read the state\n",
 			when);
@@ -452,6 +464,18 @@ void cli_event_print_json(FILE *out, bool pretty, const struct ftnl_event *ev)
 		json_kv_uint(&j, "time_mono_ns", ev->proc_exit.time_mono_ns);
 		if (ev->proc_exit.node_name[0])
 			json_kv_string(&j, "node_name", ev->proc_exit.node_name);
+		break;
+	case FTNL_EVENT_EXPELLED:
+		json_kv_string(&j, "event", "expelled");
+		json_kv_uint(&j, "node_id", ev->expelled.node_id);
+		json_kv_uint(&j, "incarnation", ev->expelled.incarnation);
+		json_kv_string(&j, "reason",
+			       ftnl_expel_reason_name(ev->expelled.reason));
+		json_kv_uint(&j, "by_id", ev->expelled.by_id);
+		json_kv_uint(&j, "cluster_id", ev->expelled.cluster_id);
+		json_kv_uint(&j, "generation", ev->expelled.generation);
+		json_kv_uint(&j, "time_real_ns", ev->expelled.time_real_ns);
+		json_kv_uint(&j, "time_mono_ns", ev->expelled.time_mono_ns);
 		break;
 	case FTNL_EVENT_OVERRUN:
 		json_kv_string(&j, "event", "overrun");

@@ -36,6 +36,8 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "event_seq", st->event_seq);
 	json_kv_uint(&j, "events_queue_overflow", st->events_queue_overflow);
 	json_kv_uint(&j, "events_notify_failed", st->events_notify_failed);
+	json_kv_uint(&j, "expelled_sent", st->expelled_sent);
+	json_kv_uint(&j, "expelled_recv", st->expelled_recv);
 	json_key(&j, "drops");
 	json_object_begin(&j);
 	for (i = 0; i <= FTNL_DROP_MAX; i++)
@@ -74,6 +76,8 @@ static void print_text(const struct ftnl_stats *st)
 	printf("events         last seq %" PRIu64 " queue overflow %" PRIu64
 	       " notify failed %" PRIu64 "\n", st->event_seq,
 	       st->events_queue_overflow, st->events_notify_failed);
+	printf("expelled       sent %" PRIu64 " received %" PRIu64 "\n",
+	       st->expelled_sent, st->expelled_recv);
 	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)

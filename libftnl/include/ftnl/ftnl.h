@@ -328,6 +328,10 @@ enum ftnl_config_field {
  * @has_flap_window: send @flap_window_s (FTNL_A_REJOIN_FLAP_WINDOW_S)
  * @flap_window_s: W in seconds,
  *	FTNL_REJOIN_FLAP_WINDOW_MIN_S..FTNL_REJOIN_FLAP_WINDOW_MAX_S
+ * @has_fence: send @fence (FTNL_A_FENCE); when false the module uses
+ *	FTNL_FENCE_NONE
+ * @fence: enum ftnl_fence, what the module does to this node's registered
+ *	processes when the node is expelled (ftnl_fence_name() names it)
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -354,6 +358,8 @@ struct ftnl_cluster_config {
 	uint32_t flap_limit;
 	bool has_flap_window;
 	uint32_t flap_window_s;
+	bool has_fence;
+	uint8_t fence;
 };
 
 /**
@@ -398,6 +404,8 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @rejoin: enum ftnl_rejoin
  * @flap_limit: K, rejoins of one node admitted within the flap window
  * @flap_window_s: W in seconds
+ * @has_fence: the module reported @fence (modules that expel do)
+ * @fence: enum ftnl_fence of the cluster
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -417,7 +425,26 @@ struct ftnl_cluster_info {
 	uint8_t rejoin;
 	uint32_t flap_limit;
 	uint32_t flap_window_s;
+	bool has_fence;
+	uint8_t fence;
 };
+
+/**
+ * ftnl_fence_name() - name of a fence policy, as in the YNL spec
+ * @fence: enum ftnl_fence
+ *
+ * Return: "none", "kill", or "unknown".
+ */
+const char *ftnl_fence_name(unsigned int fence);
+
+/**
+ * ftnl_parse_fence() - parse the name of a fence policy
+ * @text: "none" or "kill"
+ * @fence: set to the enum ftnl_fence value on success
+ *
+ * Return: 0, or -EINVAL for any other text.
+ */
+int ftnl_parse_fence(const char *text, uint8_t *fence);
 
 /**
  * ftnl_cluster_get() - read the installed configuration (FTNL_CMD_CLUSTER_GET)
@@ -506,6 +533,9 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	(ftnl_event_history())
  * @events_notify_failed: event notifications the module could not build
  *	(no memory); the events are in the history
+ * @expelled_sent: EXPELLED datagrams this node sent to nodes it holds dead
+ *	that still talked to it
+ * @expelled_recv: EXPELLED datagrams this node received
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -532,6 +562,8 @@ struct ftnl_stats {
 	uint64_t event_seq;
 	uint64_t events_queue_overflow;
 	uint64_t events_notify_failed;
+	uint64_t expelled_sent;
+	uint64_t expelled_recv;
 };
 
 /**
@@ -674,6 +706,9 @@ struct ftnl_events;
  *	&ftnl_event.joined: node_id, incarnation (the new one), observer_id
  *	(the member that admitted it), cause (FTNL_CAUSE_OBSERVED when this
  *	node admitted it, FTNL_CAUSE_BROADCAST otherwise)
+ * @FTNL_EVENT_EXPELLED: this node was expelled: the cluster declared its
+ *	current incarnation dead, or it expelled itself (FTNL_CMD_EXPELLED_NTF);
+ *	see &ftnl_event.expelled
  *
  * New types are added at the end; handle unknown values by ignoring them.
  */
@@ -685,6 +720,7 @@ enum ftnl_event_type {
 	FTNL_EVENT_FAILURE,
 	FTNL_EVENT_PROC_EXIT,
 	FTNL_EVENT_JOINED,
+	FTNL_EVENT_EXPELLED,
 };
 
 /**
@@ -773,6 +809,42 @@ struct ftnl_event_proc_exit {
 };
 
 /**
+ * struct ftnl_event_expelled - payload of FTNL_EVENT_EXPELLED
+ * @node_id: this node
+ * @by_id: the member that told it it is dead (this node when it expelled
+ *	itself)
+ * @incarnation: the incarnation that is over
+ * @reason: enum ftnl_expel_reason (ftnl_expel_reason_name() names it)
+ * @cluster_id: the cluster
+ * @generation: configuration generation it was expelled in
+ * @time_mono_ns: CLOCK_MONOTONIC when it learned it
+ * @time_real_ns: CLOCK_REALTIME when it learned it
+ *
+ * The node no longer acts as a member (no heartbeat, no observation, no
+ * broadcast) until it comes back as a new incarnation; its registered
+ * processes are told by this event (libftnl's groups fail with -ESTALE)
+ * and, with the fence policy FTNL_FENCE_KILL, SIGKILLed by the module.
+ */
+struct ftnl_event_expelled {
+	uint32_t node_id;
+	uint32_t by_id;
+	uint64_t incarnation;
+	uint32_t reason;
+	uint32_t cluster_id;
+	uint32_t generation;
+	uint64_t time_mono_ns;
+	uint64_t time_real_ns;
+};
+
+/**
+ * ftnl_expel_reason_name() - name of an expulsion reason, as in the YNL spec
+ * @reason: enum ftnl_expel_reason
+ *
+ * Return: "told", "broadcast", "quorum", "deaf", or "unknown".
+ */
+const char *ftnl_expel_reason_name(unsigned int reason);
+
+/**
  * struct ftnl_event_unknown - payload of FTNL_EVENT_UNKNOWN
  * @cmd: generic netlink command of the notification
  */
@@ -793,6 +865,7 @@ struct ftnl_event_unknown {
  * @unknown: payload of FTNL_EVENT_UNKNOWN
  * @proc_exit: payload of FTNL_EVENT_PROC_EXIT
  * @joined: payload of FTNL_EVENT_JOINED (the fields of a failure)
+ * @expelled: payload of FTNL_EVENT_EXPELLED
  * @payload: reserves FTNL_EVENT_PAYLOAD_SIZE bytes, so that event types
  *	added later fit without changing the size of the structure (256
  *	bytes) or the place of any member: binaries built against an older
@@ -814,6 +887,7 @@ struct ftnl_event {
 		struct ftnl_event_unknown unknown;
 		struct ftnl_event_proc_exit proc_exit;
 		struct ftnl_event_failure joined;
+		struct ftnl_event_expelled expelled;
 		uint64_t payload[FTNL_EVENT_PAYLOAD_SIZE / sizeof(uint64_t)];
 	};
 	uint64_t seq;

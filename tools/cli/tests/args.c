@@ -434,6 +434,31 @@ static void test_cluster_set_fcg(const void *arg)
 	cli_command_free(&p.cmd);
 }
 
+/* "fence kill", "fe none"; "f" is still file; a wrong policy is refused. */
+static void test_cluster_set_fence(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set fence kill");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_FENCE);
+	TAP_CHECK_UINT(p.cmd.set.fence, FTNL_FENCE_KILL);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set fe none");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.fence, FTNL_FENCE_NONE);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set f x.conf");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_FILE);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set fence kil");
+	TAP_CHECK_INT(p.ret, -EINVAL);
+	TAP_CHECK_STR(p.err, "cluster set: unknown fence policy \"kil\" (expected none or kill)");
+	cli_command_free(&p.cmd);
+}
+
 static void test_cluster_set_no_bcast(const void *arg)
 {
 	struct parsed p;
@@ -631,6 +656,7 @@ int main(void)
 		tap_add(test_cluster_set_bcast, &bcast_arg_cases[i],
 			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
 	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
+	tap_add(test_cluster_set_fence, NULL, "cluster set fence: kill, none, f is still file, a wrong policy refused");
 	for (i = 0; i < ARRAY_SIZE(fcg_arg_cases); i++)
 		tap_add(test_cluster_set_fcg, &fcg_arg_cases[i],
 			"cluster set FCG parameters: ftnl-cli %s", fcg_arg_cases[i].line);

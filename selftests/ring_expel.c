@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Expulsion (Documentation/ring.rst, "Expulsion"): on a 5-node cluster
+ * (st_vcluster.h, h = 100 ms, d = 1 s), node 3 is cut off both ways (its
+ * bridge port down) for longer than d: the others declare it dead, while
+ * its ftnl state keeps running. Its port comes back up (the partition
+ * heals, the frozen machine resumes). Then:
+ *
+ *   - every other node declared node 3 dead exactly once, and says nothing
+ *     more about anybody: nothing flaps, over 3d after the heal (node 3,
+ *     cut off, declared the others dead one after another: its own
+ *     judgement, which nobody took - it is logged, not checked);
+ *   - node 3 gets exactly one "expelled" event (FTNL_CMD_EXPELLED_NTF)
+ *     naming its incarnation, from a member (reason told or broadcast),
+ *     and its own entry in its node dump says expelled;
+ *   - a process registered on node 3 is told: it receives the event, and
+ *     the registration path refuses it with -ESTALE from then on (fence
+ *     none: it is alive); with the fence policy kill it is SIGKILLed
+ *     (maybe before it could read the event).
+ *
+ * The members tell a node they hold dead only 2d after its death (a node
+ * resuming from a freeze may accuse its emitter first, see core.h), so the
+ * cut lasts until 2d after the first death event plus a margin; the time
+ * from the heal to the expulsion is then logged: a heartbeat period and a
+ * round trip, or, when the node accused its emitter first, one broadcast
+ * more. It must come within d + MARGIN. d = 1 s keeps machine stalls from
+ * causing failures that would muddle the picture (see ring_leave.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "st_vcluster.h"
+#include "ksft.h"
+
+#define N		5
+#define CLUSTER		0x6578		/* "ex" */
+#define H_US		100000u		/* h = 100 ms */
+#define D_US		1000000u	/* d = 1 s */
+#define D_NS		((uint64_t)D_US * 1000)
+#define MARGIN_NS	500000000ull
+#define VICTIM		3
+#define JOB		77
+
+/* What the registered process on the victim saw, through a pipe. */
+struct expel_report {
+	int registered;		/* its registration: 0 or -errno */
+	int expelled;		/* it received FTNL_EVENT_EXPELLED */
+	struct ftnl_event_expelled ev;
+	int register_again;	/* a new registration after it: -ESTALE */
+};
+
+/*
+ * The registered process: enter node @id's netns, register, subscribe,
+ * report; wait (up to 60 s) for the expulsion; report what it saw and what
+ * a new registration answers; then block until the test ends it.
+ */
+static pid_t start_registered(struct st_vc *vc, uint32_t id, int *report_fd)
+{
+	int rep[2], i;
+	pid_t pid;
+
+	if (pipe(rep))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		struct expel_report r = { 0 };
+		struct ftnl_handle *h = NULL, *h2 = NULL;
+		struct ftnl_events *ev = NULL;
+		struct ftnl_event e;
+		uint64_t end;
+
+		close(rep[0]);
+		if (setns(vc->node[id].ns, CLONE_NEWNET))
+			_exit(2);
+		r.registered = ftnl_open(&h);
+		if (!r.registered)
+			r.registered = ftnl_proc_register(h, JOB, 0);
+		if (!r.registered)
+			r.registered = ftnl_events_open(&ev);
+		if (write(rep[1], &r, sizeof(r)) != sizeof(r) || r.registered)
+			_exit(3);
+		end = st_mono_ns() + 60000000000ull;
+		while (!r.expelled && st_mono_ns() < end) {
+			struct pollfd p = { .fd = ftnl_events_fd(ev),
+					    .events = POLLIN };
+
+			poll(&p, 1, 200);
+			while (ftnl_events_read(ev, &e) > 0) {
+				if (e.type != FTNL_EVENT_EXPELLED)
+					continue;
+				r.expelled = 1;
+				r.ev = e.expelled;
+			}
+		}
+		r.register_again = ftnl_open(&h2);
+		if (!r.register_again)
+			r.register_again = ftnl_proc_register(h2, JOB, 1);
+		if (write(rep[1], &r, sizeof(r)) != sizeof(r))
+			_exit(4);
+		for (i = 0; i < 600; i++)
+			pause();
+		_exit(0);
+	}
+	close(rep[1]);
+	*report_fd = rep[0];
+	return pid;
+}
+
+static int read_report(int fd, struct expel_report *r, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, timeout_ms) != 1)
+		return -ETIMEDOUT;
+	return read(fd, r, sizeof(*r)) == sizeof(*r) ? 0 : -EIO;
+}
+
+FIXTURE(expel) {
+	struct st_vc vc;
+};
+
+FIXTURE_SETUP(expel)
+{
+	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
+}
+
+FIXTURE_TEARDOWN(expel)
+{
+	st_vc_fini(&self->vc);
+}
+
+static void run_expel(struct __test_metadata *_metadata, struct st_vc *vc,
+		      bool kill_fence)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct expel_report r = { 0 };
+	struct ftnl_cluster_info ci;
+	struct ftnl_node_table t;
+	const struct ftnl_node *e;
+	uint64_t cut, died = 0, healed, expelled_at;
+	char why[256] = "";
+	int report_fd = -1, status = 0;
+	uint32_t id;
+	size_t i;
+	pid_t pid;
+
+	vc->cfg.has_fence = true;
+	vc->cfg.fence = kill_fence ? FTNL_FENCE_KILL : FTNL_FENCE_NONE;
+	ASSERT_EQ(0, st_vc_configure_all(vc));
+	ASSERT_EQ(0, st_vc_wait_settled(vc, 20000, why, sizeof(why))) {
+		TH_LOG("cluster did not settle: %s", why);
+	}
+	ASSERT_EQ(0, ftnl_cluster_get(vc->node[VICTIM].h, &ci));
+	EXPECT_TRUE(ci.has_fence);
+	EXPECT_EQ(vc->cfg.fence, ci.fence);
+	ASSERT_LE(0, st_vc_poll_events(vc, 0));
+	ASSERT_EQ(0u, vc->nevents);
+
+	pid = start_registered(vc, VICTIM, &report_fd);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, read_report(report_fd, &r, 10000));
+	ASSERT_EQ(0, r.registered);
+
+	/* Cut off both ways until every other node holds it dead for 2d. */
+	ASSERT_EQ(0, st_vc_silence(vc, VICTIM, &cut, NULL));
+	for (id = 1; id <= N; id++) {
+		const struct st_vc_event *ev;
+
+		live[id] = id != VICTIM;
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_wait_event(vc, id, VICTIM, 1,
+					      cut + 4 * D_NS + MARGIN_NS)) {
+			TH_LOG("node %u never declared node %u dead", id, VICTIM);
+		}
+		ev = st_vc_find_event(vc, id, VICTIM);
+		if (ev->f.time_mono_ns > died)
+			died = ev->f.time_mono_ns;
+	}
+	while (st_mono_ns() < died + 2 * D_NS + MARGIN_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	ASSERT_EQ(0, st_vc_unsilence(vc, VICTIM));
+	healed = st_mono_ns();
+	TH_LOG("node %u cut off for %.2f s (declared dead %.2f s after the cut)",
+	       VICTIM, (healed - cut) / 1e9, (died - cut) / 1e9);
+
+	/* It is told: the node's subscription, and its registered process. */
+	while (!vc->node[VICTIM].expelled && st_mono_ns() < healed + 30 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	ASSERT_EQ(1u, vc->node[VICTIM].expelled) {
+		TH_LOG("node %u was never expelled", VICTIM);
+	}
+	EXPECT_EQ(ci.incarnation, vc->node[VICTIM].expel.incarnation);
+	EXPECT_EQ((uint32_t)VICTIM, vc->node[VICTIM].expel.node_id);
+	EXPECT_NE((uint32_t)VICTIM, vc->node[VICTIM].expel.by_id);
+	EXPECT_TRUE(vc->node[VICTIM].expel.reason == FTNL_EXPEL_TOLD ||
+		    vc->node[VICTIM].expel.reason == FTNL_EXPEL_BROADCAST) {
+		TH_LOG("reason %s",
+		       ftnl_expel_reason_name(vc->node[VICTIM].expel.reason));
+	}
+	expelled_at = vc->node[VICTIM].expel.time_mono_ns;
+	if (!kill_fence) {
+		ASSERT_EQ(0, read_report(report_fd, &r, 10000)) {
+			TH_LOG("the registered process never heard of the expulsion");
+		}
+		EXPECT_TRUE(r.expelled);
+		EXPECT_EQ(expelled_at, r.ev.time_mono_ns);
+		EXPECT_EQ(-ESTALE, r.register_again);
+	}
+	EXPECT_LT(healed - MARGIN_NS, expelled_at);
+	EXPECT_GT(healed + D_NS + MARGIN_NS, expelled_at);
+	TH_LOG("heal to expelled: %.1f ms (told by node %u, reason %s)",
+	       ((double)expelled_at - (double)healed) / 1e6,
+	       vc->node[VICTIM].expel.by_id,
+	       ftnl_expel_reason_name(vc->node[VICTIM].expel.reason));
+
+	ASSERT_EQ(0, st_vc_list(vc, VICTIM, &t));
+	e = st_vc_entry(&t, VICTIM);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((int)FTNL_NODE_STATE_EXPELLED, (int)e->state) {
+		TH_LOG("node %u says it is %s", VICTIM,
+		       ftnl_node_state_name(e->state));
+	}
+	ftnl_node_table_free(&t);
+
+	/* Fenced as the policy says. */
+	if (kill_fence) {
+		EXPECT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+			TH_LOG("the registered process was not SIGKILLed: status %#x",
+			       status);
+		}
+	} else {
+		st_msleep(500);
+		EXPECT_EQ(0, waitpid(pid, &status, WNOHANG)) {
+			TH_LOG("fence none killed the registered process");
+		}
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(report_fd);
+
+	/* Nothing flaps: one death each, nothing else, for 3d. */
+	while (st_mono_ns() < healed + 3 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	for (i = 0; i < vc->nevents; i++) {
+		const struct st_vc_event *ev = &vc->events[i];
+
+		if (ev->at == VICTIM) {
+			TH_LOG("node %u, cut off, declared node %u dead (%s)",
+			       VICTIM, ev->f.node_id,
+			       ftnl_event_cause_name(ev->f.cause));
+			continue;
+		}
+		EXPECT_EQ((uint32_t)VICTIM, ev->f.node_id) {
+			TH_LOG("node %u: event about node %u (%s)", ev->at,
+			       ev->f.node_id, ftnl_event_cause_name(ev->f.cause));
+			ST_VC_LOG_STALL(vc);
+		}
+	}
+	for (id = 1; id <= N; id++) {
+		if (live[id])
+			EXPECT_EQ(1u, st_vc_count_events(vc, id, VICTIM, -1));
+	}
+	EXPECT_EQ(1u, vc->node[VICTIM].expelled);
+	ASSERT_EQ(0, st_vc_wait_ring(vc, live, 0, why, sizeof(why))) {
+		TH_LOG("ring without node %u: %s", VICTIM, why);
+	}
+}
+
+TEST_F_TIMEOUT(expel, cut_off_then_healed_fence_none, 120)
+{
+	run_expel(_metadata, &self->vc, false);
+}
+
+TEST_F_TIMEOUT(expel, cut_off_then_healed_fence_kill, 120)
+{
+	run_expel(_metadata, &self->vc, true);
+}
+
+TEST_HARNESS_MAIN
