@@ -12,6 +12,7 @@
 #include <linux/netdevice.h>
 #include <linux/pkt_sched.h>
 #include <linux/udp.h>
+#include <net/ipv6.h>
 
 #include "transport.h"
 #include "wire.h"
@@ -128,6 +129,7 @@ void ftnl_transport_flush(struct ftnl_transport *t)
  * ftnl_transport_replay_accept - anti-replay check of a datagram's number
  * @t: the transport
  * @pos: its sender
+ * @incarnation: the sender incarnation it carries, the one the ring accepted
  * @seq: its sequence number
  * @fresh: first datagram of the sender's incarnation: the window starts
  *	afresh
@@ -137,11 +139,54 @@ void ftnl_transport_flush(struct ftnl_transport *t)
  * Return: the number was never seen and is not too old.
  */
 bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  u64 seq, bool fresh)
+				  u64 incarnation, u64 seq, bool fresh)
 {
-	if (fresh)
-		t->replay[pos] = (struct ftnl_replay){};
-	return ftnl_replay_accept(&t->replay[pos], seq);
+	struct ftnl_rx_window *rx = &t->replay[pos];
+	bool ok;
+
+	write_seqcount_begin(&t->replay_seq);
+	if (fresh || rx->incarnation != incarnation)
+		*rx = (struct ftnl_rx_window){ .incarnation = incarnation };
+	ok = ftnl_replay_accept(&rx->win, seq);
+	write_seqcount_end(&t->replay_seq);
+	return ok;
+}
+
+/**
+ * ftnl_transport_replay_copy - carry a sender's window over a replacement
+ * @t: the new transport, not running yet (under its ring's lock)
+ * @pos: the sender's position in @t's configuration
+ * @prev: the replaced transport, quiet
+ * @prev_pos: the same sender's position in @prev's configuration
+ *
+ * An unchanged member keeps its window, so that what it sent before the
+ * replacement cannot be replayed after it.
+ */
+void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
+				const struct ftnl_transport *prev, u32 prev_pos)
+{
+	write_seqcount_begin(&t->replay_seq);
+	t->replay[pos] = prev->replay[prev_pos];
+	write_seqcount_end(&t->replay_seq);
+}
+
+/*
+ * A replay of what the ring already accepted from @pos, told without the
+ * ring's lock (the lock still decides for everything else).
+ */
+static bool ftnl_transport_replay_seen(struct ftnl_transport *t, u32 pos,
+				       const struct ftnl_wire_hdr *hdr)
+{
+	const struct ftnl_rx_window *rx = &t->replay[pos];
+	unsigned int start;
+	bool seen;
+
+	do {
+		start = read_seqcount_begin(&t->replay_seq);
+		seen = rx->incarnation && rx->incarnation == hdr->incarnation &&
+		       ftnl_replay_seen(&rx->win, hdr->seq);
+	} while (read_seqcount_retry(&t->replay_seq, start));
+	return seen;
 }
 
 static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
@@ -162,14 +207,89 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 	}
 }
 
+/*
+ * The datagram comes from the address and port the table gives @from. A
+ * member of the other address family (a mixed cluster) has no address of
+ * this family in the table: only its port is checked.
+ */
+static bool ftnl_dgram_source_ok(const struct ftnl_node *from,
+				 const struct ftnl_source *src)
+{
+	if (src->port != from->port)
+		return false;
+	if (src->family != from->family)
+		return true;
+	if (src->family == AF_INET)
+		return src->addr4 == from->addr4;
+	return ipv6_addr_equal(&src->addr6, &from->addr6);
+}
+
+/*
+ * Every check that needs only the header and where the datagram came from:
+ * they run before the MAC, so that traffic that is not a member's costs a
+ * few comparisons. Returns the sender's node, or NULL with the datagram
+ * counted as dropped.
+ */
+static const struct ftnl_node *
+ftnl_dgram_check_header(struct ftnl_transport *t,
+			const struct ftnl_cluster *cluster,
+			const struct ftnl_wire_hdr *hdr, unsigned int len,
+			const struct ftnl_source *src)
+{
+	const struct ftnl_node *from;
+	enum ftnl_drop_reason why;
+
+	if (hdr->magic != FTNL_WIRE_MAGIC) {
+		why = FTNL_DROP_MAGIC;
+		goto drop;
+	}
+	if (hdr->version != FTNL_PROTO_VERSION) {
+		why = FTNL_DROP_VERSION;
+		goto drop;
+	}
+	if (FTNL_WIRE_HDR_LEN + hdr->payload_len + FTNL_WIRE_MAC_LEN != len) {
+		why = FTNL_DROP_SIZE;
+		goto drop;
+	}
+	if (hdr->cluster_id != cluster->cluster_id) {
+		why = FTNL_DROP_CLUSTER;
+		goto drop;
+	}
+	if (!ftnl_dgram_type_ok(hdr)) {
+		why = FTNL_DROP_TYPE;
+		goto drop;
+	}
+	from = ftnl_cluster_find(cluster, hdr->sender_id);
+	if (!from || hdr->sender_id == cluster->self_id) {
+		why = FTNL_DROP_UNKNOWN_SENDER;
+		goto drop;
+	}
+	if (hdr->dest_id != cluster->self_id) {
+		why = FTNL_DROP_NOT_FOR_US;
+		goto drop;
+	}
+	if (!ftnl_dgram_source_ok(from, src)) {
+		why = FTNL_DROP_SOURCE;
+		goto drop;
+	}
+	return from;
+drop:
+	ftnl_transport_drop(t, why);
+	return NULL;
+}
+
 /**
  * ftnl_dgram_rcv - check a datagram that arrived on an ftnl socket
  * @fn: the receiving netns's state
  * @skb: the datagram, data at the UDP header; the caller frees it
+ * @src: its source address and port
  *
- * Softirq, under RCU.
+ * Softirq, under RCU. The header checks come first, then the MAC, then a
+ * replay of what the ring already accepted is dropped; only then does the
+ * datagram reach the ring and its lock.
  */
-void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
+void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
+		    const struct ftnl_source *src)
 {
 	u8 mac[FTNL_WIRE_MAC_LEN];
 	struct ftnl_cluster *cluster;
@@ -178,6 +298,7 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
 	struct ftnl_transport *t;
 	unsigned int len;
 	const u8 *data;
+	u32 pos;
 
 	cluster = rcu_dereference(fn->cluster);
 	if (!cluster)
@@ -193,41 +314,18 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb)
 	}
 	data = skb->data + sizeof(struct udphdr);
 	ftnl_wire_hdr_decode(&hdr, data);
-
-	if (hdr.magic != FTNL_WIRE_MAGIC) {
-		ftnl_transport_drop(t, FTNL_DROP_MAGIC);
+	from = ftnl_dgram_check_header(t, cluster, &hdr, len, src);
+	if (!from)
 		return;
-	}
-	if (hdr.version != FTNL_PROTO_VERSION) {
-		ftnl_transport_drop(t, FTNL_DROP_VERSION);
-		return;
-	}
-	if (FTNL_WIRE_HDR_LEN + hdr.payload_len + FTNL_WIRE_MAC_LEN != len) {
-		ftnl_transport_drop(t, FTNL_DROP_SIZE);
-		return;
-	}
-	if (hdr.cluster_id != cluster->cluster_id) {
-		ftnl_transport_drop(t, FTNL_DROP_CLUSTER);
-		return;
-	}
-	from = ftnl_cluster_find(cluster, hdr.sender_id);
-	if (!from || hdr.sender_id == cluster->self_id) {
-		ftnl_transport_drop(t, FTNL_DROP_UNKNOWN_SENDER);
-		return;
-	}
-	if (hdr.dest_id != cluster->self_id) {
-		ftnl_transport_drop(t, FTNL_DROP_NOT_FOR_US);
-		return;
-	}
 	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster);
 	if (crypto_memneq(mac, data + len - FTNL_WIRE_MAC_LEN, sizeof(mac))) {
 		ftnl_transport_drop(t, FTNL_DROP_MAC);
 		return;
 	}
-	if (!ftnl_dgram_type_ok(&hdr)) {
-		ftnl_transport_drop(t, FTNL_DROP_TYPE);
+	pos = from - cluster->nodes;
+	if (ftnl_transport_replay_seen(t, pos, &hdr)) {
+		ftnl_transport_drop(t, FTNL_DROP_REPLAY);
 		return;
 	}
-	ftnl_ring_rx(cluster->ring, from - cluster->nodes, &hdr,
-		     data + FTNL_WIRE_HDR_LEN);
+	ftnl_ring_rx(cluster->ring, pos, &hdr, data + FTNL_WIRE_HDR_LEN);
 }

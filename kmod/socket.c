@@ -21,9 +21,19 @@
 static int ftnl_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct ftnl_net *fn = rcu_dereference_sk_user_data(sk);
+	struct ftnl_source src = {};
 
-	if (fn && skb->len >= sizeof(struct udphdr))
-		ftnl_dgram_rcv(fn, skb);
+	if (fn && skb->len >= sizeof(struct udphdr)) {
+		src.port = ntohs(udp_hdr(skb)->source);
+		if (ip_hdr(skb)->version == 4) {
+			src.family = AF_INET;
+			src.addr4 = ip_hdr(skb)->saddr;
+		} else {
+			src.family = AF_INET6;
+			src.addr6 = ipv6_hdr(skb)->saddr;
+		}
+		ftnl_dgram_rcv(fn, skb, &src);
+	}
 	consume_skb(skb);
 	return 0;
 }
@@ -76,11 +86,13 @@ void ftnl_sock_close(struct socket *sock)
 }
 
 static int ftnl_sock_xmit4(struct net *net, struct socket *sock,
+			   const struct ftnl_node *self,
 			   const struct ftnl_node *to, __be16 sport,
 			   struct sk_buff *skb, u8 tos)
 {
 	struct flowi4 fl4 = {
 		.daddr = to->addr4,
+		.saddr = self->family == AF_INET ? self->addr4 : 0,
 		.flowi4_proto = IPPROTO_UDP,
 		.flowi4_tos = RT_TOS(tos),
 		.fl4_sport = sport,
@@ -101,6 +113,7 @@ static int ftnl_sock_xmit4(struct net *net, struct socket *sock,
 
 #if IS_ENABLED(CONFIG_IPV6)
 static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
+			   const struct ftnl_node *self,
 			   const struct ftnl_node *to, __be16 sport,
 			   struct sk_buff *skb, u8 tos)
 {
@@ -112,6 +125,8 @@ static int ftnl_sock_xmit6(struct net *net, struct socket *sock,
 	};
 	struct dst_entry *dst;
 
+	if (self->family == AF_INET6)
+		fl6.saddr = self->addr6;
 	dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
@@ -139,14 +154,23 @@ int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
 		   struct sk_buff *skb, u8 tos)
 {
 	const struct ftnl_cluster *cluster = t->cluster;
-	__be16 sport = htons(cluster->nodes[cluster->self_index].port);
+	const struct ftnl_node *self = &cluster->nodes[cluster->self_index];
+	__be16 sport = htons(self->port);
 	struct net *net = read_pnet(&t->fn->net);
 
+	/*
+	 * From this node's own address in the table when the families
+	 * match: receivers check the source of every datagram against it
+	 * (on a host with several addresses, routing alone could pick
+	 * another).
+	 */
 	if (to->family == AF_INET && t->sock4)
-		return ftnl_sock_xmit4(net, t->sock4, to, sport, skb, tos);
+		return ftnl_sock_xmit4(net, t->sock4, self, to, sport, skb,
+				       tos);
 #if IS_ENABLED(CONFIG_IPV6)
 	if (to->family == AF_INET6 && t->sock6)
-		return ftnl_sock_xmit6(net, t->sock6, to, sport, skb, tos);
+		return ftnl_sock_xmit6(net, t->sock6, self, to, sport, skb,
+				       tos);
 #endif
 	kfree_skb(skb);
 	return -EAFNOSUPPORT;
@@ -186,6 +210,7 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 		err = -ENOMEM;
 		goto err_free;
 	}
+	seqcount_init(&t->replay_seq);
 	for (i = 0; i < n; i++) {
 		if (cluster->nodes[i].family == AF_INET)
 			need4 = true;

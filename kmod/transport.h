@@ -11,12 +11,23 @@
 
 #include <linux/atomic.h>
 #include <linux/net.h>
+#include <linux/seqlock.h>
 #include <linux/skbuff.h>
 
 #include "ftnl.h"
 #include "wire.h"
 
 struct ftnl_ring;
+
+/**
+ * struct ftnl_rx_window - the anti-replay window of one sender
+ * @incarnation: the sender incarnation @win counts, 0 before the first
+ * @win: its sequence numbers
+ */
+struct ftnl_rx_window {
+	u64 incarnation;
+	struct ftnl_replay win;
+};
 
 /**
  * struct ftnl_transport - one configuration's datagram endpoint
@@ -35,7 +46,8 @@ struct ftnl_ring;
  * @bcast_seq: number of the last broadcast this node started (under the
  *	ring's lock)
  * @replay: per position, the anti-replay window over the sender's
- *	incarnation the ring accepted (under the ring's lock)
+ *	incarnation the ring accepted (written under the ring's lock)
+ * @replay_seq: lets the receive path read @replay without the ring's lock
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
  * @txq_ctrl: ring datagrams (heartbeats, NEW_OBSERVER, LEAVE) built under
  *	the ring's lock, to be sent once it is released
@@ -53,7 +65,8 @@ struct ftnl_transport {
 	u64 incarnation;
 	atomic64_t *tx_seq;
 	u64 bcast_seq;
-	struct ftnl_replay *replay;
+	struct ftnl_rx_window *replay;
+	seqcount_t replay_seq;
 	atomic64_t drops[__FTNL_DROP_MAX];
 	struct sk_buff_head txq_ctrl;
 	struct sk_buff_head txq_bcast;
@@ -89,6 +102,22 @@ static inline void ftnl_transport_read_drops(const struct ftnl_transport *t,
 		out[i] = atomic64_read(&t->drops[i]);
 }
 
+/**
+ * struct ftnl_source - where a datagram came from, for the header checks
+ * @family: AF_INET or AF_INET6
+ * @port: UDP source port, host order
+ * @addr4: IPv4 source address (@family AF_INET)
+ * @addr6: IPv6 source address (@family AF_INET6)
+ */
+struct ftnl_source {
+	u8 family;
+	u16 port;
+	union {
+		__be32 addr4;
+		struct in6_addr addr6;
+	};
+};
+
 /* socket.c */
 int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 			const struct ftnl_cluster *cluster,
@@ -108,8 +137,11 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 len);
 void ftnl_transport_flush(struct ftnl_transport *t);
 bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  u64 seq, bool fresh);
-void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb);
+				  u64 incarnation, u64 seq, bool fresh);
+void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
+				const struct ftnl_transport *prev, u32 prev_pos);
+void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
+		    const struct ftnl_source *src);
 
 /* Where an authentic datagram goes up (kmod/ring/ring.c). */
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,

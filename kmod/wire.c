@@ -80,3 +80,26 @@ bool ftnl_replay_accept(struct ftnl_replay *win, u64 seq)
 	win->seen |= 1ULL << age;
 	return true;
 }
+
+/**
+ * ftnl_replay_seen - would ftnl_replay_accept() refuse @seq?
+ * @win: the sender's window
+ * @seq: the datagram's sequence number
+ *
+ * The same rule, without recording anything: the receive path uses it to
+ * drop a replay before it takes the ring's lock.
+ *
+ * Return: true for 0, a number already accepted, or one older than the
+ * window.
+ */
+bool ftnl_replay_seen(const struct ftnl_replay *win, u64 seq)
+{
+	u64 age;
+
+	if (!seq)
+		return true;
+	if (seq > win->top)
+		return false;
+	age = win->top - seq;
+	return age >= FTNL_REPLAY_WINDOW || ((win->seen >> age) & 1);
+}

@@ -136,5 +136,6 @@ struct ftnl_replay {
 #define FTNL_REPLAY_WINDOW	64
 
 bool ftnl_replay_accept(struct ftnl_replay *win, u64 seq);
+bool ftnl_replay_seen(const struct ftnl_replay *win, u64 seq);
 
 #endif /* _FTNL_WIRE_H */

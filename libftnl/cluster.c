@@ -234,6 +234,7 @@ FTNL_EXPORT const char *ftnl_drop_reason_name(unsigned int reason)
 		[FTNL_DROP_DEAD_SENDER] = "dead-sender",
 		[FTNL_DROP_NOT_FOR_US] = "not-for-us",
 		[FTNL_DROP_TYPE] = "type",
+		[FTNL_DROP_SOURCE] = "source",
 	};
 
 	if (reason < FTNL_ARRAY_SIZE(names) && names[reason])

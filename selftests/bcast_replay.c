@@ -507,10 +507,25 @@ static void expect_counted(struct __test_metadata *_metadata,
 /* --poke argument: payload offset and bytes */
 #define POKE(off, hex) ({ char *_b = alloca(48); snprintf(_b, 48, "%u:%s", (unsigned int)(off), (hex)); (const char *)_b; })
 
+/*
+ * From the outsider, each datagram from its claimed sender's address and
+ * port (ftnl_forge --as-sender: a spoofed source), so that it gets past the
+ * source check to the checks these cases are about.
+ */
 static void forge(struct __test_metadata *_metadata, FIXTURE_DATA(br) *self,
 		  const char *const *args)
 {
-	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, args));
+	const char *argv[48];
+	size_t i = 0;
+
+	while (args[i] && i < 45) {
+		argv[i] = args[i];
+		i++;
+	}
+	argv[i++] = "--as-sender";
+	argv[i++] = "10.99.0.0:7600";
+	argv[i] = NULL;
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, argv));
 }
 
 /*

@@ -23,6 +23,12 @@
  *			    real datagram altered on the way)
  *	  --poke OFF:HEX    overwrite payload bytes from offset OFF with HEX
  *			    (repeatable, applied in order, before the MAC)
+ *	  --src ADDR:PORT   send from this address and port, not this host's
+ *			    (IP_TRANSPARENT): a spoofed source, to pass the
+ *			    receiver's source check
+ *	  --as-sender NET:PORT  likewise, from the address of the header's
+ *			    sender when node I's address is NET with I as
+ *			    its last byte (the selftests' 10.99.0.I)
  *   ftnl_forge capture IFACE PORT FILE [--type T] [--dest D] [--sender S]
  *		[--count N] [--timeout MS] [--outgoing] [--idle MS]
  *	Capture (AF_PACKET on IFACE, both directions; IFACE "any": every
@@ -35,8 +41,11 @@
  *	a node, once). --idle MS: once at least one datagram is captured,
  *	stop (exit 0) after MS ms without another.
  *   ftnl_forge replay ADDR PORT FILE [--line K] [--count N] [--interval MS]
+ *		[--src ADDR:PORT]
  *	Send line K (from 1; default 1) of FILE, byte for byte, N times,
  *	MS milliseconds apart (default 0). --line 0 cycles through every line.
+ *	--src and --as-sender as for send (--as-sender: each line from
+ *	its own sender).
  *   ftnl_forge check FILE HEX64
  *	Verify the MAC of every line of FILE with key HEX64 and print each
  *	datagram's header; exit 0 if every MAC is right (proves that this
@@ -253,9 +262,17 @@ static void random_bytes(uint8_t *buf, size_t len)
 		close(fd);
 }
 
-static int udp_to(const char *addr, const char *port, struct sockaddr_in *sin)
+/*
+ * A UDP socket to @addr:@port. With @src ("ADDR:PORT"), its datagrams leave
+ * from that address and port, whoever owns them (IP_TRANSPARENT: root): what
+ * a host on the network can do to pass a source check.
+ */
+static int udp_to(const char *addr, const char *port, const char *src,
+		  struct sockaddr_in *sin)
 {
-	int fd;
+	struct sockaddr_in from = { .sin_family = AF_INET };
+	char text[64], *colon;
+	int fd, one = 1;
 
 	memset(sin, 0, sizeof(*sin));
 	sin->sin_family = AF_INET;
@@ -265,7 +282,45 @@ static int udp_to(const char *addr, const char *port, struct sockaddr_in *sin)
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		die("socket: %s", strerror(errno));
+	if (!src)
+		return fd;
+	snprintf(text, sizeof(text), "%s", src);
+	colon = strchr(text, ':');
+	if (!colon)
+		die("--src ADDR:PORT, not %s", src);
+	*colon = 0;
+	from.sin_port = htons((uint16_t)num(colon + 1));
+	if (inet_pton(AF_INET, text, &from.sin_addr) != 1)
+		die("not an IPv4 address: %s", text);
+	if (setsockopt(fd, SOL_IP, IP_TRANSPARENT, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&from, sizeof(from)))
+		die("cannot send from %s", src);
 	return fd;
+}
+
+/*
+ * --as-sender NET:PORT: the source of a datagram from node @id when node I
+ * has address NET with its last byte I (the selftests' 10.99.0.I), into
+ * @out; NULL (this host's own) for an id that has no such address, or
+ * when that address is the destination @to's (a host drops a datagram
+ * from its own address as a martian before any socket sees it).
+ */
+static const char *src_of_sender(const char *net, uint32_t id, const char *to,
+				 char *out, size_t len)
+{
+	const char *dot = strrchr(net, '.'), *colon = strchr(net, ':');
+
+	if (!dot || !colon || colon < dot)
+		die("--as-sender NET:PORT, not %s", net);
+	if (!id || id > 254)
+		return NULL;
+	snprintf(out, len, "%.*s.%u", (int)(dot - net), net, (unsigned int)id);
+	if (!strcmp(out, to))
+		return NULL;
+	snprintf(out, len, "%.*s.%u%s", (int)(dot - net), net, (unsigned int)id,
+		 colon);
+	return out;
 }
 
 static int send_one(int fd, const struct sockaddr_in *sin, const uint8_t *buf,
@@ -338,6 +393,8 @@ static int cmd_send(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "line", required_argument, NULL, 'L' },
 		{ "poke", required_argument, NULL, 'p' },
+		{ "src", required_argument, NULL, 'S' },
+		{ "as-sender", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftnl_wire_hdr hdr = {
@@ -347,7 +404,9 @@ static int cmd_send(int argc, char **argv)
 	uint8_t key[FTNL_KEY_LEN], buf[MAX_DGRAM];
 	uint8_t payload[MAX_DGRAM], from_mac[FTNL_WIRE_MAC_LEN] = { 0 };
 	struct ftnl_wire_hdr set = { 0 };
-	const char *from = NULL, *pokes[MAX_POKES];
+	const char *from = NULL, *src = NULL, *as_sender = NULL;
+	const char *pokes[MAX_POKES];
+	char src_text[64];
 	unsigned int given = 0, npokes = 0, i;
 	uint64_t count = 1, k, from_line = 1;
 	long garbage = -1, size = -1;
@@ -376,6 +435,8 @@ static int cmd_send(int argc, char **argv)
 		case 'Z': zero_mac = true; break;
 		case 'n': count = num(optarg); break;
 		case 'f': from = optarg; break;
+		case 'S': src = optarg; break;
+		case 'A': as_sender = optarg; break;
 		case 'L': from_line = num(optarg); break;
 		case 'p':
 			if (npokes == MAX_POKES)
@@ -414,7 +475,10 @@ static int cmd_send(int argc, char **argv)
 	for (i = 0; i < npokes; i++)
 		poke(payload, hdr.payload_len < sizeof(payload) ?
 			      hdr.payload_len : sizeof(payload), pokes[i]);
-	fd = udp_to(argv[optind], argv[optind + 1], &sin);
+	if (as_sender)
+		src = src_of_sender(as_sender, hdr.sender_id, argv[optind],
+				    src_text, sizeof(src_text));
+	fd = udp_to(argv[optind], argv[optind + 1], src, &sin);
 
 	for (k = 0; k < count; k++) {
 		size_t len;
@@ -641,9 +705,13 @@ static int cmd_replay(int argc, char **argv)
 		{ "line", required_argument, NULL, 'L' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "interval", required_argument, NULL, 'I' },
+		{ "src", required_argument, NULL, 'S' },
+		{ "as-sender", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t count = 1, line = 1, interval = 0, k;
+	const char *src = NULL, *as_sender = NULL;
+	char src_text[64];
 	uint8_t buf[MAX_DGRAM];
 	struct sockaddr_in sin;
 	int opt, fd, len;
@@ -653,12 +721,14 @@ static int cmd_replay(int argc, char **argv)
 		case 'L': line = num(optarg); break;
 		case 'n': count = num(optarg); break;
 		case 'I': interval = num(optarg); break;
+		case 'S': src = optarg; break;
+		case 'A': as_sender = optarg; break;
 		default: return 2;
 		}
 	}
 	if (argc - optind != 3)
 		die("usage: ftnl_forge replay ADDR PORT FILE [--line K] [--count N]%s", "");
-	fd = udp_to(argv[optind], argv[optind + 1], &sin);
+	fd = as_sender ? -1 : udp_to(argv[optind], argv[optind + 1], src, &sin);
 	for (k = 0; k < count; k++) {
 		unsigned long l = (unsigned long)(line ? line : k + 1);
 
@@ -667,6 +737,20 @@ static int cmd_replay(int argc, char **argv)
 			len = read_line(argv[optind + 2], l = 1, buf, sizeof(buf));
 		if (len < 0)
 			die("no datagram at that line of %s", argv[optind + 2]);
+		if (as_sender) {
+			/* each line from its own sender's address */
+			struct ftnl_wire_hdr hdr = { 0 };
+
+			if (len >= FTNL_WIRE_HDR_LEN)
+				ftnl_wire_hdr_decode(&hdr, buf);
+			if (fd >= 0)
+				close(fd);
+			fd = udp_to(argv[optind], argv[optind + 1],
+				    src_of_sender(as_sender, hdr.sender_id,
+						  argv[optind], src_text,
+						  sizeof(src_text)),
+				    &sin);
+		}
 		if (k && interval) {
 			struct timespec ts = {
 				.tv_sec = (time_t)(interval / 1000),

@@ -261,6 +261,11 @@ static void expect_dropped(struct __test_metadata *_metadata,
 
 /* Target address, and numbers as text, for argument lists. */
 #define ADDR(id) st_vc_addr(id, (char[16]){ 0 }, 16)
+/*
+ * From the claimed sender's own address and port (IP_TRANSPARENT): to
+ * reach the checks behind the source check, a spoofed source.
+ */
+#define AS_SENDER "10.99.0.0:7600"
 #define U(v) ({ char *_b = alloca(24); snprintf(_b, 24, "%llu", (unsigned long long)(v)); (const char *)_b; })
 
 TEST_F(dgram, garbage)
@@ -314,13 +319,14 @@ TEST_F(dgram, bad_length)
 		const char *a3[] = { "send", ADDR(TARGET), "7600", "--cluster",
 				     U(CLUSTER), "--sender", "4", "--dest", "5",
 				     "--plen", over, NULL };
-		/* the largest payload itself passes the size check: then
-		 * the MAC (no key) stops it
+		/* the largest payload itself passes the size check (a
+		 * BCAST: payload allowed): then the MAC (no key) stops it
 		 */
-		const char *a4[] = { "send", ADDR(TARGET), "7600", "--cluster",
-				     U(CLUSTER), "--sender", "4", "--dest", "5",
-				     "--inc", U(self->inc[EMITTER]), "--plen", max,
-				     NULL };
+		const char *a4[] = { "send", ADDR(TARGET), "7600", "--type",
+				     "4", "--cluster", U(CLUSTER), "--sender",
+				     "4", "--dest", "5", "--inc",
+				     U(self->inc[EMITTER]), "--plen", max,
+				     "--as-sender", AS_SENDER, NULL };
 
 		expect_dropped(_metadata, self, TARGET, FTNL_DROP_SIZE, 1, a1);
 		expect_dropped(_metadata, self, TARGET, FTNL_DROP_SIZE, 1, a2);
@@ -398,11 +404,12 @@ TEST_F(dgram, wrong_key)
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "3",
 			    "--cluster", U(CLUSTER), "--sender", "6", "--dest",
 			    "5", "--inc", U(self->inc[OBSERVER]), "--seq",
-			    "1000000", "--key", wrong_key, NULL };
+			    "1000000", "--key", wrong_key, "--as-sender",
+			    AS_SENDER, NULL };
 	const char *z[] = { "send", ADDR(TARGET), "7600", "--cluster",
 			    U(CLUSTER), "--sender", "4", "--dest", "5", "--inc",
 			    U(self->inc[EMITTER]), "--seq", "1000000",
-			    "--zero-mac", NULL };
+			    "--zero-mac", "--as-sender", AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_MAC, 1, a);
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_MAC, 1, z);
@@ -416,7 +423,8 @@ TEST_F(dgram, forged_new_observer)
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "2",
 			    "--cluster", U(CLUSTER), "--sender", "9", "--dest",
 			    "5", "--inc", U(self->inc[OTHER]), "--seq",
-			    "1000000", "--count", "3", NULL };
+			    "1000000", "--count", "3", "--as-sender",
+			    AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_MAC, 3, a);
 }
@@ -429,7 +437,8 @@ TEST_F(dgram, forged_heartbeat)
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "1",
 			    "--cluster", U(CLUSTER), "--sender", "4", "--dest",
 			    "5", "--inc", U(self->inc[EMITTER]), "--seq",
-			    "1000000000", "--count", "3", NULL };
+			    "1000000000", "--count", "3", "--as-sender",
+			    AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_MAC, 3, a);
 }
@@ -437,9 +446,11 @@ TEST_F(dgram, forged_heartbeat)
 TEST_F(dgram, replay_heartbeat)
 {
 	const char *a[] = { "replay", ADDR(TARGET), "7600", self->hb,
-			    "--line", "1", "--count", "3", NULL };
+			    "--line", "1", "--count", "3", "--as-sender",
+			    AS_SENDER, NULL };
 	const char *b[] = { "replay", ADDR(TARGET), "7600", self->hb,
-			    "--line", "0", "--count", "3", NULL };
+			    "--line", "0", "--count", "3", "--as-sender",
+			    AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_REPLAY, 3, a);
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_REPLAY, 3, b);
@@ -448,7 +459,7 @@ TEST_F(dgram, replay_heartbeat)
 TEST_F(dgram, replay_new_observer)
 {
 	const char *a[] = { "replay", ADDR(TARGET), "7600", self->newobs,
-			    "--count", "2", NULL };
+			    "--count", "2", "--as-sender", AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_REPLAY, 2, a);
 }
@@ -476,28 +487,129 @@ TEST_F(dgram, control_with_key)
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "1",
 			    "--cluster", U(CLUSTER), "--sender", "6", "--dest",
 			    "5", "--inc", U(self->inc[OBSERVER]), "--seq",
-			    "1000000", "--key", self->key, NULL };
+			    "1000000", "--key", self->key, "--as-sender",
+			    AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, -1, 1, a);
 }
 
+TEST_F(dgram, member_new_observer)
+{
+	/* With the key (what a member, or a replay of a member's old
+	 * NEW_OBSERVER, can present): node 7 "observes" node 5, with node 6
+	 * alive between them. Taken as is (before the fix), node 5 would
+	 * heartbeat node 7 only and node 6 would declare it dead after d.
+	 * Now it is not taken: node 6 keeps its heartbeats, and node 7 gets
+	 * them too (a real sender may know of a death on its way here): no
+	 * event over 2d, nothing dropped (issue 10 item 2).
+	 */
+	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "2",
+			    "--cluster", U(CLUSTER), "--sender", "7", "--dest",
+			    "5", "--inc", U(self->inc[7]), "--seq", "4000000",
+			    "--key", self->key, "--as-sender", AS_SENDER, NULL };
+	const struct ftnl_node *e;
+	struct ftnl_node_table t;
+	struct ftnl_stats s0, s1, o0, o1;
+	uint64_t deadline;
+	int r;
+
+	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, &s0));
+	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &o0));
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
+	deadline = st_mono_ns() + (uint64_t)WAIT_MS * 1000000ull;
+	do {
+		st_msleep(20);
+		ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, &s1));
+	} while (s1.new_observer_recv == s0.new_observer_recv &&
+		 st_mono_ns() < deadline);
+	EXPECT_EQ(s0.new_observer_recv + 1, s1.new_observer_recv);
+	ASSERT_EQ(0, st_vc_list(&self->vc, TARGET, &t));
+	e = st_vc_entry(&t, OBSERVER);
+	EXPECT_TRUE(e && e->observer);
+	e = st_vc_entry(&t, 7);
+	EXPECT_TRUE(e && e->observer);
+	ftnl_node_table_free(&t);
+	/* 2d: node 6 would have suspected node 5 by now. */
+	st_msleep(2 * D_US / 1000);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, &s1));
+	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &o1));
+	for (r = 0; r <= FTNL_DROP_MAX; r++) {
+		EXPECT_EQ(s0.drops[r], s1.drops[r]) {
+			TH_LOG("node 5: drops %s %" PRIu64 " -> %" PRIu64,
+			       ftnl_drop_reason_name((unsigned int)r),
+			       s0.drops[r], s1.drops[r]);
+		}
+	}
+	EXPECT_EQ(o0.suspicions, o1.suspicions);
+	EXPECT_LT(o0.hb_from_emitter + 5, o1.hb_from_emitter);
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	EXPECT_EQ(0u, self->vc.nevents) {
+		TH_LOG("failure event at node %u about node %u (%s)",
+		       self->vc.events[0].at, self->vc.events[0].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[0].f.cause));
+		ST_VC_LOG_STALL(&self->vc);
+	}
+	/* The ring is intact around node 5: node 6 still observes it (node
+	 * 5's dump shows two observers, which st_vc_ring_check() refuses).
+	 */
+	ASSERT_EQ(0, st_vc_list(&self->vc, OBSERVER, &t));
+	e = st_vc_entry(&t, TARGET);
+	EXPECT_TRUE(e && e->emitter && e->state == FTNL_NODE_STATE_ALIVE);
+	ftnl_node_table_free(&t);
+}
+
 TEST_F(dgram, control_bad_type)
 {
-	/* Also a member's privilege: with the key, a datagram of an unknown
-	 * type, and a heartbeat with a payload, pass the MAC and stop at the
-	 * type check (nothing else can reach it).
+	/* With the key and from the member's address, a datagram of an
+	 * unknown type, and a heartbeat with a payload, stop at the type
+	 * check (see cheap_checks_first: without them too).
 	 */
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "9",
 			    "--cluster", U(CLUSTER), "--sender", "6", "--dest",
 			    "5", "--inc", U(self->inc[OBSERVER]), "--seq",
-			    "2000000", "--key", self->key, NULL };
+			    "2000000", "--key", self->key, "--as-sender",
+			    AS_SENDER, NULL };
 	const char *b[] = { "send", ADDR(TARGET), "7600", "--type", "1",
 			    "--plen", "4", "--cluster", U(CLUSTER), "--sender",
 			    "6", "--dest", "5", "--inc", U(self->inc[OBSERVER]),
-			    "--seq", "2000001", "--key", self->key, NULL };
+			    "--seq", "2000001", "--key", self->key,
+			    "--as-sender", AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_TYPE, 1, a);
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_TYPE, 1, b);
+}
+
+TEST_F(dgram, cheap_checks_first)
+{
+	/*
+	 * Every check that needs only the header and the source runs before
+	 * the MAC (issue 10 item 4): what an outsider sends without the key
+	 * is counted under the first header check it fails, never as "mac".
+	 * An unknown type with a random MAC: "type".
+	 */
+	const char *t[] = { "send", ADDR(TARGET), "7600", "--type", "9",
+			    "--cluster", U(CLUSTER), "--sender", "4", "--dest",
+			    "5", "--inc", U(self->inc[EMITTER]), "--seq",
+			    "3000000", "--as-sender", AS_SENDER, "--count", "2",
+			    NULL };
+	/* A heartbeat "from node 4" sent from the outsider's own address,
+	 * from node 4's address but another port, and a real heartbeat of
+	 * node 4 replayed from the outsider's address: "source".
+	 */
+	const char *a[] = { "send", ADDR(TARGET), "7600", "--cluster",
+			    U(CLUSTER), "--sender", "4", "--dest", "5", "--inc",
+			    U(self->inc[EMITTER]), "--seq", "3000000", NULL };
+	const char *p[] = { "send", ADDR(TARGET), "7600", "--cluster",
+			    U(CLUSTER), "--sender", "4", "--dest", "5", "--inc",
+			    U(self->inc[EMITTER]), "--seq", "3000000", "--src",
+			    "10.99.0.4:7601", NULL };
+	const char *r[] = { "replay", ADDR(TARGET), "7600", self->hb,
+			    "--line", "0", "--count", "3", NULL };
+
+	expect_dropped(_metadata, self, TARGET, FTNL_DROP_TYPE, 2, t);
+	expect_dropped(_metadata, self, TARGET, FTNL_DROP_SOURCE, 1, a);
+	expect_dropped(_metadata, self, TARGET, FTNL_DROP_SOURCE, 1, p);
+	expect_dropped(_metadata, self, TARGET, FTNL_DROP_SOURCE, 3, r);
 }
 
 TEST_F_TIMEOUT(dgram, replay_hides_no_death, 60)
@@ -511,8 +623,9 @@ TEST_F_TIMEOUT(dgram, replay_hides_no_death, 60)
 	uint32_t id;
 	/* 30 replays, 50 ms apart: they span 1.5 s, past detection */
 	const char *a[] = { "replay", ADDR(OBSERVER), "7600", cap, "--line",
-			    "0", "--count", "30", "--interval", "50", NULL };
-	char *argv[16];
+			    "0", "--count", "30", "--interval", "50",
+			    "--as-sender", AS_SENDER, NULL };
+	char *argv[20];
 	int i;
 
 	for (id = 1; id <= N; id++)

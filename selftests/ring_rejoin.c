@@ -168,6 +168,9 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	/*
 	 * Forwarded by node 12, which sends node 7 nothing else: the forged
 	 * sequence number moves only node 7's replay window for node 12.
+	 * From node 12's address and port (IP_TRANSPARENT, in an outsider's
+	 * netns: node 1's own socket holds the port in its netns): node 7
+	 * checks the source against its node table.
 	 */
 	snprintf(fwd, sizeof(fwd), "%u", FORWARDER);
 	snprintf(fwd_inc, sizeof(fwd_inc), "%" PRIu64,
@@ -177,9 +180,11 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 				    st_vc_addr(VICTIM_PEER, addr, sizeof(addr)),
 				    "7600", "--from", death, "--sender", fwd,
 				    "--inc", fwd_inc, "--seq", seq,
-				    "--poke", poke, "--key", key, NULL };
+				    "--poke", poke, "--key", key,
+				    "--as-sender", "10.99.0.0:7600", NULL };
 
-		ASSERT_EQ(0, st_vc_forge(&self->vc, 1, a));
+		ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
+		ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
 	}
 	for (i = 0; i < 100; i++) {
 		st_msleep(20);
@@ -189,8 +194,9 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 	}
 	EXPECT_LT(s0.bcast_delivered, s.bcast_delivered) {
 		TH_LOG("node 7 did not take the late broadcast (drops type %" PRIu64
-		       " replay %" PRIu64 ")", s.drops[FTNL_DROP_TYPE],
-		       s.drops[FTNL_DROP_REPLAY]);
+		       " replay %" PRIu64 " source %" PRIu64 ")",
+		       s.drops[FTNL_DROP_TYPE], s.drops[FTNL_DROP_REPLAY],
+		       s.drops[FTNL_DROP_SOURCE]);
 	}
 	st_msleep(3 * D_US / 1000);
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));

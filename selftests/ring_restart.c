@@ -58,6 +58,7 @@
 #include <sys/wait.h>
 
 #include "st_vcluster.h"
+#include "wire.h"		/* kmod/wire.h: the datagram types */
 #include "ksft.h"
 
 #define N		16
@@ -164,8 +165,8 @@ static void log_neighbours(struct __test_metadata *_metadata, struct st_vc *vc)
 
 /*
  * The old life stays dead: its captured heartbeat @old_hb, replayed to node
- * 6 (from node 1's netns: any host can send it), is dropped as stale, and
- * changes nothing else.
+ * 6 (from an outsider's netns, with node 5's source address: any host can
+ * send it), is dropped as stale, and changes nothing else.
  */
 static void old_life_stays_dead(struct __test_metadata *_metadata,
 				struct st_vc *vc, const char *old_hb,
@@ -173,13 +174,14 @@ static void old_life_stays_dead(struct __test_metadata *_metadata,
 {
 	char addr[16];
 	const char *a[] = { "replay", st_vc_addr(OBSERVER, addr, sizeof(addr)),
-			    "7600", old_hb, NULL };
+			    "7600", old_hb, "--src", "10.99.0.5:7600", NULL };
 	struct ftnl_stats s0, s;
 	uint64_t deadline;
 	int r;
 
+	ASSERT_EQ(0, st_vc_add_outsider(vc));
 	ASSERT_EQ(0, st_vc_stats(vc, OBSERVER, &s0));
-	ASSERT_EQ(0, st_vc_forge(vc, 1, a));
+	ASSERT_EQ(0, st_vc_forge(vc, ST_VC_OUTSIDER_HOST, a));
 	deadline = st_mono_ns() + 5000000000ull;
 	do {
 		st_msleep(20);
@@ -511,6 +513,121 @@ TEST_F_TIMEOUT(reconf, same_configuration, 60)
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
 		TH_LOG("ring: %s", why);
 	}
+}
+
+/* Wait until node @at's drops of @r1 and @r2 together grew by @more. */
+static uint64_t wait_drops(struct st_vc *vc, uint32_t at,
+			   const struct ftnl_stats *s0, int r1, int r2,
+			   uint64_t more)
+{
+	uint64_t deadline = st_mono_ns() + 5000000000ull, got;
+	struct ftnl_stats s;
+
+	do {
+		st_msleep(20);
+		if (st_vc_stats(vc, at, &s))
+			return 0;
+		got = s.drops[r1] - s0->drops[r1] + s.drops[r2] - s0->drops[r2];
+	} while (got < more && st_mono_ns() < deadline);
+	st_msleep(200);
+	if (st_vc_stats(vc, at, &s))
+		return 0;
+	return s.drops[r1] - s0->drops[r1] + s.drops[r2] - s0->drops[r2];
+}
+
+/*
+ * keeps_what_it_knows (issue 14, "cluster set keeps what it knows"; issue
+ * 10 item 2): node 5 dies and everybody learns it; then node 6 (its
+ * observer) runs CLUSTER_SET again with the same configuration. Node 6
+ * still holds node 5 dead (not alive, not announced again: no new event
+ * anywhere over 2d + margin), observes node 4, and its anti-replay windows
+ * survive the replacement: a heartbeat of node 5 captured before its
+ * death and a heartbeat of node 4 to node 6 captured before the set, both
+ * replayed to node 6 afterwards (from an outsider's netns, with their
+ * senders' source addresses), are dropped and change nothing. Before the fix node
+ * 6 forgot: node 5 was alive again in its table and the replayed
+ * heartbeats were accepted (one of them from its emitter, which re-arms
+ * the timeout: a replay could hide a death).
+ */
+TEST_F_TIMEOUT(reconf, keeps_what_it_knows, 60)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	char dir[64] = "/tmp/ftnl-reconf.XXXXXX", hb5[96], hb4[96], why[256] = "";
+	const char *a5[] = { "replay", "10.99.0.6", "7600", hb5, "--src",
+			     "10.99.0.5:7600", NULL };
+	const char *a4[] = { "replay", "10.99.0.6", "7600", hb4, "--src",
+			     "10.99.0.4:7600", NULL };
+	uint64_t d_ns = 1000000000ull, t_kill, t0, got;
+	struct ftnl_stats s0, s1;
+	size_t nbefore, i;
+	uint32_t id;
+	pid_t pid;
+
+	for (id = 1; id <= N; id++)
+		live[id] = id != NODE;
+	ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(hb5, sizeof(hb5), "%s/hb5", dir);
+	snprintf(hb4, sizeof(hb4), "%s/hb4", dir);
+	pid = st_vc_capture(&self->vc, hb5, OBSERVER, FTNL_MSG_HEARTBEAT,
+			    OBSERVER, NODE, 1);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, st_wait_pid(pid, 30000));
+
+	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
+	for (id = 1; id <= N; id++)
+		if (live[id])
+			ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
+						      t_kill + 3 * d_ns + 4 * MARGIN_NS));
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * d_ns + MARGIN_NS) / 1000000, why,
+				     sizeof(why))) {
+		TH_LOG("ring without node 5: %s", why);
+	}
+	/* node 4 now heartbeats node 6 */
+	pid = st_vc_capture(&self->vc, hb4, OBSERVER, FTNL_MSG_HEARTBEAT,
+			    OBSERVER, EMITTER, 1);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, st_wait_pid(pid, 30000));
+	nbefore = self->vc.nevents;
+
+	ASSERT_EQ(0, st_vc_configure(&self->vc, OBSERVER));
+	EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, OBSERVER, NODE, NULL));
+
+	/* The replays, from node 1's netns with the senders' addresses. */
+	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &s0));
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a5));
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a4));
+	got = wait_drops(&self->vc, OBSERVER, &s0, FTNL_DROP_REPLAY,
+			 FTNL_DROP_DEAD_SENDER, 2);
+	EXPECT_EQ(2u, got);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &s1));
+	EXPECT_EQ(s0.hb_recv + (s1.hb_from_emitter - s0.hb_from_emitter),
+		  s1.hb_recv) {
+		TH_LOG("node 6 took a heartbeat from a non-emitter");
+	}
+
+	t0 = st_mono_ns();
+	while (st_mono_ns() < t0 + 2 * d_ns + MARGIN_NS)
+		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
+	for (i = nbefore; i < self->vc.nevents; i++)
+		TH_LOG("unexpected event at node %u about node %u (%s)",
+		       self->vc.events[i].at, self->vc.events[i].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[i].f.cause));
+	EXPECT_EQ(nbefore, self->vc.nevents) {
+		ST_VC_LOG_STALL(&self->vc);
+	}
+	EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, OBSERVER, NODE, NULL));
+	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
+		TH_LOG("ring: %s", why);
+	}
+	unlink(hb5);
+	unlink(hb4);
+	strcat(hb5, ".ready");
+	strcat(hb4, ".ready");
+	unlink(hb5);
+	unlink(hb4);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -90,6 +90,44 @@ u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self)
 	return self;
 }
 
+/**
+ * ftnl_ring_can_observe - may @from be this node's observer, given D?
+ * @dead: the dead set D
+ * @n: number of positions
+ * @self: this node's position
+ * @from: the node that says it observes this node (NEW_OBSERVER)
+ *
+ * A node observes its closest predecessor not in its D: @from can be this
+ * node's observer only if every node strictly between this node and
+ * @from is in this node's D. A NEW_OBSERVER that fails the rule is a
+ * replay or a forgery, or its sender knows of a death this node has not
+ * heard yet (see ftnl_ring_core_new_observer()).
+ *
+ * Return: true if @from may observe this node.
+ */
+bool ftnl_ring_can_observe(const unsigned long *dead, u32 n, u32 self,
+			   u32 from)
+{
+	u32 pos = ftnl_ring_succ(self, n), steps;
+
+	if (from == self || from >= n)
+		return false;
+	for (steps = 0; steps < n && pos != from; steps++) {
+		if (!ftnl_bit_test(dead, pos))
+			return false;
+		pos = ftnl_ring_succ(pos, n);
+	}
+	return true;
+}
+
+/* @pos lies strictly between @from and @to, walking forward from @from. */
+bool ftnl_ring_between(u32 pos, u32 from, u32 to, u32 n)
+{
+	u32 a = (pos + n - from) % n, b = (to + n - from) % n;
+
+	return a && a < b;
+}
+
 /* ---- Algorithm 1 ------------------------------------------------------ */
 
 static void ftnl_ring_send(const struct ftnl_ring_detector *det,
@@ -387,6 +425,7 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->probe = (struct ftnl_ring_prober){ 0 };
 	core->refuted = 0;
 	core->throttled = 0;
+	core->owed = self;
 	core->dead = dead;
 	core->peers = peers;
 }
@@ -483,12 +522,51 @@ static void ftnl_ring_core_resign(struct ftnl_ring_core *core, u8 why,
 		out->resigned(out->ctx, why);
 }
 
-/* See ftnl_ring_det_start(). */
+/**
+ * ftnl_ring_core_inherit - keep what a replaced configuration knew of a peer
+ * @core: the state, not started yet
+ * @pos: the peer's position in @core
+ * @peer: what the replaced ring knew of it (same id, same endpoint)
+ * @observer: @peer->observer as a position of @core (this node's own when
+ *	that node is no member any more)
+ *
+ * A `cluster set` that keeps a member keeps its state, D membership and
+ * incarnations: a known-dead node stays dead (and is not announced again),
+ * and an incarnation older than the one known stays stale.
+ */
+void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
+			    const struct ftnl_ring_peer *peer, u32 observer)
+{
+	if (pos == core->det.self)
+		return;
+	if (core->peers[pos].state != FTNL_NODE_STATE_ALIVE)
+		return;		/* inherited once only */
+	core->peers[pos] = *peer;
+	core->peers[pos].observer = observer;
+	if (peer->state == FTNL_NODE_STATE_ALIVE)
+		return;
+	ftnl_bit_set(core->dead, pos);
+	if (peer->state == FTNL_NODE_STATE_LEFT)
+		core->nleft++;
+	else
+		core->ndead++;
+}
+
+/*
+ * See ftnl_ring_det_start(). Emitter and observer are the closest live
+ * neighbours: D may be inherited (ftnl_ring_core_inherit()).
+ */
 void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 			  const struct ftnl_ring_sink *out)
 {
+	struct ftnl_ring_detector *det = &core->det;
+
+	det->emitter = ftnl_ring_find_emitter(core->dead, det->n, det->self,
+					      ftnl_ring_pred(det->self, det->n));
+	det->observing = det->emitter != det->self;
+	det->observer = ftnl_ring_find_observer(core->dead, det->n, det->self);
 	core->running = true;
-	ftnl_ring_det_start(&core->det, now, out);
+	ftnl_ring_det_start(det, now, out);
 }
 
 /* No input changes the state after this but readmission's bookkeeping. */
@@ -498,33 +576,59 @@ void ftnl_ring_core_stop(struct ftnl_ring_core *core)
 }
 
 /*
+ * A claimant owed heartbeats (ftnl_ring_core_new_observer()) is owed
+ * nothing once it is in D, and becomes the observer once D allows it: the
+ * deaths its claim was based on are known here now.
+ */
+static void ftnl_ring_core_settle_owed(struct ftnl_ring_core *core)
+{
+	struct ftnl_ring_detector *det = &core->det;
+	u32 owed = core->owed;
+
+	if (owed == det->self)
+		return;
+	if (ftnl_bit_test(core->dead, owed)) {
+		core->owed = det->self;
+	} else if (ftnl_ring_can_observe(core->dead, det->n, det->self,
+					 owed)) {
+		det->observer = owed;
+		det->observer_claimed = true;
+		core->owed = det->self;
+	}
+}
+
+/*
  * Task T1 (ftnl_ring_det_tick()), while running. An observer this node
  * holds dead is not heartbeaten: only a NEW_OBSERVER moves the observer,
  * and when every node between it and this one is dead too, none comes; a
  * frozen observer that resumes would take the heartbeats as its emitter's
  * and never learn. It is told it is dead instead, or, when no one knows
  * its incarnation, left to miss its emitter: it then accuses this node,
- * which answers EXPELLED.
+ * which answers EXPELLED. A claimant owed heartbeats gets them too.
  */
 void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 			 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	struct ftnl_ring_peer *peer = &core->peers[det->observer];
+	struct ftnl_ring_peer *peer;
 
 	if (!core->running)
 		return;
 	core->probe_budget = FTNL_RING_PROBE_BUDGET;
+	ftnl_ring_core_settle_owed(core);
+	peer = &core->peers[det->observer];
 	if (det->observer == det->self || peer->state != FTNL_NODE_STATE_DEAD ||
 	    !out->expel) {
 		ftnl_ring_det_tick(det, out);
-		return;
+	} else {
+		if (peer->dead_incarnation && now >= peer->expel_next) {
+			peer->expel_next = now + det->period_ns / 2;
+			out->expel(out->ctx, det->observer, peer->dead_incarnation);
+		}
+		ftnl_ring_det_renew(det, out);
 	}
-	if (peer->dead_incarnation && now >= peer->expel_next) {
-		peer->expel_next = now + det->period_ns / 2;
-		out->expel(out->ctx, det->observer, peer->dead_incarnation);
-	}
-	ftnl_ring_det_renew(det, out);
+	if (core->owed != det->self)
+		ftnl_ring_send(det, out, core->owed, FTNL_MSG_HEARTBEAT);
 }
 
 /**
@@ -1115,35 +1219,47 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 	return true;
 }
 
-/*
- * Task T4 (ftnl_ring_det_new_observer()), but a claim from farther away
- * than an observer that claimed this node itself and is not in D is held
- * back: it is likely stale, from a node that has not yet learned that a
- * node between them rejoined, and taking it would steal the rejoined
- * node's heartbeats. The claimant repeats it every h
- * (ftnl_ring_det_tick()): a claim made because the observer died is taken
- * as soon as that death is known here, and one repeated for d is taken
- * anyway (this node may have missed the death: the claimant gave its new
- * emitter 2d, and must not suspect it for a broadcast lost here).
+/**
+ * ftnl_ring_core_new_observer - task T4 (ftnl_ring_det_new_observer())
+ * @core: the state
+ * @from: the sender, who says it observes this node now
+ * @out: the sink
+ *
+ * observer <- @from, as Algorithm 1 says, but only when @from can be this
+ * node's observer given its D (ftnl_ring_can_observe(): every node between
+ * them is in D). Otherwise the claim is stale (its sender has not learned
+ * yet that a node between them rejoined), replayed or forged, or its
+ * sender knows of a death this node has not learned (the broadcast is on
+ * its way, or was lost here). The observer then stays, so that no claim
+ * silences a live observer, and @from is heartbeaten too (@core->owed),
+ * so that a sender that is right does not suspect this node after 2d.
+ * Of two such claimants the closer one is owed: the nearest live
+ * successor is the true observer. Once D allows it, the owed claimant
+ * becomes the observer (ftnl_ring_core_tick()).
+ *
+ * Return: @from was taken as the observer.
  */
-void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 u64 now, const struct ftnl_ring_sink *out)
+bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
+				 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	u32 n = det->n;
+	u32 owed = core->owed;
 
-	if (det->observer_claimed && det->observer != det->self &&
-	    !ftnl_bit_test(core->dead, det->observer) &&
-	    (det->observer + n - det->self) % n < (from + n - det->self) % n) {
-		if (det->stale_claim_from != from || !det->stale_claim_since) {
-			det->stale_claim_from = from;
-			det->stale_claim_since = now;
-		}
-		if (now - det->stale_claim_since < det->timeout_ns)
-			return;
+	if (from == det->self || from >= det->n)
+		return false;
+	if (from != det->observer &&
+	    !ftnl_ring_can_observe(core->dead, det->n, det->self, from)) {
+		if (owed == det->self || ftnl_bit_test(core->dead, owed) ||
+		    ftnl_ring_between(from, det->self, owed, det->n))
+			core->owed = from;
+		if (core->owed == from)
+			ftnl_ring_send(det, out, from, FTNL_MSG_HEARTBEAT);
+		return false;
 	}
-	det->stale_claim_since = 0;
+	if (owed == from)
+		core->owed = det->self;
 	ftnl_ring_det_new_observer(det, from, out);
+	return true;
 }
 
 /* LEAVE from @from: it leaves; it says so itself. */
@@ -1352,7 +1468,7 @@ void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 	view->incarnation = self ? core->incarnation :
 				   core->peers[pos].incarnation;
 	view->emitter = det->observing && pos == det->emitter;
-	view->observer = pos == det->observer && !self;
+	view->observer = (pos == det->observer || pos == core->owed) && !self;
 	view->has_hb_age = view->emitter && det->heard_emitter;
 	view->hb_age_ns = view->has_hb_age ? now - det->last_hb : 0;
 }

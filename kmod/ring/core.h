@@ -89,6 +89,9 @@ static inline u32 ftnl_ring_succ(u32 pos, u32 n)
 u32 ftnl_ring_find_emitter(const unsigned long *dead, u32 n, u32 self,
 			   u32 from);
 u32 ftnl_ring_find_observer(const unsigned long *dead, u32 n, u32 self);
+bool ftnl_ring_can_observe(const unsigned long *dead, u32 n, u32 self,
+			   u32 from);
+bool ftnl_ring_between(u32 pos, u32 from, u32 to, u32 n);
 
 /**
  * struct ftnl_ring_sink - where the ring's outputs go, during a call only
@@ -147,8 +150,6 @@ struct ftnl_ring_sink {
  * @heard_emitter: a heartbeat from the current @emitter arrived
  * @observer_claimed: @observer asked for this node's heartbeats (T4), as
  *	opposed to the initial successor or one chosen after a leave
- * @stale_claim_from: a farther node whose NEW_OBSERVER is held back
- * @stale_claim_since: when it first asked
  * @stall_grace: the suspicion timer already waited once for a stalled CPU
  *	to read its pending datagrams (reset when a heartbeat or a new
  *	emitter moves the deadline)
@@ -175,8 +176,6 @@ struct ftnl_ring_detector {
 	bool heard_emitter;
 	bool observer_claimed;
 	bool stall_grace;
-	u32 stale_claim_from;
-	u64 stale_claim_since;
 	bool timer_moved;
 	u64 period_ns;
 	u64 timeout_ns;
@@ -308,6 +307,9 @@ struct ftnl_ring_prober {
  * @probe: the probe in progress
  * @refuted: suspicions withheld because the suspect answered a helper
  * @throttled: probe requests and relays refused over the budget
+ * @owed: a node whose NEW_OBSERVER D did not allow (a live node between):
+ *	heartbeaten too, until it is in D or D allows it to observe (this
+ *	node's own position: none)
  * @dead: D, a bitmap over positions (caller memory, zeroed)
  * @peers: per position (caller memory, zeroed); @peers[self] is unused
  * @rejoin_auto: a dead node heard with a new incarnation is readmitted
@@ -334,6 +336,7 @@ struct ftnl_ring_core {
 	struct ftnl_ring_prober probe;
 	u64 refuted;
 	u64 throttled;
+	u32 owed;
 	unsigned long *dead;
 	struct ftnl_ring_peer *peers;
 };
@@ -373,6 +376,8 @@ bool ftnl_ring_core_has_quorum(const struct ftnl_ring_core *core, u32 more);
 void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 			     const struct ftnl_ring_probe *probe, u64 now,
 			     const struct ftnl_ring_sink *out);
+void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
+			    const struct ftnl_ring_peer *peer, u32 observer);
 void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 			  const struct ftnl_ring_sink *out);
 void ftnl_ring_core_stop(struct ftnl_ring_core *core);
@@ -385,8 +390,8 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 					  u64 incarnation, u64 now,
 					  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
-void ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 u64 now, const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
+				 const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,

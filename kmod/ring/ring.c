@@ -416,7 +416,8 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	case FTNL_RING_ACCEPT:
 		break;
 	}
-	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr->seq, fresh))
+	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr->incarnation,
+					  hdr->seq, fresh))
 		return FTNL_DROP_REPLAY;
 	return -1;
 }
@@ -468,8 +469,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		break;
 	case FTNL_MSG_NEW_OBSERVER:
 		ftnl_ring_count(ring, FTNL_A_STATS_NEW_OBSERVER_RECV);
-		ftnl_ring_core_new_observer(&ring->core, pos, ktime_to_ns(now),
-					    &out);
+		ftnl_ring_core_new_observer(&ring->core, pos, &out);
 		break;
 	case FTNL_MSG_LEAVE:
 		ftnl_ring_count(ring, FTNL_A_STATS_LEAVE_RECV);
@@ -572,11 +572,54 @@ err_free:
 	return err;
 }
 
+static bool ftnl_node_same_endpoint(const struct ftnl_node *a,
+				    const struct ftnl_node *b)
+{
+	if (a->family != b->family || a->port != b->port)
+		return false;
+	if (a->family == AF_INET)
+		return a->addr4 == b->addr4;
+	return !memcmp(&a->addr6, &b->addr6, sizeof(a->addr6));
+}
+
+/*
+ * What the replaced ring @prev knew of every member that stays (same id,
+ * same address and port): state, D, incarnations, anti-replay windows.
+ * @prev is stopped: nothing changes it any more. Under @ring's lock.
+ */
+static void ftnl_ring_inherit(struct ftnl_ring *ring,
+			      const struct ftnl_ring *prev)
+{
+	const struct ftnl_cluster *cluster = ring->cluster;
+	const struct ftnl_cluster *old = prev->cluster;
+	u32 pos, old_pos, observer;
+
+	if (old->self_id != cluster->self_id)
+		return;
+	for (pos = 0; pos < cluster->node_count; pos++) {
+		const struct ftnl_node *was;
+		const struct ftnl_ring_peer *peer;
+
+		if (pos == cluster->self_index)
+			continue;
+		was = ftnl_cluster_find(old, cluster->nodes[pos].id);
+		if (!was || !ftnl_node_same_endpoint(was, &cluster->nodes[pos]))
+			continue;
+		old_pos = was - old->nodes;
+		peer = &prev->core.peers[old_pos];
+		observer = ftnl_ring_pos_of(ring, old->nodes[peer->observer].id);
+		ftnl_ring_core_inherit(&ring->core, pos, peer, observer);
+		ftnl_transport_replay_copy(&ring->xport, pos, &prev->xport,
+					   old_pos);
+	}
+}
+
 /**
  * ftnl_ring_start - start heartbeating and observing
  * @ring: a ring from ftnl_ring_create()
  * @prev: the ring it replaces, already stopped, or NULL; its transport's
- *	sequence numbers go on in @ring's, sockets marked for reuse move over
+ *	sequence numbers go on in @ring's, sockets marked for reuse move over,
+ *	and what it knew of the members that stay is kept
  *
  * The node first tells its emitter that it observes it (NEW_OBSERVER), so
  * that a node joining or coming back is heartbeaten at once, and sends its
@@ -589,6 +632,8 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 
 	ftnl_transport_start(&ring->xport, prev ? &prev->xport : NULL);
 	spin_lock_bh(&ring->lock);
+	if (prev)
+		ftnl_ring_inherit(ring, prev);
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);

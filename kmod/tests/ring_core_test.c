@@ -246,30 +246,52 @@ static void test_t3_stall_guard(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.failed[0], 0);
 	TAP_CHECK_INT(x.core.det.emitter, 4);
-	/* T4 from farther than a live successor that claimed it: held back. */
-	ftnl_ring_core_new_observer(&x.core, 3, 1000 + H + 2 * D + H, &x.out);
+	/* T4 from 3, the closest node alive here: observer <- 3 at once. */
 	clear(&x);
-	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 2 * D + H, &x.out);
+	TAP_CHECK(ftnl_ring_core_new_observer(&x.core, 3, &x.out));
 	TAP_CHECK_INT(x.core.det.observer, 3);
-	TAP_CHECK_INT(x.rec.nsent, 0);
-	/* Repeated for d: taken (a death this node missed). */
-	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
-	TAP_CHECK_INT(x.core.det.observer, 4);
-	ftnl_ring_core_new_observer(&x.core, 3, 1000 + H + 3 * D + H, &x.out);
-	TAP_CHECK_INT(x.core.det.observer, 3);
-	clear(&x);
-	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
-	TAP_CHECK_INT(x.core.det.observer, 3);
-	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
-				   1000 + H + 3 * D + H, &x.out);
-	/* T4: observer <- j, heartbeat at once. */
-	clear(&x);
-	ftnl_ring_core_new_observer(&x.core, 4, 1000 + H + 3 * D + H, &x.out);
-	TAP_CHECK_INT(x.core.det.observer, 4);
 	TAP_CHECK_INT(x.rec.nsent, 1);
-	TAP_CHECK_INT(x.rec.to[0], 4);
+	TAP_CHECK_INT(x.rec.to[0], 3);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
-	/* The last ones: alone, nothing observed, timer off. */
+	/* T4 from 4 with 3 alive here between them: a stale claim, a replay,
+	 * a forgery, or news of 3's death on its way. 3 stays the observer
+	 * however often 4 asks, and 4 is owed heartbeats: neither suspects
+	 * this node.
+	 */
+	for (int i = 0; i < 3; i++) {
+		clear(&x);
+		TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 4, &x.out));
+		TAP_CHECK_INT(x.core.det.observer, 3);
+		TAP_CHECK_INT(x.core.owed, 4);
+		TAP_CHECK_INT(x.rec.nsent, 1);
+		TAP_CHECK_INT(x.rec.to[0], 4);
+		TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
+	}
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 3);
+	TAP_CHECK_INT(x.rec.to[0], 3);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
+	TAP_CHECK_INT(x.rec.to[1], 4);	/* the emitter, not heard yet */
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
+	TAP_CHECK_INT(x.rec.to[2], 4);	/* owed */
+	TAP_CHECK_INT(x.rec.type[2], FTNL_MSG_HEARTBEAT);
+	/* A farther claimant does not take the closer one's heartbeats. */
+	clear(&x);
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 0, &x.out));
+	TAP_CHECK_INT(x.core.owed, 4);
+	TAP_CHECK_INT(x.rec.nsent, 0);
+	/* 3's death arrives: D allows 4, which becomes the observer. */
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
+				   1000 + H + 2 * D + H + 1, &x.out);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 4);
+	TAP_CHECK_INT(x.core.owed, 2);
+	TAP_CHECK_INT(x.rec.nsent, 2);	/* one heartbeat, one NEW_OBSERVER */
+	for (u32 i = 0; i < x.rec.nsent; i++)
+		TAP_CHECK_INT(x.rec.to[i], 4);
+	/* The last one: alone, nothing observed, timer off. */
 	clear(&x);
 	timer(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, x.core.det.susp_deadline,
@@ -968,6 +990,81 @@ static void test_quorum(const void *arg)
 	TAP_CHECK(!x.rec.resigned);
 }
 
+/*
+ * NEW_OBSERVER's rule over every D of n <= 10: the closest live successor
+ * may observe this node; any node past a live one may not.
+ */
+static void test_can_observe(const void *arg)
+{
+	(void)arg;
+	for (u32 n = 2; n <= 10; n++) {
+		for (unsigned long dead = 0; dead < (1UL << n); dead++) {
+			for (u32 self = 0; self < n; self++) {
+				u32 first = ftnl_ring_find_observer(&dead, n, self);
+
+				if (dead >> self & 1)
+					continue;
+				for (u32 from = 0; from < n; from++) {
+					bool want = from != self;
+
+					for (u32 p = (self + 1) % n; p != from && want;
+					     p = (p + 1) % n)
+						if (!(dead >> p & 1))
+							want = false;
+					TAP_CHECK(ftnl_ring_can_observe(&dead, n, self,
+									from) == want);
+				}
+				if (first != self)
+					TAP_CHECK(ftnl_ring_can_observe(&dead, n, self, first));
+			}
+		}
+	}
+}
+
+/*
+ * A replaced configuration's knowledge (ftnl_ring_core_inherit()): a dead
+ * peer stays dead, in D, its incarnations kept; the ring starts around it.
+ */
+static void test_inherit(const void *arg)
+{
+	struct ftnl_ring_peer dead_peer = {
+		.incarnation = 7, .dead_incarnation = 7, .observer = 3,
+		.state = FTNL_NODE_STATE_DEAD, .cause = FTNL_CAUSE_OBSERVED,
+	};
+	struct ftnl_ring_peer live_peer = { .incarnation = 9 };
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_inherit(&x.core, 1, &dead_peer, 3);
+	ftnl_ring_core_inherit(&x.core, 3, &dead_peer, 4);
+	ftnl_ring_core_inherit(&x.core, 4, &live_peer, 2);
+	ftnl_ring_core_inherit(&x.core, 2, &dead_peer, 2);	/* self: ignored */
+	TAP_CHECK(ftnl_bit_test(x.dead, 1));
+	TAP_CHECK(ftnl_bit_test(x.dead, 3));
+	TAP_CHECK(!ftnl_bit_test(x.dead, 2));
+	TAP_CHECK_INT(x.peers[3].observer, 4);
+	TAP_CHECK_UINT(x.core.ndead, 2);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	/* Emitter and observer skip the dead; NEW_OBSERVER to the emitter. */
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	TAP_CHECK_INT(x.core.det.observer, 4);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 0);
+	/* Known dead: no new event when a broadcast repeats it. */
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 7, 0, 1001,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* Its old incarnation stays dead; the live one's older stays stale. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 7, 1002, &x.out),
+		      FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 8, 1002, &x.out),
+		      FTNL_RING_STALE);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 9, 1002, &x.out),
+		      FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+}
+
 int main(void)
 {
 	tap_add(test_start_tick, NULL,
@@ -998,5 +1095,9 @@ int main(void)
 		"probes: the suspect answers, a helper answers and forwards, relays only the suspect, budget");
 	tap_add(test_quorum, NULL,
 		"quorum: a death that leaves no strict majority resigns instead; leaves out of the count; off");
+	tap_add(test_can_observe, NULL,
+		"NEW_OBSERVER only from a node with nothing but D between: every D, n <= 10");
+	tap_add(test_inherit, NULL,
+		"cluster set keeps D and incarnations: ring starts around the dead, no event again");
 	return tap_run();
 }

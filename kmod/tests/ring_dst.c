@@ -17,7 +17,11 @@
  * what the stall guard is for). Mode freeze: one node stops for 4d to 8d
  * (a VM paused, a machine hung), the datagrams sent to it meanwhile lost
  * or queued, then resumes: the cluster declared it dead, and it is a
- * zombie until it is expelled.
+ * zombie until it is expelled. Mode replay: crashes, leaves and stalls,
+ * and NEW_OBSERVERs sent earlier delivered again at random (a replay or a
+ * member's forgery that got past the transport), while a quarter of the
+ * broadcasts' copies arrive d to 4d late (lost, then repaired): a claim
+ * then often reaches a node before the death it is based on.
  *
  * Checked on every schedule (ring paper, section 3):
  *   no false suspicion   a node that did not fail is never put in D by a
@@ -79,7 +83,7 @@
 #define AFTER_HEAL	(1500 * MS)
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
-	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART };
+	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -89,7 +93,12 @@ enum mode {
 	MODE_SPLIT,	/* a partition, then its heal */
 	MODE_FREEZE,	/* crashes, leaves, then one node frozen past d */
 	MODE_REJOIN,	/* crashes, leaves, stalls; failed nodes come back */
+	MODE_REPLAY,	/* crashes, leaves, stalls; old NEW_OBSERVERs again,
+			 * late broadcasts
+			 */
 };
+
+#define NSENT_CLAIMS	64	/* NEW_OBSERVERs kept for replays */
 
 #define FLAP_K		3
 #define FLAP_W_NS	(100000 * MS)
@@ -178,6 +187,8 @@ struct dst {
 	u32 admitted[MAX_N];	/* rejoins admitted somewhere, per node */
 	struct dsnap *snaps;
 	u32 nsnaps, capsnaps;
+	struct ev claims[NSENT_CLAIMS];	/* MODE_REPLAY: NEW_OBSERVERs sent */
+	u32 nclaims;
 	/* episodes */
 	bool unstable;
 	u64 episode_start;
@@ -280,6 +291,8 @@ static void sink_send(void *ctx, u32 to, u8 type)
 
 	if (to >= s->n || to == s->cur)
 		fail(s, "node %u sends type %u to %u", s->cur, type, to);
+	if (s->mode == MODE_REPLAY && type == FTNL_MSG_NEW_OBSERVER)
+		s->claims[s->nclaims++ % NSENT_CLAIMS] = ev;
 	push(s, ev);
 }
 
@@ -378,6 +391,8 @@ broadcast:
 			.sinc = x->inc,
 		};
 
+		if (s->mode == MODE_REPLAY && rnd(s) % 4 == 0)
+			ev.time = s->now + rnd_in(s, D_NS, 4 * D_NS);
 		if (j != s->cur)
 			push(s, ev);
 	}
@@ -673,7 +688,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
 		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
 	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
-		ftnl_ring_core_new_observer(&x->core, ev->from, s->now, &out);
+		ftnl_ring_core_new_observer(&x->core, ev->from, &out);
 	} else if (ev->wire == FTNL_MSG_LEAVE) {
 		ftnl_ring_core_leave_rx(&x->core, ev->from, s->now, &out);
 	}
@@ -922,7 +937,7 @@ static void episode_check(struct dst *s)
 struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
 	u64 freezes, worst_expel_ns;
-	u64 rejoin_schedules, restarts, late_restarts, flaps;
+	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 };
@@ -1088,6 +1103,11 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		sum->rx_stalls += rx;
 	}
 	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
+	for (when = 100 * MS; mode == MODE_REPLAY && when < end;
+	     when += rnd_in(s, 1, 10 * H_NS)) {
+		push(s, (struct ev){ .time = when, .type = EV_REPLAY });
+		sum->replays++;
+	}
 	if (mode == MODE_SPLIT)
 		end = FAIL_FROM + SPLIT_FOR + AFTER_HEAL;
 
@@ -1257,6 +1277,18 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			push(s, (struct ev){ .time = s->now + ev.arg,
 					     .type = EV_UNSTALL, .node = ev.node });
 			break;
+		case EV_REPLAY: {
+			struct ev copy;
+			u32 kept = s->nclaims < NSENT_CLAIMS ? s->nclaims :
+							       NSENT_CLAIMS;
+
+			if (!kept)
+				break;
+			copy = s->claims[rnd(s) % kept];
+			copy.time = s->now + rnd_in(s, 1, s->t_ns);
+			push(s, copy);
+			break;
+		}
 		case EV_RESTART:
 			/*
 			 * Heard first by its initial emitter or observer;
@@ -1341,6 +1373,7 @@ static const char *const mode_name[] = {
 	[MODE_FAULTS] = "faults", [MODE_DEAF] = "deaf", [MODE_SPLIT] = "split",
 	[MODE_FREEZE] = "freeze",
 	[MODE_REJOIN] = "rejoin",
+	[MODE_REPLAY] = "replay",
 };
 
 static void test_schedules(const void *arg)
@@ -1376,6 +1409,8 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_REJOIN)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes",
 			 sum.restarts, sum.late_restarts, sum.flaps);
+	if (mode == MODE_REPLAY)
+		tap_diag("%llu old NEW_OBSERVERs delivered again", sum.replays);
 }
 
 /*
@@ -1413,7 +1448,7 @@ static void test_splits(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf|freeze SCHEDULES SEED   one schedule kind
+ *   ring-dst faults|deaf|freeze|rejoin|replay SCHEDULES SEED  one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  */
 int main(int argc, char **argv)
@@ -1423,11 +1458,11 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_REJOIN; m++)
+		for (m = 0; m <= MODE_REPLAY; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -1471,6 +1506,11 @@ int main(int argc, char **argv)
 		tap_add(test_schedules, (void *)(long)MODE_REJOIN,
 			"ring DST, failed nodes come back (rejoin auto): %llu schedules from seed %llu"
 			": no stale kill, readmitted by every member, joined once, no flap",
+			nschedules, first_seed);
+	if (all || mode == MODE_REPLAY)
+		tap_add(test_schedules, (void *)(long)MODE_REPLAY,
+			"ring DST, old NEW_OBSERVERs replayed, broadcasts up to 4d late: %llu schedules from seed %llu"
+			": no observer stolen, no false suspicion, ring reconnected",
 			nschedules, first_seed);
 	return tap_run();
 }

@@ -134,6 +134,25 @@ static void test_probe_payload(const void *arg)
 	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, sizeof(buf)), -EINVAL);
 }
 
+/* The lock-free pre-check agrees with the window on every number. */
+static void test_replay_seen_agrees(const void *arg)
+{
+	unsigned int seed = 11;
+
+	(void)arg;
+	for (int round = 0; round < 200; round++) {
+		struct ftnl_replay win = { 0 };
+
+		for (int i = 0; i < 300; i++) {
+			u64 seq = (u64)(rand_r(&seed) % 400);
+			bool seen = ftnl_replay_seen(&win, seq);
+
+			TAP_CHECK(seen == !ftnl_replay_accept(&win, seq));
+			TAP_CHECK(ftnl_replay_seen(&win, seq));
+		}
+	}
+}
+
 int main(void)
 {
 	tap_add(test_header_layout, NULL, "header encodes big endian at fixed offsets and decodes back");
@@ -141,5 +160,6 @@ int main(void)
 	tap_add(test_replay_reordered, NULL, "replay window: reordering within the window, nothing older");
 	tap_add(test_replay_random, NULL, "replay window: locally shuffled arrivals accepted exactly once");
 	tap_add(test_probe_payload, NULL, "probe payload: ids and flags at fixed offsets, wrong length or flags rejected");
+	tap_add(test_replay_seen_agrees, NULL, "replay pre-check refuses exactly what the window refuses");
 	return tap_run();
 }

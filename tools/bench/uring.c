@@ -277,7 +277,7 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 		return;
 	case FTNL_MSG_NEW_OBSERVER:
 		r->new_observer_recv++;
-		ftnl_ring_core_new_observer(&r->core, pos, now, &out);
+		ftnl_ring_core_new_observer(&r->core, pos, &out);
 		return;
 	}
 drop:

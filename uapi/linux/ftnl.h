@@ -241,6 +241,9 @@ enum ftnl_rejoin {
  * @FTNL_DROP_DEAD_SENDER: sender is dead or left for this incarnation
  * @FTNL_DROP_NOT_FOR_US: addressed to another node id
  * @FTNL_DROP_TYPE: unknown datagram type or malformed payload
+ * @FTNL_DROP_SOURCE: the source address or port is not the one the node
+ *	table gives the sender (checked, like every header field, before
+ *	the MAC)
  */
 enum ftnl_drop_reason {
 	FTNL_DROP_SIZE,
@@ -254,6 +257,7 @@ enum ftnl_drop_reason {
 	FTNL_DROP_DEAD_SENDER,
 	FTNL_DROP_NOT_FOR_US,
 	FTNL_DROP_TYPE,
+	FTNL_DROP_SOURCE,
 
 	__FTNL_DROP_MAX,
 	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
