@@ -6,41 +6,30 @@
  * sees alive again is returned to service. Runs on every node (man
  * ftnl-slurm(8), Documentation/admin-guide.rst "Slurm integration").
  *
- * One thread, one poll(2) over ftnl's event socket and a signalfd. Slurm
- * updates wait in a queue, one per node (a newer one replaces an older
- * one), and are retried with a backoff while slurmctld cannot be reached:
- * the timeout of the poll is the next retry, never a busy loop.
+ * The main thread waits in poll(2) on ftnl's event socket and a
+ * signalfd, decides what Slurm is to be told and queues it; a second
+ * thread (sender.c) sends the queued updates, one per node (a newer one
+ * replaces one not yet sent), and retries those slurmctld did not take,
+ * with a backoff. An RPC that waits for slurmctld never delays the
+ * reading of ftnl's events.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <ftnl/ftnl.h>
 
+#include "log.h"
 #include "policy.h"
+#include "sender.h"
 #include "slurmctl.h"
-
-#define FS_PENDING_MAX 4096
-
-struct fs_pending {
-	bool used;
-	enum fs_op op;
-	char name[FS_NAME_MAX];
-	char reason[FS_REASON_MAX];
-	unsigned int attempts;
-	uint64_t due_ms;	/* CLOCK_MONOTONIC */
-	uint64_t learned_real_ns; /* when ftnl learned it, 0 for a resync */
-	bool verify;		/* read Slurm's state first, whatever the op */
-};
 
 struct fs_state {
 	struct fs_policy policy;
@@ -52,37 +41,9 @@ struct fs_state {
 	uint32_t self_id;
 	struct ftnl_node_table table;
 	struct fs_member *members;
-	struct fs_pending pending[FS_PENDING_MAX];
+	struct fs_sender *sender;
 	uint64_t next_resync_ms;	/* 0: none planned */
 };
-
-static void fs_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fs_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("ftnl-slurm: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-static uint64_t fs_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t fs_real_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Re-reads this node's id and ftnl's table (after a configuration change,
  * a failure, or lost events). */
@@ -118,6 +79,7 @@ static int fs_refresh(struct fs_state *st)
 		members[i].id = st->table.nodes[i].id;
 		members[i].alive = st->table.nodes[i].state == FTNL_NODE_STATE_ALIVE;
 	}
+	fs_sender_set_minority(st->sender, fs_sees_minority(members, st->table.count));
 	return 0;
 }
 
@@ -135,32 +97,16 @@ static const struct ftnl_node *fs_node(const struct fs_state *st, uint32_t id)
 static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
 		       const char *reason, uint64_t learned_real_ns, bool verify)
 {
-	struct fs_pending *slot = NULL;
-	size_t i;
+	struct fs_update u = {
+		.op = op,
+		.verify = verify,
+		.learned_real_ns = learned_real_ns,
+		.queued_real_ns = fs_real_ns(),
+	};
 
-	for (i = 0; i < FS_PENDING_MAX; i++) {
-		struct fs_pending *p = &st->pending[i];
-
-		if (p->used && strcmp(p->name, name) == 0) {
-			slot = p;
-			break;
-		}
-		if (!p->used && !slot)
-			slot = p;
-	}
-	if (!slot) {
-		fs_log("%s: %d updates already wait for slurmctld: %s dropped",
-		       name, FS_PENDING_MAX, fs_op_name(op));
-		return;
-	}
-	memset(slot, 0, sizeof(*slot));
-	slot->used = true;
-	slot->op = op;
-	snprintf(slot->name, sizeof(slot->name), "%s", name);
-	snprintf(slot->reason, sizeof(slot->reason), "%s", reason ? reason : "");
-	slot->due_ms = fs_now_ms();
-	slot->learned_real_ns = learned_real_ns;
-	slot->verify = verify;
+	snprintf(u.name, sizeof(u.name), "%s", name);
+	snprintf(u.reason, sizeof(u.reason), "%s", reason ? reason : "");
+	fs_sender_put(st->sender, &u);
 }
 
 /* @verify: the failure is read back from ftnl's table, maybe long known
@@ -234,36 +180,13 @@ static void fs_reconcile(struct fs_state *st)
 	}
 }
 
-struct fs_resync_ctx {
-	struct fs_state *st;
-};
-
-static int fs_resync_node(const char *name, const struct fs_slurm_state *state, void *arg)
-{
-	struct fs_state *st = ((struct fs_resync_ctx *)arg)->st;
-	size_t i;
-
-	if (!fs_needs_update(FS_OP_RESUME, &state->node))
-		return 0;
-	for (i = 0; i < st->table.count; i++) {
-		const struct ftnl_node *n = &st->table.nodes[i];
-
-		if (n->state == FTNL_NODE_STATE_ALIVE && strcmp(n->name, name) == 0) {
-			fs_log("%s: alive in ftnl again, %s in Slurm (\"%s\"): resuming",
-			       name, state->state_name, state->reason);
-			fs_enqueue(st, name, FS_OP_RESUME, NULL, 0, true);
-		}
-	}
-	return 0;
-}
-
 /* Resume policy: the designated node returns to service every node that
  * ftnl-slurm had taken out and that ftnl now sees alive (readmitted or
- * rejoined). One request lists every node's Slurm state. */
+ * rejoined): the sender reads every node's Slurm state in one request. */
 static void fs_resync(struct fs_state *st)
 {
-	struct fs_resync_ctx ctx = { .st = st };
-	int err;
+	struct fs_alive *alive;
+	size_t i, n = 0;
 
 	st->next_resync_ms = st->resync_s ? fs_now_ms() + st->resync_s * 1000ull : 0;
 	if (!st->policy.resume_alive || st->dry_run)
@@ -272,97 +195,27 @@ static void fs_resync(struct fs_state *st)
 		return;
 	if (st->self_id == 0 || st->self_id != fs_designated(st->members, st->table.count, 0))
 		return;
-	err = fs_slurm_each(fs_resync_node, &ctx);
-	if (err) {
-		fs_log("resync: reading Slurm's nodes: %s%s", fs_slurm_strerror(err),
-		       fs_error_is_transient(err) ? " (retrying)" : "");
-		if (fs_error_is_transient(err))
-			st->next_resync_ms = fs_now_ms() + fs_backoff_ms(4);
+	alive = calloc(st->table.count ? st->table.count : 1, sizeof(*alive));
+	if (!alive) {
+		fs_log("resync: out of memory");
+		return;
 	}
+	for (i = 0; i < st->table.count; i++) {
+		const struct ftnl_node *node = &st->table.nodes[i];
+
+		if (node->state != FTNL_NODE_STATE_ALIVE || !node->name[0])
+			continue;
+		snprintf(alive[n].name, sizeof(alive[n].name), "%s", node->name);
+		alive[n++].incarnation = node->incarnation;
+	}
+	fs_sender_resync(st->sender, alive, n);
 }
 
-/* Sends one queued update; on a transient error it stays queued. */
-static void fs_run(struct fs_state *st, struct fs_pending *p)
-{
-	struct fs_slurm_state state;
-	uint64_t t0, t1;
-	bool read_first;
-	int err;
-
-	if (st->dry_run) {
-		fs_log("%s: would set %s: %s", p->name, fs_op_name(p->op), p->reason);
-		p->used = false;
-		return;
-	}
-	/* Before a retry, re-read the table: a node that sees fewer than half
-	 * alive is likely cut off (hence the retries): it drops its report. */
-	if (p->attempts > 0 && p->op == FS_OP_DOWN && fs_refresh(st) == 0 &&
-	    fs_sees_minority(st->members, st->table.count)) {
-		fs_log("%s: DOWN dropped: slurmctld was not reached and this node now sees "
-		       "fewer than half the cluster alive: it may be the one cut off", p->name);
-		p->used = false;
-		return;
-	}
-	t0 = fs_now_ms();
-	read_first = p->verify || fs_read_first(&st->policy, p->op);
-	err = read_first ? fs_slurm_get(p->name, &state) : 0;
-	t1 = fs_now_ms();
-	if (!err && read_first && !fs_needs_update(p->op, &state.node)) {
-		if (st->verbose || p->op != FS_OP_RESUME)
-			fs_log("%s: already %s in Slurm (\"%s\"): %s not sent", p->name,
-			       state.state_name, state.reason, fs_op_name(p->op));
-		p->used = false;
-		return;
-	}
-	if (!err)
-		err = fs_slurm_update(p->name, p->op, p->op == FS_OP_RESUME ? NULL : p->reason);
-	if (st->verbose)
-		fs_log("%s: reading its Slurm state took %" PRIu64 " ms, the update %" PRIu64 " ms",
-		       p->name, t1 - t0, fs_now_ms() - t1);
-	if (!err) {
-		if (p->learned_real_ns) {
-			uint64_t now = fs_real_ns();
-
-			fs_log("%s: %s in Slurm (%s), %.1f ms after ftnl learned it",
-			       p->name, fs_op_name(p->op), p->reason,
-			       now > p->learned_real_ns ? (now - p->learned_real_ns) / 1e6 : 0.0);
-		} else {
-			fs_log("%s: %s in Slurm", p->name, fs_op_name(p->op));
-		}
-		p->used = false;
-		return;
-	}
-	if (!fs_error_is_transient(err)) {
-		fs_log("%s: setting %s failed: %s (not retried)", p->name, fs_op_name(p->op),
-		       fs_slurm_strerror(err));
-		p->used = false;
-		return;
-	}
-	p->attempts++;
-	p->due_ms = fs_now_ms() + fs_backoff_ms(p->attempts);
-	fs_log("%s: slurmctld not reached (%s): %s retried in %u ms", p->name,
-	       fs_slurm_strerror(err), fs_op_name(p->op), fs_backoff_ms(p->attempts));
-}
-
-static void fs_run_due(struct fs_state *st)
-{
-	uint64_t now = fs_now_ms();
-	size_t i;
-
-	for (i = 0; i < FS_PENDING_MAX; i++)
-		if (st->pending[i].used && st->pending[i].due_ms <= now)
-			fs_run(st, &st->pending[i]);
-}
-
-/* The poll timeout: until the next retry or resync, -1 for none. */
+/* The poll timeout: until the next resync, -1 for none. */
 static int fs_timeout(const struct fs_state *st)
 {
 	uint64_t now = fs_now_ms(), next = st->next_resync_ms;
-	size_t i;
 
-	for (i = 0; i < FS_PENDING_MAX; i++)
-		if (st->pending[i].used && (next == 0 || st->pending[i].due_ms < next))
-			next = st->pending[i].due_ms;
 	if (next == 0)
 		return -1;
 	if (next <= now)
@@ -392,8 +245,20 @@ static int fs_drain_events(struct fs_state *st)
 				fs_reconcile(st);
 			break;
 		case FTNL_EVENT_FAILURE:
+			if (st->verbose)
+				fs_log("event: node %" PRIu32 " (%s) %s, observer %" PRIu32
+				       ", learned at %.6f", ev.failure.node_id,
+				       ev.failure.node_name,
+				       ftnl_event_cause_name(ev.failure.cause),
+				       ev.failure.observer_id, ev.failure.time_real_ns / 1e9);
 			fs_refresh(st);
 			fs_on_failure(st, &ev.failure, false);
+			break;
+		case FTNL_EVENT_JOINED:
+			if (st->verbose)
+				fs_log("event: node %" PRIu32 " (%s) joined", ev.joined.node_id,
+				       ev.joined.node_name);
+			fs_refresh(st);
 			break;
 		default:
 			break;
@@ -493,6 +358,8 @@ int main(int argc, char **argv)
 		.policy = { .on_leave = FS_LEAVE_DRAIN, .actor = FS_ACTOR_OBSERVER },
 		.resync_s = 30,
 	};
+	static struct fs_sender sender;
+	bool sending = false;
 	const char *conf = NULL;
 	struct pollfd fds[2];
 	sigset_t mask;
@@ -521,10 +388,20 @@ int main(int argc, char **argv)
 		       err == -ENOENT ? " (is the ftnl module loaded?)" : "");
 		goto out;
 	}
-	if (fs_refresh(&st))
-		goto out;
 	if (!st.dry_run)
 		fs_slurm_open(conf);
+	st.sender = &sender;
+	sender.policy = st.policy;
+	sender.dry_run = st.dry_run;
+	sender.verbose = st.verbose;
+	err = fs_sender_start(&sender);
+	if (err) {
+		fs_log("starting the sending thread: %s", strerror(err));
+		goto out;
+	}
+	sending = true;
+	if (fs_refresh(&st))
+		goto out;
 	fs_log("started: self %" PRIu32 " of %zu nodes; on leave %s; resume %s; actor %s%s",
 	       st.self_id, st.table.count,
 	       st.policy.on_leave == FS_LEAVE_DRAIN ? "drain" :
@@ -569,11 +446,12 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		}
-		fs_run_due(&st);
 		if (st.next_resync_ms && st.next_resync_ms <= fs_now_ms())
 			fs_resync(&st);
 	}
 out:
+	if (sending)
+		fs_sender_stop(&sender);
 	if (!st.dry_run)
 		fs_slurm_close();
 	ftnl_events_close(st.events);

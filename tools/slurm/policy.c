@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/ftnl.h>
@@ -110,6 +111,23 @@ static bool fs_reason_is_ours(const char *reason)
 	return reason && strncmp(reason, FS_REASON_PREFIX, strlen(FS_REASON_PREFIX)) == 0;
 }
 
+/* The N of fs_reason()'s "(incarnation N" in @reason; false if none. */
+static bool fs_reason_incarnation(const char *reason, uint64_t *incarnation)
+{
+	static const char tag[] = "(incarnation ";
+	const char *p = reason ? strstr(reason, tag) : NULL;
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(tag);
+	if (*p < '0' || *p > '9')
+		return false;
+	errno = 0;
+	*incarnation = strtoull(p, &end, 10);
+	return errno == 0 && (*end == ')' || *end == ' ');
+}
+
 bool fs_needs_update(enum fs_op op, const struct fs_slurm_node *node)
 {
 	switch (op) {
@@ -123,6 +141,15 @@ bool fs_needs_update(enum fs_op op, const struct fs_slurm_node *node)
 		return false;
 	}
 	return false;
+}
+
+bool fs_resume_wanted(uint64_t heard_incarnation, const struct fs_slurm_node *node)
+{
+	uint64_t failed;
+
+	if (!fs_needs_update(FS_OP_RESUME, node) || heard_incarnation == 0)
+		return false;
+	return !fs_reason_incarnation(node->reason, &failed) || failed != heard_incarnation;
 }
 
 bool fs_read_first(const struct fs_policy *policy, enum fs_op op)

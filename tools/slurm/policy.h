@@ -171,6 +171,22 @@ struct fs_slurm_node {
 bool fs_needs_update(enum fs_op op, const struct fs_slurm_node *node);
 
 /**
+ * fs_resume_wanted() - return a node ftnl sees alive to service?
+ * @heard_incarnation: the incarnation this node's ftnl last heard from
+ *	it (struct ftnl_node's), 0 if it never heard it
+ * @node: Slurm's view of the node
+ *
+ * Only a node ftnl-slurm took out (fs_needs_update(FS_OP_RESUME)), and
+ * only once this node has heard it in another life than the one the
+ * reason names ("(incarnation N)"): a node just configured lists every
+ * member alive before it heard any of them, and must not resume the
+ * dead ones.
+ *
+ * Return: true if a RESUME is to be sent.
+ */
+bool fs_resume_wanted(uint64_t heard_incarnation, const struct fs_slurm_node *node);
+
+/**
  * fs_read_first() - read the node's Slurm state before sending @op?
  * @policy: the admin's policy
  * @op: the operation

@@ -172,6 +172,38 @@ static void test_needs_update(const void *arg)
 	TAP_CHECK(!fs_needs_update(FS_OP_NONE, &idle));
 }
 
+/* Resume: ours only, and only a node heard in a new life. */
+static void test_resume_wanted(const void *arg)
+{
+	struct fs_slurm_node dead12 = { .down = true,
+		.reason = "ftnl: observed dead by cn3 (incarnation 12)" };
+	struct fs_slurm_node restarted12 = { .down = true,
+		.reason = "ftnl: restarted, seen by cn3 (incarnation 12 ended)" };
+	struct fs_slurm_node left12 = { .drain = true,
+		.reason = "ftnl: left the cluster (incarnation 12)" };
+	struct fs_slurm_node no_inc = { .down = true, .reason = "ftnl: x" };
+	struct fs_slurm_node bad_inc = { .down = true, .reason = "ftnl: (incarnation 12x)" };
+	struct fs_slurm_node admin = { .down = true, .reason = "bad DIMM (incarnation 1)" };
+	struct fs_slurm_node idle = { 0 };
+
+	(void)arg;
+	TAP_CHECK(fs_resume_wanted(13, &dead12));
+	TAP_CHECK(fs_resume_wanted(13, &restarted12));
+	TAP_CHECK(fs_resume_wanted(13, &left12));
+	/* The life that failed, seen alive by a table not updated yet. */
+	TAP_CHECK(!fs_resume_wanted(12, &dead12));
+	TAP_CHECK(!fs_resume_wanted(12, &restarted12));
+	TAP_CHECK(!fs_resume_wanted(12, &left12));
+	/* Never heard: a node just configured lists every member alive. */
+	TAP_CHECK(!fs_resume_wanted(0, &dead12));
+	TAP_CHECK(!fs_resume_wanted(0, &no_inc));
+	/* Ours without an incarnation (truncated): heard is enough. */
+	TAP_CHECK(fs_resume_wanted(5, &no_inc));
+	TAP_CHECK(fs_resume_wanted(12, &bad_inc));
+	TAP_CHECK(!fs_resume_wanted(13, &admin));
+	TAP_CHECK(!fs_resume_wanted(13, &idle));
+}
+
 static void test_read_first(const void *arg)
 {
 	struct fs_policy every = defaults;
@@ -210,6 +242,7 @@ int main(void)
 	tap_add(test_minority, NULL, "a node seeing a minority alive drops its retries");
 	tap_add(test_reason, NULL, "the reason names ftnl, the cause, the observer");
 	tap_add(test_needs_update, NULL, "updates skipped when Slurm has it; admins' kept");
+	tap_add(test_resume_wanted, NULL, "resume only ours, heard in a new life");
 	tap_add(test_read_first, NULL, "the observer's DOWN is one RPC; the rest read first");
 	tap_add(test_errors, NULL, "transient errors retried with a backoff");
 	return tap_run();
