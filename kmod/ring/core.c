@@ -14,7 +14,7 @@
  *
  * ftnl's additions, each a rule of this file only: the boot grace before a
  * first emitter's first heartbeat; NEW_OBSERVER repeated every h until the
- * new emitter is heard; the stall guard (a timer that runs more than h
+ * new emitter is heard, and once more then; the stall guard (a timer that runs more than h
  * late waits h once more, for the datagrams a stalled CPU has not read
  * yet); a failure learned by broadcast repairs the ring at once when it
  * was the emitter; graceful leave; incarnations (a node heard with a newer
@@ -209,12 +209,19 @@ void ftnl_ring_det_start(struct ftnl_ring_detector *det, u64 now,
 	ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
 }
 
-/* NEW_OBSERVER again, every h, until the emitter is heard. */
+/*
+ * NEW_OBSERVER again, every h, until the emitter is heard, and once more
+ * then: an emitter that started after the first ones never heard this
+ * node, and would not know which life of it died (a restart of that node
+ * would then be taken for the dead life resuming, and expelled).
+ */
 static void ftnl_ring_det_renew(struct ftnl_ring_detector *det,
 				const struct ftnl_ring_sink *out)
 {
-	if (det->observing && !det->heard_emitter)
-		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+	if (!det->observing || det->emitter_knows)
+		return;
+	ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+	det->emitter_knows = det->heard_emitter;
 }
 
 /**
@@ -225,7 +232,7 @@ static void ftnl_ring_det_renew(struct ftnl_ring_detector *det,
  * Heartbeat to the observer. Until the emitter's first heartbeat,
  * NEW_OBSERVER is repeated every h too: a single one can wait a second
  * behind ARP, or be lost, and the new emitter would then be suspected
- * after 2d for nothing.
+ * after 2d for nothing (and once more after it: ftnl_ring_det_renew()).
  */
 void ftnl_ring_det_tick(struct ftnl_ring_detector *det,
 			const struct ftnl_ring_sink *out)
@@ -324,6 +331,7 @@ static void ftnl_ring_det_reconnect(struct ftnl_ring_detector *det,
 {
 	det->emitter = ftnl_ring_find_emitter(dead, det->n, det->self, from);
 	det->heard_emitter = false;
+	det->emitter_knows = false;
 	det->stall_grace = false;
 	det->observing = det->emitter != det->self;
 	if (!det->observing)
@@ -387,6 +395,7 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
 		return;
 	det->emitter = emitter;
 	det->heard_emitter = false;
+	det->emitter_knows = false;
 	det->observing = true;
 	det->susp_deadline = now + 2 * det->timeout_ns;
 	ftnl_ring_det_arm(det);

@@ -148,6 +148,8 @@ struct ftnl_ring_sink {
  * @observer: the node this node heartbeats ("observer")
  * @observing: @emitter is another node (false when every other is in D)
  * @heard_emitter: a heartbeat from the current @emitter arrived
+ * @emitter_knows: a NEW_OBSERVER left after @emitter was heard: it knows
+ *	this node's incarnation even when it started after the first ones
  * @observer_claimed: @observer asked for this node's heartbeats (T4), as
  *	opposed to the initial successor or one chosen after a leave
  * @stall_grace: the suspicion timer already waited once for a stalled CPU
@@ -174,6 +176,7 @@ struct ftnl_ring_detector {
 	u32 observer;
 	bool observing;
 	bool heard_emitter;
+	bool emitter_knows;
 	bool observer_claimed;
 	bool stall_grace;
 	bool timer_moved;

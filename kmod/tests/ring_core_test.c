@@ -187,8 +187,18 @@ static void test_start_tick(const void *arg)
 	/* A later deadline does not move the timer: it fires early. */
 	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1020));
 	TAP_CHECK_UINT(timer(&x), 0);
+	/*
+	 * Heard: NEW_OBSERVER once more (the emitter may have started after
+	 * the first ones: it learns this node's incarnation), then no more.
+	 */
+	ftnl_ring_core_tick(&x.core, 10000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+	TAP_CHECK_INT(x.rec.to[1], 1);
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
+	clear(&x);
 	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1010 + D, &x.out),
 		      FTNL_RING_WAIT);
