@@ -95,12 +95,14 @@ static const struct ftnl_node *fs_node(const struct fs_state *st, uint32_t id)
 
 /* Queues @op for @name, replacing what was queued for it. */
 static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
-		       const char *reason, uint64_t learned_real_ns, bool verify)
+		       const char *reason, uint64_t learned_real_ns, uint64_t read_real_ns,
+		       bool verify)
 {
 	struct fs_update u = {
 		.op = op,
 		.verify = verify,
 		.learned_real_ns = learned_real_ns,
+		.read_real_ns = read_real_ns,
 		.queued_real_ns = fs_real_ns(),
 	};
 
@@ -112,7 +114,7 @@ static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
 /* @verify: the failure is read back from ftnl's table, maybe long known
  * and already handled in Slurm: read Slurm's state before any update. */
 static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *ev,
-			  bool verify)
+			  bool verify, uint64_t read_real_ns)
 {
 	struct fs_failure failure = {
 		.node_id = ev->node_id,
@@ -152,7 +154,8 @@ static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *
 	else
 		snprintf(observer, sizeof(observer), "node %" PRIu32, ev->observer_id);
 	fs_reason(reason, sizeof(reason), &failure, observer);
-	fs_enqueue(st, ev->node_name, op, reason, verify ? 0 : ev->time_real_ns, verify);
+	fs_enqueue(st, ev->node_name, op, reason, verify ? 0 : ev->time_real_ns, read_real_ns,
+		   verify);
 }
 
 /* Every dead or departed node of the table again, as after a failure
@@ -176,7 +179,7 @@ static void fs_reconcile(struct fs_state *st)
 		if (n->state != FTNL_NODE_STATE_DEAD && n->state != FTNL_NODE_STATE_LEFT)
 			continue;
 		snprintf(ev.node_name, sizeof(ev.node_name), "%s", n->name);
-		fs_on_failure(st, &ev, true);
+		fs_on_failure(st, &ev, true, 0);
 	}
 }
 
@@ -223,9 +226,20 @@ static int fs_timeout(const struct fs_state *st)
 	return next - now > 60000 ? 60000 : (int)(next - now);
 }
 
+/* What a failure event says, in the table read before it. */
+static void fs_mark_failed(struct fs_state *st, uint32_t node_id)
+{
+	size_t i;
+
+	for (i = 0; i < st->table.count; i++)
+		if (st->members[i].id == node_id)
+			st->members[i].alive = false;
+}
+
 static int fs_drain_events(struct fs_state *st)
 {
 	struct ftnl_event ev;
+	uint64_t read_ns;
 	int ret;
 
 	while ((ret = ftnl_events_read(st->events, &ev)) == 1) {
@@ -245,14 +259,19 @@ static int fs_drain_events(struct fs_state *st)
 				fs_reconcile(st);
 			break;
 		case FTNL_EVENT_FAILURE:
+			read_ns = fs_real_ns();
 			if (st->verbose)
 				fs_log("event: node %" PRIu32 " (%s) %s, observer %" PRIu32
 				       ", learned at %.6f", ev.failure.node_id,
 				       ev.failure.node_name,
 				       ftnl_event_cause_name(ev.failure.cause),
 				       ev.failure.observer_id, ev.failure.time_real_ns / 1e9);
+			/* Decided on the table as of the last event, with this
+			 * failure marked in it: the two requests that read the
+			 * table again come after the update is queued. */
+			fs_mark_failed(st, ev.failure.node_id);
+			fs_on_failure(st, &ev.failure, false, read_ns);
 			fs_refresh(st);
-			fs_on_failure(st, &ev.failure, false);
 			break;
 		case FTNL_EVENT_JOINED:
 			if (st->verbose)

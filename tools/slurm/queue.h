@@ -31,6 +31,7 @@ struct fs_update {
 	char reason[FS_REASON_MAX];
 	bool verify;		  /* read Slurm's state first, whatever the op */
 	uint64_t learned_real_ns; /* when ftnl learned it, 0 for a resync */
+	uint64_t read_real_ns;	  /* when ftnl-slurm read ftnl's event */
 	uint64_t queued_real_ns;  /* when it was queued */
 	unsigned int attempts;	  /* sends that failed so far */
 };

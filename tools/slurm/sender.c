@@ -74,9 +74,10 @@ static uint64_t fs_send(struct fs_sender *s, const struct fs_update *u, bool min
 		/* Where the time went, on CLOCK_REALTIME (the clock of ftnl's
 		 * events and of slurmctld's log). */
 		if (s->verbose)
-			fs_log("%s: timeline: ftnl learned it at %.6f, queued +%.1f ms, "
-			       "sent +%.1f ms, answered +%.1f ms", u->name,
+			fs_log("%s: timeline: ftnl learned it at %.6f, read +%.1f ms, "
+			       "queued +%.1f ms, sent +%.1f ms, answered +%.1f ms", u->name,
 			       u->learned_real_ns / 1e9,
+			       fs_ms(u->learned_real_ns, u->read_real_ns),
 			       fs_ms(u->learned_real_ns, u->queued_real_ns),
 			       fs_ms(u->learned_real_ns, sent_ns),
 			       fs_ms(u->learned_real_ns, done_ns));

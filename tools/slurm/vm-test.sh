@@ -299,13 +299,14 @@ ctld_down_ms=$(ctld_ms 'update_node: node cn2 state set to DOWN')
 tl=$(grep -h 'cn2: timeline:' "$W"/ftnl-slurm-*.log | head -n1)
 learned=$(sed -n 's/.*learned it at \([0-9.]*\),.*/\1/p' <<<"$tl")
 learned_ms=$(ms_between "$t0" "${learned:-$t0}")
+read_ev=$(sed -n 's/.*read +\([0-9.]*\) ms.*/\1/p' <<<"$tl")
 sent=$(sed -n 's/.*sent +\([0-9.]*\) ms.*/\1/p' <<<"$tl")
 answered=$(sed -n 's/.*answered +\([0-9.]*\) ms.*/\1/p' <<<"$tl")
 polls=$(wc -l <"$W/sinfo-poll.log")
 sinfo_run=$(awk '{ d = ($2 - $1) * 1000; t += d; if (d > m) m = d } END { if (NR) printf "%.0f ms mean, %.0f max", t / NR, m }' "$W/sinfo-poll.log")
 diag "bench: h $HB, d $D; times after the silence (links of cn2 and cn5 cut):"
 diag "bench:   ftnl's event at the observer       ${learned_ms} ms"
-diag "bench:   ftnl-slurm's RPC sent, answered    +${sent:-?} ms, +${answered:-?} ms after the event"
+diag "bench:   ftnl-slurm: event read, RPC sent, answered  +${read_ev:-?}, +${sent:-?}, +${answered:-?} ms after the event"
 diag "bench:   slurmctld: RPC in, node DOWN        ${ctld_rpc_ms} ms, ${ctld_down_ms} ms"
 diag "bench:   first sinfo showing DOWN returned  $ms ms (started $(ms_between "$t0" "${s_start:-$t0}") ms; $polls sinfo runs, $sinfo_run)"
 diag "bench:   (one sinfo alone, guest quiet: $sinfo_alone ms)"
