@@ -68,6 +68,16 @@ ring_closed() {
 	return 0
 }
 
+# first_events: the earliest events any monitor printed, on one time axis
+# (every node shares the guest's clock): who accused whom first.
+first_events() {
+	i=1
+	while [ $i -le $N ]; do
+		sed "s/^/node$i: /" /tmp/bcast-ev.$i
+		i=$((i + 1))
+	done | sort -k2,2 | head -n 12 | sed "s/^/# /"
+}
+
 run_algo() {
 	algo=$1
 	FTNL_VC_BCAST=$algo ftnl-vcluster up $N >/tmp/bcast-up.log 2>&1 || {
@@ -106,6 +116,7 @@ run_algo() {
 		i=$((i + 1))
 	done
 	expect_empty "$algo: one silenced node, every survivor gets exactly one event" "$bad"
+	[ -z "$bad" ] || first_events
 	check "$algo: the ring is closed around it" ring_closed
 
 	/sbin/ip link set vc12 down
