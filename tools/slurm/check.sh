@@ -78,9 +78,7 @@ for r in $(seq "$runs"); do
 	run_vm "$log" || run_rc=$?
 	echo "run $r of $runs (host load $(cut -d' ' -f1-3 /proc/loadavg)):"
 	sed -n 's/^# bench: /  /p; s/^# false suspicion/  false suspicion/p' "$log"
-	if [ $run_rc -ne 0 ]; then
-		echo "check-slurm: run $r failed (exit $run_rc), log: $log" >&2
-		rc=$run_rc
-	fi
+	# Figures only: a failed check (a false suspicion under load) is
+	# reported and make bench goes on.
+	[ $run_rc -eq 0 ] || echo "  (run $r: a check failed, exit $run_rc; log: $log)"
 done
-exit $rc
