@@ -373,6 +373,9 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 			      FTNL_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_EXPELLED_RECV,
 			      st->counters[FTNL_A_STATS_EXPELLED_RECV],
+			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_STALL_WAITS,
+			      st->counters[FTNL_A_STATS_STALL_WAITS],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */

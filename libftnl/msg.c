@@ -906,6 +906,7 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_EVENTS_NOTIFY_FAILED] = &st->events_notify_failed,
 		[FTNL_A_STATS_EXPELLED_SENT] = &st->expelled_sent,
 		[FTNL_A_STATS_EXPELLED_RECV] = &st->expelled_recv,
+		[FTNL_A_STATS_STALL_WAITS] = &st->stall_waits,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

@@ -14,9 +14,11 @@
  *
  * ftnl's additions, each a rule of this file only: the boot grace before a
  * first emitter's first heartbeat; NEW_OBSERVER repeated every h until the
- * new emitter is heard, and once more then; the stall guard (a timer that runs more than h
- * late waits h once more, for the datagrams a stalled CPU has not read
- * yet); a failure learned by broadcast repairs the ring at once when it
+ * new emitter is heard, and once more then; the local health rule
+ * (ftnl_ring_det_expire(): a node whose own timers ran more than h late
+ * while it waited for its emitter waits h once more before accusing it,
+ * for the datagrams its stalled CPU has not read yet); a failure learned
+ * by broadcast repairs the ring at once when it
  * was the emitter; graceful leave; incarnations (a node heard with a newer
  * one restarted: its old incarnation is dead) and readmission; and what
  * keeps the membership true under partitions, half-deaf and frozen nodes:
@@ -282,18 +284,42 @@ void ftnl_ring_det_new_observer(struct ftnl_ring_detector *det, u32 from,
 }
 
 /**
+ * ftnl_ring_det_self_late - one of this node's own timers ran late
+ * @det: the state
+ * @late_ns: how long after its deadline it ran
+ * @now: when it ran
+ *
+ * Input of the local health rule (ftnl_ring_det_expire()): more than h
+ * late means this node did not run for a while, and may not have read
+ * what arrived meanwhile.
+ */
+void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
+			     u64 now)
+{
+	if (late_ns > det->period_ns)
+		det->late_at = now;
+}
+
+/**
  * ftnl_ring_det_expire - the suspicion timer fired
  * @det: the state
  * @now: current time
  *
  * Before the deadline (a heartbeat moved it), the timer is set for the
  * deadline; with probes on, it first fires @probe_lead_ns before it
- * (FTNL_RING_PROBE: the caller starts its indirect probe). More than h
- * past it means this CPU was stalled: heartbeats
- * that arrived meanwhile may still wait to be read, so the emitter is
- * judged h later, once per deadline. Otherwise task T3 is due: the caller
- * adds the emitter to D (ftnl_ring_core_failure_learned() or its own D,
- * then ftnl_ring_det_lost()) and sets the timer again if still observing.
+ * (FTNL_RING_PROBE: the caller starts its indirect probe). Otherwise task
+ * T3 is due, unless the local health rule puts it off: the caller adds the
+ * emitter to D (ftnl_ring_core_failure_learned() or its own D, then
+ * ftnl_ring_det_lost()) and sets the timer again if still observing.
+ *
+ * The local health rule: a node that was itself late is no judge of its
+ * emitter's silence. If this node ran more than h late since the window
+ * of the deadline opened (susp_deadline - d) - this expiry more than h
+ * after the deadline, or a timer of its own reported late by
+ * ftnl_ring_det_self_late() - heartbeats that arrived meanwhile may still
+ * wait to be read: the emitter is judged h later, once per deadline
+ * (@stall_waits counts it). A real failure is found at most h + the
+ * stall later; a node that stays late still accuses after the wait.
  *
  * Return: enum ftnl_ring_expiry.
  */
@@ -313,8 +339,11 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 		ftnl_ring_det_rearm(det, det->susp_deadline);
 		return FTNL_RING_PROBE;
 	}
-	if (!det->stall_grace && now > det->susp_deadline + det->period_ns) {
+	if (!det->stall_grace &&
+	    (now > det->susp_deadline + det->period_ns ||
+	     det->late_at + det->timeout_ns > det->susp_deadline)) {
 		det->stall_grace = true;
+		det->stall_waits++;
 		ftnl_ring_det_rearm(det, now + det->period_ns);
 		return FTNL_RING_WAIT;
 	}
@@ -1226,6 +1255,20 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 	/* Heard: whatever the probe would say, there is nothing to judge. */
 	core->probe.active = false;
 	return true;
+}
+
+/**
+ * ftnl_ring_core_self_late - one of this node's own timers ran late
+ * @core: the state
+ * @late_ns: how long after its deadline it ran
+ * @now: when it ran
+ *
+ * See ftnl_ring_det_self_late() and the local health rule.
+ */
+void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
+			      u64 now)
+{
+	ftnl_ring_det_self_late(&core->det, late_ns, now);
 }
 
 /**

@@ -154,7 +154,10 @@ struct ftnl_ring_sink {
  *	opposed to the initial successor or one chosen after a leave
  * @stall_grace: the suspicion timer already waited once for a stalled CPU
  *	to read its pending datagrams (reset when a heartbeat or a new
- *	emitter moves the deadline)
+ *	emitter moves the deadline): the local health rule
+ * @late_at: when one of this node's own timers last ran more than h late
+ *	(ftnl_ring_det_self_late()), 0 if never
+ * @stall_waits: judgements of the emitter the local health rule put off
  * @period_ns: h
  * @timeout_ns: d
  * @boot_grace_ns: added to the first deadline (FTNL_RING_BOOT_GRACE_NS)
@@ -179,6 +182,8 @@ struct ftnl_ring_detector {
 	bool emitter_knows;
 	bool observer_claimed;
 	bool stall_grace;
+	u64 late_at;
+	u64 stall_waits;
 	bool timer_moved;
 	u64 period_ns;
 	u64 timeout_ns;
@@ -210,6 +215,8 @@ void ftnl_ring_det_new_observer(struct ftnl_ring_detector *det, u32 from,
 				const struct ftnl_ring_sink *out);
 enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 					   u64 now);
+void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
+			     u64 now);
 void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 			const unsigned long *dead, u32 pos, bool left, u64 now,
 			const struct ftnl_ring_sink *out);
@@ -393,6 +400,8 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 					  u64 incarnation, u64 now,
 					  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
+void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
+			      u64 now);
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
 				 const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,

@@ -11,6 +11,7 @@
  *                                        EXPELLED
  *
  * Neither emission nor observation ever waits for a task to be scheduled.
+ * This node's own timers running late feed the core's local health rule.
  * The core's outputs come back through ftnl_ring_sink: datagrams go to the
  * transport, failures become events and broadcasts, this node's expulsion
  * an event and the fencing of its registered processes. Datagrams are built
@@ -23,6 +24,8 @@
 #include <linux/bitmap.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -337,11 +340,74 @@ static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
 		WRITE_ONCE(ring->lateness_max_ns, late_ns);
 }
 
+/*
+ * The test stall (module parameter test_stall_ms): for a while, this ring
+ * runs as if its CPU did not, to test the local health rule. Its timers
+ * wait until the end (then run late, as a stalled CPU's do), and the
+ * datagrams it receives meanwhile are not read; the last heartbeat among
+ * them is kept and read once the suspicion timer ran, the order in which
+ * a CPU whose receive softirq waits behind ksoftirqd reads it.
+ */
+static bool ftnl_ring_stalled(const struct ftnl_ring *ring, ktime_t now)
+{
+	return ktime_before(now, READ_ONCE(ring->stalled_until));
+}
+
+static void ftnl_ring_stall_backlog(struct ftnl_ring *ring, ktime_t now)
+{
+	u32 pos;
+
+	lockdep_assert_held(&ring->lock);
+	if (!ring->stall_hb_from)
+		return;
+	pos = ring->stall_hb_from - 1;
+	ring->stall_hb_from = 0;
+	ftnl_ring_count(ring, FTNL_A_STATS_HB_RECV);
+	if (ftnl_ring_core_heartbeat(&ring->core, pos, ktime_to_ns(now)))
+		ftnl_ring_count(ring, FTNL_A_STATS_HB_FROM_EMITTER);
+}
+
+static int ftnl_ring_inject_stall(struct ftnl_ring *ring, unsigned int ms)
+{
+	spin_lock_bh(&ring->lock);
+	WRITE_ONCE(ring->stalled_until, ktime_add_ms(ktime_get(), ms));
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/* Writing N stalls the ring of the writer's netns for N ms (test only). */
+static int ftnl_ring_param_stall(const char *val, const struct kernel_param *kp)
+{
+	struct ftnl_net *fn = ftnl_net(current->nsproxy->net_ns);
+	struct ftnl_cluster *cluster;
+	unsigned int ms;
+	int err;
+
+	err = kstrtouint(val, 0, &ms);
+	if (err)
+		return err;
+	if (!ms || ms > 10000)
+		return -ERANGE;
+	mutex_lock(&fn->lock);
+	cluster = ftnl_cluster_current(fn);
+	err = cluster ? ftnl_ring_inject_stall(cluster->ring, ms) : -ENOENT;
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+static const struct kernel_param_ops ftnl_ring_stall_ops = {
+	.set = ftnl_ring_param_stall,
+};
+
+module_param_cb(test_stall_ms, &ftnl_ring_stall_ops, NULL, 0200);
+MODULE_PARM_DESC(test_stall_ms,
+		 "test only: writing N makes the ring of the writer's network namespace run as if its CPU stalled for N ms (1 to 10000)");
+
 /* Task T1. */
 static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 {
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
-	ktime_t now = ktime_get(), late;
+	ktime_t now = ktime_get(), due = hrtimer_get_expires(timer);
 	struct ftnl_ring_sink out;
 	u64 periods;
 
@@ -350,13 +416,33 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 		spin_unlock(&ring->lock);
 		return HRTIMER_NORESTART;
 	}
+	if (ftnl_ring_stalled(ring, now)) {
+		/* Test stall: this expiry runs when it ends, as late as that. */
+		if (!ring->stall_hb_due)
+			WRITE_ONCE(ring->stall_hb_due, due);
+		hrtimer_set_expires(timer, ring->stalled_until);
+		spin_unlock(&ring->lock);
+		return HRTIMER_RESTART;
+	}
+	if (ring->stall_hb_due) {
+		due = ring->stall_hb_due;
+		WRITE_ONCE(ring->stall_hb_due, 0);
+		hrtimer_set_expires(timer, due);
+	}
 	ftnl_ring_sink(ring, &out);
+	/* Late by more than h: the local health rule wants to know. */
+	if (ktime_after(now, due))
+		ftnl_ring_core_self_late(&ring->core,
+					 ktime_to_ns(ktime_sub(now, due)),
+					 ktime_to_ns(now));
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
+	/* No judgement due: what the test stall held back is read now. */
+	if (ktime_after(hrtimer_get_expires(&ring->susp_timer), now))
+		ftnl_ring_stall_backlog(ring, now);
 	spin_unlock(&ring->lock);
 	ftnl_transport_flush(&ring->xport);
 	/* Lateness: from the deadline to the heartbeat handed to the stack. */
-	late = ktime_sub(ktime_get(), hrtimer_get_expires(timer));
-	ftnl_ring_record_lateness(ring, ktime_to_ns(late));
+	ftnl_ring_record_lateness(ring, ktime_to_ns(ktime_sub(ktime_get(), due)));
 
 	periods = hrtimer_forward(timer, now,
 				  ns_to_ktime(ring->core.det.period_ns));
@@ -366,7 +452,26 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* Task T3, the re-check of a deadline moved by T2, the stall guard. */
+/*
+ * A heartbeat expiry still waiting to run is this node's own lateness too
+ * (the local health rule): the timer's own expiry, or the one a test stall
+ * held back.
+ */
+static void ftnl_ring_note_hb_wait(struct ftnl_ring *ring, ktime_t now)
+{
+	ktime_t due;
+
+	lockdep_assert_held(&ring->lock);
+	due = READ_ONCE(ring->stall_hb_due);
+	if (!due)
+		due = hrtimer_get_expires(&ring->hb_timer);
+	if (ktime_after(now, due))
+		ftnl_ring_core_self_late(&ring->core,
+					 ktime_to_ns(ktime_sub(now, due)),
+					 ktime_to_ns(now));
+}
+
+/* Task T3, the re-check of a deadline moved by T2, the local health rule. */
 static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 {
 	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, susp_timer);
@@ -379,10 +484,19 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	/* Restarted under the lock while this callback waited for it. */
 	if (hrtimer_is_queued(timer))
 		goto out;
+	if (ftnl_ring_stalled(ring, now)) {
+		/* Test stall: held to its end. */
+		hrtimer_set_expires(timer, ring->stalled_until);
+		ret = HRTIMER_RESTART;
+		goto out;
+	}
 	ftnl_ring_sink(ring, &out);
+	ftnl_ring_note_hb_wait(ring, now);
 	if (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out) ==
 	    FTNL_RING_SUSPECT)
 		ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);
+	/* Test stall: its receive backlog is read after the timer. */
+	ftnl_ring_stall_backlog(ring, now);
 	if (ftnl_ring_core_take_timer(&ring->core, &at)) {
 		hrtimer_set_expires(timer, ns_to_ktime(at));
 		ret = HRTIMER_RESTART;
@@ -442,6 +556,11 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	spin_lock(&ring->lock);
 	if (!ring->core.running)
 		goto out;
+	if (ftnl_ring_stalled(ring, now)) {
+		if (hdr->type == FTNL_MSG_HEARTBEAT)
+			ring->stall_hb_from = pos + 1;
+		goto out;
+	}
 	ftnl_ring_sink(ring, &out);
 	/*
 	 * From a member this node may hold dead itself (cut off, it declared
@@ -829,5 +948,6 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 
 	spin_lock_bh(&ring->lock);
 	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);
+	st->counters[FTNL_A_STATS_STALL_WAITS] = ring->core.det.stall_waits;
 	spin_unlock_bh(&ring->lock);
 }

@@ -32,6 +32,10 @@
  *	what is known of every peer), pure
  * @hb_timer: HB-TIMEOUT, task T1
  * @susp_timer: SUSP-TIMEOUT, tasks T2/T3, set as @core asks
+ * @stalled_until: end of the test stall (module parameter test_stall_ms)
+ * @stall_hb_due: the heartbeat deadline the test stall held back, 0 if none
+ * @stall_hb_from: 1 + position of the sender of the last heartbeat the
+ *	test stall left unread, 0 if none (under @lock)
  * @xport: the transport: sockets, sequence numbers, replay windows, drops
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
  * @lateness: heartbeat emission lateness histogram (see uapi)
@@ -50,6 +54,9 @@ struct ftnl_ring {
 	struct ftnl_ring_core core;
 	struct hrtimer hb_timer;
 	struct hrtimer susp_timer;
+	ktime_t stalled_until;
+	ktime_t stall_hb_due;
+	u32 stall_hb_from;
 	struct ftnl_transport xport;
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];

@@ -311,6 +311,71 @@ static void test_t3_stall_guard(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 9000, &x.out), FTNL_RING_IDLE);
 }
 
+/*
+ * The local health rule: a node whose own timer ran more than h late
+ * during the window of the deadline waits h once before accusing, even
+ * when the suspicion timer itself runs on time; lateness outside the
+ * window, or of at most h, changes nothing.
+ */
+static void test_local_health(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 100);
+	timer(&x);
+	/* Late before the window (which opens at 100): no effect. */
+	ftnl_ring_core_self_late(&x.core, 5 * H, 90);
+	/* At most h late inside it: no effect either. */
+	ftnl_ring_core_self_late(&x.core, H, 120);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 0);
+
+	node_init(&x, 5, 2);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 100);
+	timer(&x);
+	/* Its heartbeat timer ran 2h late, inside the window. */
+	ftnl_ring_core_self_late(&x.core, 2 * H, 100 + D - 1);
+	clear(&x);
+	/* The suspicion timer on time: put off by h, counted. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 100 + D + H);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* Still silent after the wait: accused, the rule had its turn. */
+	ftnl_ring_core_self_late(&x.core, 2 * H, 100 + D + 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+
+	node_init(&x, 5, 2);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 100);
+	timer(&x);
+	ftnl_ring_core_self_late(&x.core, 3 * H, 100 + D);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_WAIT);
+	/* The heartbeats it had not read arrive: no accusation. */
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 100 + D + 2));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* The next window starts clean: that lateness is behind it. */
+	timer(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 2 * D + 2, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+}
+
 static void test_admit(const void *arg)
 {
 	struct node x;
@@ -1081,6 +1146,8 @@ int main(void)
 		"start: NEW_OBSERVER, boot grace; T1; T2 moves the timer only earlier");
 	tap_add(test_t3_stall_guard, NULL,
 		"stall guard waits h once per deadline; T3: D, broadcast, FindEmitter, NEW_OBSERVER, 2d; T4");
+	tap_add(test_local_health, NULL,
+		"local health: a timer of its own more than h late in the window puts the accusation off by h, once; counted");
 	tap_add(test_admit, NULL,
 		"incarnations: new, stale, restarted (dead, announced); readmit errors and re-evaluation");
 	tap_add(test_broadcast_and_leave, NULL,

@@ -1193,7 +1193,9 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, lateness_max_ns) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, event_seq) ==
 		  offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, stall_waits) ==
+		  offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
 }
 

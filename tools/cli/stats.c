@@ -38,6 +38,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "events_notify_failed", st->events_notify_failed);
 	json_kv_uint(&j, "expelled_sent", st->expelled_sent);
 	json_kv_uint(&j, "expelled_recv", st->expelled_recv);
+	json_kv_uint(&j, "stall_waits", st->stall_waits);
 	json_key(&j, "drops");
 	json_object_begin(&j);
 	for (i = 0; i <= FTNL_DROP_MAX; i++)
@@ -78,6 +79,7 @@ static void print_text(const struct ftnl_stats *st)
 	       st->events_queue_overflow, st->events_notify_failed);
 	printf("expelled       sent %" PRIu64 " received %" PRIu64 "\n",
 	       st->expelled_sent, st->expelled_recv);
+	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
 	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)

@@ -625,6 +625,10 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_EXPELLED_SENT: EXPELLED datagrams sent to nodes this node
  *	holds dead that were still talking (at most one per node per h)
  * @FTNL_A_STATS_EXPELLED_RECV: EXPELLED datagrams received
+ * @FTNL_A_STATS_STALL_WAITS: accusations of the emitter put off by the
+ *	local health rule: this node's own timers ran more than h late while
+ *	it waited for the emitter, so it waited h more before judging
+ *	(Documentation/ring.rst, "Local health")
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -656,6 +660,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_EVENTS_NOTIFY_FAILED,
 	FTNL_A_STATS_EXPELLED_SENT,
 	FTNL_A_STATS_EXPELLED_RECV,
+	FTNL_A_STATS_STALL_WAITS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

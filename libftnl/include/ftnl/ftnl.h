@@ -536,6 +536,8 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @expelled_sent: EXPELLED datagrams this node sent to nodes it holds dead
  *	that still talked to it
  * @expelled_recv: EXPELLED datagrams this node received
+ * @stall_waits: accusations of its emitter this node put off by h because
+ *	its own timers ran more than h late while it waited (local health)
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -564,6 +566,7 @@ struct ftnl_stats {
 	uint64_t events_notify_failed;
 	uint64_t expelled_sent;
 	uint64_t expelled_recv;
+	uint64_t stall_waits;
 };
 
 /**
