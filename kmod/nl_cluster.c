@@ -19,6 +19,7 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	struct ftnl_cluster *cluster;
 
 	struct ftnl_cluster *old;
+	u64 incarnation;
 	int err;
 
 	cluster = ftnl_cluster_from_request(info);
@@ -33,8 +34,16 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&fn->lock);
 	old = ftnl_cluster_current(fn);
+	incarnation = fn->incarnation;
+	/*
+	 * The cluster holds this incarnation dead: configured again, the node
+	 * comes back as a new one (which rejoins), never as the dead one.
+	 */
+	if (old && ftnl_ring_expelled(old->ring))
+		WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(incarnation));
 	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);
 	if (err) {
+		WRITE_ONCE(fn->incarnation, incarnation);
 		mutex_unlock(&fn->lock);
 		if (err == -EADDRINUSE)
 			GENL_SET_ERR_MSG(info, "this node's UDP port is already in use");

@@ -16,7 +16,11 @@
  *   - a process registered on node 3 is told: it receives the event, and
  *     the registration path refuses it with -ESTALE from then on (fence
  *     none: it is alive); with the fence policy kill it is SIGKILLed
- *     (maybe before it could read the event).
+ *     (maybe before it could read the event);
+ *   - configured again (cluster set, the same configuration), node 3 is
+ *     a new incarnation, which every other node readmits on its own
+ *     (rejoin auto: one joined event each, naming it), and the ring is
+ *     whole again.
  *
  * The members tell a node they hold dead only 2d after its death (a node
  * resuming from a freeze may accuse its emitter first, see core.h), so the
@@ -146,7 +150,7 @@ static void run_expel(struct __test_metadata *_metadata, struct st_vc *vc,
 	struct ftnl_cluster_info ci;
 	struct ftnl_node_table t;
 	const struct ftnl_node *e;
-	uint64_t cut, died = 0, healed, expelled_at;
+	uint64_t cut, died = 0, healed, expelled_at, back, inc_new;
 	char why[256] = "";
 	int report_fd = -1, status = 0;
 	uint32_t id;
@@ -274,6 +278,32 @@ static void run_expel(struct __test_metadata *_metadata, struct st_vc *vc,
 	EXPECT_EQ(1u, vc->node[VICTIM].expelled);
 	ASSERT_EQ(0, st_vc_wait_ring(vc, live, 0, why, sizeof(why))) {
 		TH_LOG("ring without node %u: %s", VICTIM, why);
+	}
+
+	/* Configured again: a new life, which rejoins (not expelled again). */
+	back = st_mono_ns();
+	ASSERT_EQ(0, st_vc_configure(vc, VICTIM));
+	inc_new = st_vc_incarnation(vc, VICTIM);
+	EXPECT_LT(ci.incarnation, inc_new) {
+		TH_LOG("configured again, node %u kept incarnation %llu",
+		       VICTIM, (unsigned long long)inc_new);
+	}
+	live[VICTIM] = true;
+	for (id = 1; id <= N; id++) {
+		if (id == VICTIM)
+			continue;
+		EXPECT_EQ(0, st_vc_wait_joins(vc, id, VICTIM, 1,
+					      back + 2 * D_NS + 4 * MARGIN_NS)) {
+			TH_LOG("node %u published no joined event for node %u",
+			       id, VICTIM);
+		}
+	}
+	for (i = 0; i < vc->njoins; i++)
+		if (vc->joins[i].f.node_id == VICTIM)
+			EXPECT_EQ(inc_new, vc->joins[i].f.incarnation);
+	EXPECT_EQ(1u, vc->node[VICTIM].expelled);
+	ASSERT_EQ(0, st_vc_wait_ring(vc, live, 0, why, sizeof(why))) {
+		TH_LOG("ring with node %u back: %s", VICTIM, why);
 	}
 }
 

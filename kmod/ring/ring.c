@@ -705,6 +705,10 @@ static bool ftnl_node_same_endpoint(const struct ftnl_node *a,
  * What the replaced ring @prev knew of every member that stays (same id,
  * same address and port): state, D, incarnations, anti-replay windows.
  * @prev is stopped: nothing changes it any more. Under @ring's lock.
+ * An expelled @prev passes on its windows only: this node is a new
+ * incarnation (see ftnl_nl_cluster_set()), and the deaths its dead life
+ * concluded - often of live nodes, heard from nobody while it was cut off
+ * or frozen - are void; the new life learns D from its welcome.
  */
 static void ftnl_ring_inherit(struct ftnl_ring *ring,
 			      const struct ftnl_ring *prev)
@@ -727,7 +731,9 @@ static void ftnl_ring_inherit(struct ftnl_ring *ring,
 		old_pos = was - old->nodes;
 		peer = &prev->core.peers[old_pos];
 		observer = ftnl_ring_pos_of(ring, old->nodes[peer->observer].id);
-		ftnl_ring_core_inherit(&ring->core, pos, peer, observer);
+		if (!prev->core.expelled)
+			ftnl_ring_core_inherit(&ring->core, pos, peer,
+					       observer);
 		ftnl_transport_replay_copy(&ring->xport, pos, &prev->xport,
 					   old_pos);
 	}
