@@ -187,6 +187,8 @@ enum cli_health_module {
  * @module: whether the module answered
  * @error: with CLI_HEALTH_MODULE_ERROR, why
  * @configured: a cluster is configured; nothing below is read otherwise
+ * @expelled: the node list says this node's own entry is expelled: the
+ *	cluster holds its incarnation dead; nothing below is read then
  * @cluster_id: the cluster
  * @self_id: this node
  * @self_name: its name, or NULL / ""
@@ -204,6 +206,7 @@ struct cli_health_input {
 	enum cli_health_module module;
 	const char *error;
 	bool configured;
+	bool expelled;
 	uint32_t cluster_id;
 	uint32_t self_id;
 	const char *self_name;

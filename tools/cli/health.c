@@ -241,6 +241,12 @@ enum cli_health_status cli_health_assess(const struct cli_health_input *in,
 		snprintf(line, len, "ftnl CRITICAL: not configured (no cluster in this network namespace)");
 		return CLI_HEALTH_CRITICAL;
 	}
+	/* No longer a member: nothing else it measures means anything. */
+	if (in->expelled) {
+		snprintf(line, len, "ftnl CRITICAL: node %" PRIu32 " expelled from cluster %" PRIu32 ": the others hold its incarnation dead (cluster set again to rejoin as a new one)",
+			 in->self_id, in->cluster_id);
+		return CLI_HEALTH_CRITICAL;
+	}
 
 	check_emitter(in, &v);
 	check_counters(in, lim, &v);
@@ -358,8 +364,10 @@ int cmd_health(const struct cli_command *cmd)
 
 		if (n->state == FTNL_NODE_STATE_ALIVE)
 			in.alive_count++;
-		if (n->self)
+		if (n->self) {
 			in.self_name = n->name;
+			in.expelled = n->state == FTNL_NODE_STATE_EXPELLED;
+		}
 		if (n->emitter)
 			in.emitter = n;
 	}

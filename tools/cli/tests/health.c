@@ -62,6 +62,11 @@ static void m_error(struct fixture *f)
 	f->in.error = "reading the module's state: Permission denied";
 }
 static void m_unconfigured(struct fixture *f) { f->in.configured = false; }
+static void m_expelled(struct fixture *f)
+{
+	f->in.expelled = true;
+	f->in.alive_count = 3;
+}
 static void m_alone(struct fixture *f)
 {
 	f->in.node_count = 1;
@@ -158,6 +163,8 @@ static const struct health_case cases[] = {
 	  "ftnl UNKNOWN: reading the module's state: Permission denied" },
 	{ "not configured", m_unconfigured, CLI_HEALTH_CRITICAL,
 	  "ftnl CRITICAL: not configured (no cluster in this network namespace)" },
+	{ "expelled", m_expelled, CLI_HEALTH_CRITICAL,
+	  "ftnl CRITICAL: node 3 expelled from cluster 42: the others hold its incarnation dead (cluster set again to rejoin as a new one)" },
 	{ "alone", m_alone, CLI_HEALTH_OK,
 	  "ftnl OK: cluster 42 node 3, alone in its cluster" },
 	{ "every other node dead", m_no_emitter, CLI_HEALTH_WARNING,
