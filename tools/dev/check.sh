@@ -153,8 +153,8 @@ for k in "${KERNELS[@]}"; do
 done
 
 # ftnl-slurm against a real Slurm (slurmctld, slurmd, munge) in one VM:
-# make check-all only (about 1 to 2 minutes a kernel; its "under a
-# second" depends on the guest not stalling, as the cluster scenarios').
+# make check-all only (about 2 minutes a kernel; it asserts no time, and
+# its d of 2 s leaves a margin for the loaded guest's stalls).
 for k in "${KERNELS[@]}"; do
 	[ "${vm_ok[$k]}" -eq 0 ] && [ "$k" != debug ] && [ "${CLUSTER_SET:-short}" = all ] || continue
 	echo "== ftnl-slurm against Slurm in QEMU, kernel $k"

@@ -174,8 +174,12 @@ done
 # sinfo_of NODE: "STATE|REASON" of NODE as sinfo shows it.
 sinfo_of() { sinfo -h -N -n "$1" -o '%T|%E' 2>/dev/null | head -n1; }
 # wait_for SECONDS CMD...: until CMD succeeds, every $STEP s (default
-# 0.25: each sinfo costs the guest's emulated CPUs tens to hundreds of
-# ms); 1 on timeout.
+# 0.25: each sinfo costs the guest's emulated CPUs hundreds of ms); 1 on
+# timeout. The bounds below are generous (cn4's drain, bounded at 20 s,
+# took 2 to 4 s at host load 8 to 12; cn3's DOWN after the restart,
+# bounded at 90 s, 2 to 4 s): they only bound how long a failure takes
+# to be reported. Nothing waits a fixed time where a condition can be
+# awaited.
 wait_for() {
 	local end
 	end=$(awk -v s="$1" -v t="$(now)" 'BEGIN { printf "%.3f", t + s }')
