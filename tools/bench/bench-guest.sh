@@ -18,6 +18,11 @@
 #      n = BENCH_BLAT_N, h = BENCH_BLAT_H_MS, for each rate of
 #      BENCH_BLAT_RATES (process-exit broadcasts per second over the whole
 #      cluster; 0: none, the baseline), BENCH_BLAT_S seconds each;
+#   6. TIPC beside ftnl: for every n in BENCH_TIPC_N and every run
+#      TOL:H/D of BENCH_TIPC_RUNS, TIPC (link tolerance TOL ms) and the ftnl
+#      ring (h = H ms, d = D ms) on the same nodes at once, the same victim
+#      silenced for both, BENCH_TIPC_TRIALS times: times to the first and
+#      last survivor that knows, background frames, false suspicions;
 #
 # and prints the tables. Environment (defaults in brackets):
 #
@@ -29,7 +34,9 @@
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
 #   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
 #   BENCH_BLAT_RATES ["0 20 50"]
-#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat
+#   BENCH_TIPC_N ["8 16 32"]   BENCH_TIPC_RUNS ["50:16/50 50:10/30 1500:30/90"]
+#   BENCH_TIPC_TRIALS [10]     BENCH_TIPC_BUDGET_S [150]  BENCH_TIPC_RATE_S [5]
+#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc
 #   BENCH_SEED [time]
 set -eu
 
@@ -53,6 +60,11 @@ BLAT_N=${BENCH_BLAT_N:-64}
 BLAT_H=${BENCH_BLAT_H_MS:-100}
 BLAT_S=${BENCH_BLAT_S:-20}
 BLAT_RATES=${BENCH_BLAT_RATES:-0 20 50}
+TIPC_N_LIST=${BENCH_TIPC_N:-8 16 32}
+TIPC_RUNS=${BENCH_TIPC_RUNS:-50:16/50 50:10/30 1500:30/90}
+TIPC_TRIALS=${BENCH_TIPC_TRIALS:-10}
+TIPC_BUDGET=${BENCH_TIPC_BUDGET_S:-150}
+TIPC_RATE_S=${BENCH_TIPC_RATE_S:-5}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -74,6 +86,9 @@ skipped bcast || for n in $BCAST_N_LIST; do
 	[ "$n" -le "$max_n" ] || max_n=$n
 done
 skipped bcastlat || [ "$BLAT_N" -le "$max_n" ] || max_n=$BLAT_N
+skipped tipc || for n in $TIPC_N_LIST; do
+	[ "$n" -le "$max_n" ] || max_n=$n
+done
 
 # --- the virtual cluster ---------------------------------------------------------
 
@@ -213,6 +228,27 @@ if ! skipped bcastlat; then
 	done
 fi
 
+# --- 6. TIPC beside ftnl ---------------------------------------------------------
+
+if ! skipped tipc; then
+	for n in $TIPC_N_LIST; do
+		for run in $TIPC_RUNS; do
+			tol=${run%%:*} hd=${run#*:}
+			h=${hd%/*} d=${hd#*/}
+			say "TIPC beside ftnl: n=$n TIPC tolerance ${tol}ms, ftnl h=${h}ms d=${d}ms, $TIPC_TRIALS trials"
+			# Its status, not tee's: a run that failed still gets a row.
+			# shellcheck disable=SC2086
+			ftnl-bench tipc $common --nodes "$n" --hb-ms "$h" \
+				--timeout-ms "$d" --tolerance-ms "$tol" \
+				--trials "$TIPC_TRIALS" --budget-s "$TIPC_BUDGET" \
+				--rate-s "$TIPC_RATE_S" >/tmp/ftnl-bench.tipc ||
+				echo "RESULT test=tipc n=$n tol_ms=$tol h_ms=$h d_ms=$d verdict=error" \
+					>>/tmp/ftnl-bench.tipc
+			tee -a "$RESULTS" </tmp/ftnl-bench.tipc
+		done
+	done
+fi
+
 # --- tables ------------------------------------------------------------------------
 
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -234,6 +270,7 @@ $1 == "RESULT" {
 	else if (f["test"] == "hog") hog[++nh] = $0
 	else if (f["test"] == "bcast") bc[++nb] = $0
 	else if (f["test"] == "bcastlat") bl[++nbl] = $0
+	else if (f["test"] == "tipc") tp[++ntp] = $0
 	else lat[++nl] = $0
 }
 END {
@@ -241,6 +278,73 @@ END {
 	if (nl) print_lateness()
 	if (nb) print_bcast()
 	if (nbl) print_bcastlat()
+	if (ntp) print_tipc()
+}
+function mm(m, x) { return m == "" ? "-" : sprintf("%.0f/%.0f", m / 1000, x / 1000) }
+function ratio(a, b) { return a == "" || b == "" || b == 0 ? "-" : sprintf("%.2f", a / b) }
+function print_tipc(   i) {
+	print ""
+	print "6. TIPC beside ftnl, idle guest: both on the same nodes at once (TIPC bearer on"
+	print "   the veth ftnl uses), the same victim silenced for both (its bridge port down);"
+	print "   time from the silence to the first and to the last survivor that knows, each"
+	print "   event read by one process on CLOCK_MONOTONIC; median/max over the trials in"
+	print "   which every survivor knew, in ms. frames: background frames per node per"
+	print "   second on the bridge ports (TIPC: ethertype 0x88ca; ftnl: IPv4 + ARP)."
+	printf "%4s %6s %7s %6s %13s %11s %11s %11s %11s %15s %19s %6s\n", "", "TIPC", "ftnl", \
+		"", "frames/node/s", "first", "", "last", "", "ftnl/TIPC", "false", "stall"
+	printf "%4s %6s %7s %6s %6s %6s %11s %11s %11s %11s %7s %7s %4s %14s %6s\n", "n", \
+		"tol", "h/d", "trials", "TIPC", "ftnl", "TIPC", "ftnl", "TIPC", "ftnl", \
+		"last", "frames", "TIPC", "ftnl(s/f/o)", "max"
+	for (i = 1; i <= ntp; i++) {
+		$0 = tp[i]; parse()
+		if (f["verdict"] == "nomesh") {
+			printf "%4s %4sms %7s   not measured: TIPC never had its full mesh up (%d of %d links after 60 s, %d node-down events)\n", \
+				f["n"], f["tol_ms"], f["h_ms"] "/" f["d_ms"], f["links_up"], \
+				f["links"], f["tipc_false"]
+			continue
+		}
+		if (f["verdict"] == "unsteady" && f["trials"] == 0) {
+			printf "%4s %4sms %7s   not measured: the ftnl ring never got steady (5 tries; %d TIPC and %d ftnl false suspicions)\n", \
+				f["n"], f["tol_ms"], f["h_ms"] "/" f["d_ms"], f["tipc_false"], \
+				f["ftnl_false"]
+			continue
+		}
+		if (f["verdict"] == "error" || f["trials"] == "" || f["trials"] == 0) {
+			printf "%4s %4sms %7s   not measured: %s\n", f["n"], f["tol_ms"], \
+				f["h_ms"] "/" f["d_ms"], f["verdict"]
+			continue
+		}
+		printf "%4s %4sms %7s %6s %6.0f %6.0f %11s %11s %11s %11s %7s %7s %4s %14s %6s%s\n", \
+			f["n"], f["tol_ms"], f["h_ms"] "/" f["d_ms"], f["trials"], \
+			f["tipc_fps"], f["ftnl_fps"], \
+			mm(f["tipc_first_median_us"], f["tipc_first_max_us"]), \
+			mm(f["ftnl_first_median_us"], f["ftnl_first_max_us"]), \
+			mm(f["tipc_last_median_us"], f["tipc_last_max_us"]), \
+			mm(f["ftnl_last_median_us"], f["ftnl_last_max_us"]), \
+			ratio(f["ftnl_last_median_us"], f["tipc_last_median_us"]), \
+			ratio(f["ftnl_fps"], f["tipc_fps"]), f["tipc_false"], \
+			f["ftnl_false"] "(" f["ftnl_false_stalled"] "/" f["ftnl_false_follow"] "/" \
+			f["ftnl_false"] - f["ftnl_false_stalled"] - f["ftnl_false_follow"] ")", \
+			f["stall_max_us"] == "" ? "-" : sprintf("%.0fms", f["stall_max_us"] / 1000), \
+			(f["tipc_all"] == f["trials"] && f["ftnl_all"] == f["trials"] ? "" : \
+			 sprintf("  (all knew: TIPC %d, ftnl %d of %d)", f["tipc_all"], \
+				 f["ftnl_all"], f["trials"])) \
+			(f["unsteady"] ? "  (" f["unsteady"] " retried)" : "") \
+			(f["rate_tries"] > 1 ? "  (frames: " f["rate_tries"] " windows" \
+			 (f["rate_disturbed"] ? ", " f["rate_disturbed"] " false in the kept one" : "") ")" : "") \
+			(f["verdict"] == "ok" ? "" : "  (" f["verdict"] ": fewer trials)")
+	}
+	print "   last: ratio of the medians. false: live nodes reported down by live nodes,"
+	print "   whole run (ftnl: by their observer; TIPC: a node-down event). ftnl (s/f/o):"
+	print "   s: a stall of d-h or more measured within d before it by the stall probe (a"
+	print "   real-time thread per vCPU waking every 1 ms; stall max: its longest gap);"
+	print "   f: follow-on, within 3d of an earlier false suspicion; o: other causes."
+	print "   ftnl times are read times, like TIPC'"'"'s; the kernel stamps ftnl'"'"'s events"
+	print "   earlier (RESULT ftnl_stamp_last_*). retried: trials redone because a ring"
+	print "   or mesh was not whole. frames: k windows: the frame count was taken again"
+	print "   because false suspicions (a node declared dead or expelled sends and is"
+	print "   sent less) disturbed the earlier windows; after 5, the least disturbed one"
+	print "   is kept."
 }
 function print_bcastlat(   i, missed) {
 	print ""

@@ -12,6 +12,8 @@
  *                       [--predict-runs R]
  *   ftnl-bench predict  --nodes N --algo A [--fcg-f F] [--gossip-t-us T]
  *                       [--predict-runs R]   (no VM needed)
+ *   ftnl-bench tipc     OPTIONS --tolerance-ms T --trials K [--budget-s S]
+ *                       [--rate-s R]   (TIPC beside ftnl: tipc.c)
  *
  *   OPTIONS: --prefix P --veth V --nodes N --net A.B.C --port P
  *            --hb-ms H --timeout-ms D [--seed S]
@@ -74,6 +76,7 @@
 
 #include <ftnl/ftnl.h>
 
+#include "bench.h"
 #include "hist.h"
 #include "predict.h"
 
@@ -87,53 +90,10 @@
 /* After a detection, how long survivors may take to learn it by broadcast. */
 #define BCAST_WAIT_NS	(2 * 1000000000ULL)
 
-struct opts {
-	const char *mode;
-	const char *prefix;
-	const char *veth;
-	const char *net;
-	const char *label;
-	unsigned int nodes;
-	unsigned int port;
-	unsigned int uring_port;
-	unsigned int hb_ms;
-	unsigned int timeout_ms;
-	unsigned int trials;
-	unsigned int duration_s;
-	unsigned int budget_s;
-	unsigned int warmup_s;
-	bool uring;
-	unsigned int bcast_rate;	/* lateness: broadcasts/s, 0: none */
-	bool has_bcast_rate;
-	uint64_t seed;
-	bool has_algo;		/* bcast: --algo given */
-	uint8_t algo;
-	bool has_fcg_f;
-	uint8_t fcg_f;
-	bool has_gossip_t;
-	uint32_t gossip_t_us;
-	unsigned int predict_runs;
-};
 
-struct node {
-	unsigned int id;
-	int nsfd;
-	struct ftnl_handle *h;
-	struct ftnl_events *ev;
-	uint32_t generation;	/* of the configuration running now */
-};
 
-struct cluster {
-	const struct opts *o;
-	struct node *nodes;	/* index = id - 1 */
-	struct ftnl_cluster_config cfg;
-	int rootfd;
-	int epfd;		/* every node's event fd, data = index */
-	int ifsock;		/* for SIOCSIFFLAGS in the root netns */
-};
 
-static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void msg(const char *fmt, ...)
+void msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -144,7 +104,7 @@ static void msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t mono_ns(void)
+uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
@@ -152,7 +112,7 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_ns(uint64_t ns)
+void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(ns / 1000000000ULL),
@@ -164,9 +124,9 @@ static void sleep_ns(uint64_t ns)
 }
 
 /* xorshift64*: reproducible victims and phases from --seed. */
-static uint64_t rng_state;
+uint64_t rng_state;
 
-static uint64_t rng_next(void)
+uint64_t rng_next(void)
 {
 	rng_state ^= rng_state >> 12;
 	rng_state ^= rng_state << 25;
@@ -174,7 +134,7 @@ static uint64_t rng_next(void)
 	return rng_state * 2685821657736338717ULL;
 }
 
-static int cmp_u64(const void *a, const void *b)
+int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -182,7 +142,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Nearest-rank quantile of sorted @v (n > 0). */
-static uint64_t quantile(const uint64_t *v, size_t n, double p)
+uint64_t quantile(const uint64_t *v, size_t n, double p)
 {
 	size_t rank = (size_t)ceil(p * (double)n);
 
@@ -191,14 +151,14 @@ static uint64_t quantile(const uint64_t *v, size_t n, double p)
 	return v[rank - 1];
 }
 
-static uint64_t median(const uint64_t *v, size_t n)
+uint64_t median(const uint64_t *v, size_t n)
 {
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* --- the virtual cluster --------------------------------------------------- */
 
-static int cluster_open(struct cluster *c, const struct opts *o)
+int cluster_open(struct cluster *c, const struct opts *o)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	char path[128];
@@ -286,7 +246,7 @@ static int cluster_open(struct cluster *c, const struct opts *o)
 	return 0;
 }
 
-static void cluster_close(struct cluster *c)
+void cluster_close(struct cluster *c)
 {
 	unsigned int i;
 
@@ -306,7 +266,7 @@ static void cluster_close(struct cluster *c)
 		close(c->ifsock);
 }
 
-static int cluster_del_all(struct cluster *c)
+int cluster_del_all(struct cluster *c)
 {
 	unsigned int i;
 	int err;
@@ -328,7 +288,7 @@ static int cluster_del_all(struct cluster *c)
  * would not do: a replaced ring restarts its sequence numbers with the same
  * incarnation, and a neighbor still on the old ring drops them as replays.
  */
-static int cluster_set_all(struct cluster *c)
+int cluster_set_all(struct cluster *c)
 {
 	struct ftnl_cluster_info info;
 	unsigned int i;
@@ -350,7 +310,7 @@ static int cluster_set_all(struct cluster *c)
 	return 0;
 }
 
-static int link_set(struct cluster *c, unsigned int id, bool up)
+int link_set(struct cluster *c, unsigned int id, bool up)
 {
 	struct ifreq ifr;
 
@@ -372,7 +332,7 @@ static int link_set(struct cluster *c, unsigned int id, bool up)
  * Setting its eth0 down and up flushes them (and changes nothing else: the
  * address and its route come back with the link).
  */
-static int neigh_reset(struct cluster *c, unsigned int id)
+int neigh_reset(struct cluster *c, unsigned int id)
 {
 	struct ifreq ifr;
 	int sock, err = 0;
@@ -406,10 +366,8 @@ static int neigh_reset(struct cluster *c, unsigned int id)
  * configuration are handed to @fn, everything else (cluster changes,
  * failures of a previous configuration) is dropped. Returns overruns seen.
  */
-typedef void (*failure_fn)(void *arg, unsigned int node,
-			   const struct ftnl_event_failure *f, uint64_t read_ns);
 
-static unsigned int drain_node(struct cluster *c, unsigned int idx,
+unsigned int drain_node(struct cluster *c, unsigned int idx,
 			       failure_fn fn, void *arg)
 {
 	struct node *nd = &c->nodes[idx];
@@ -431,7 +389,7 @@ static unsigned int drain_node(struct cluster *c, unsigned int idx,
 	return overruns;
 }
 
-static unsigned int drain_all(struct cluster *c, failure_fn fn, void *arg)
+unsigned int drain_all(struct cluster *c, failure_fn fn, void *arg)
 {
 	unsigned int i, overruns = 0;
 
@@ -461,7 +419,7 @@ struct trial {
 };
 
 /* What a node's counters say, for the diagnosis of a false suspicion. */
-static void dump_stats(struct cluster *c, unsigned int id)
+void dump_stats(struct cluster *c, unsigned int id)
 {
 	struct ftnl_stats st;
 	char drops[256] = "";
@@ -1351,7 +1309,9 @@ static void usage(void)
 		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
 		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
-		"[--predict-runs R]\n");
+		"[--predict-runs R]\n"
+		"       tipc:     --tolerance-ms T --trials K [--budget-s S] "
+		"[--rate-s R]\n");
 	exit(2);
 }
 
@@ -1391,13 +1351,15 @@ int main(int argc, char **argv)
 		{ "fcg-f", required_argument, NULL, 'F' },
 		{ "gossip-t-us", required_argument, NULL, 'T' },
 		{ "predict-runs", required_argument, NULL, 'R' },
+		{ "tolerance-ms", required_argument, NULL, 'L' },
+		{ "rate-s", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
 		.prefix = "ftnl-b", .veth = "vb", .net = "10.78.0",
 		.label = "idle", .port = 7400, .uring_port = 7500,
 		.trials = 20, .duration_s = 30, .warmup_s = 3, .uring = true,
-		.predict_runs = 200,
+		.predict_runs = 200, .tolerance_ms = 1500, .rate_s = 5,
 	};
 	int c;
 
@@ -1441,6 +1403,9 @@ int main(int argc, char **argv)
 			o.has_gossip_t = true;
 			break;
 		case 'R': o.predict_runs = parse_uint(optarg, 1, 100000); break;
+		/* TIPC's own bounds for the link tolerance. */
+		case 'L': o.tolerance_ms = parse_uint(optarg, 50, 30000); break;
+		case 'r': o.rate_s = parse_uint(optarg, 1, 3600); break;
 		default: usage();
 		}
 	}
@@ -1470,6 +1435,8 @@ int main(int argc, char **argv)
 		       pred.gossip_t_slots * 20);
 		return 0;
 	}
+	if (!strcmp(o.mode, "tipc"))
+		return cmd_tipc(&o);
 	if (!strcmp(o.mode, "bcast")) {
 		if (!o.has_algo || o.nodes < 3)
 			usage();
