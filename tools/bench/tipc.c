@@ -59,6 +59,8 @@
 #define TIPC_ADDR(id)		((1U << 24) | (1U << 12) | (id))
 /* Longest wait for every TIPC link of the mesh to be up. */
 #define MESH_WAIT_NS		(60 * 1000000000ULL)
+/* False suspicions shown one by one per run, of each system. */
+#define FALSE_SHOWN		50
 /* Frame count windows tried until one has no false suspicion in it. */
 #define RATE_TRIES		5
 
@@ -140,7 +142,14 @@ struct side_by_side {
 	uint64_t *ftnl_false_at;	/* when each ftnl false suspicion was taken */
 	unsigned int ftnl_false_max;
 	const char *phase;	/* what runs now, for the false suspicions */
+	uint64_t phase_ns;	/* ... since when */
 };
+
+static void set_phase(struct side_by_side *s, const char *phase)
+{
+	s->phase = phase;
+	s->phase_ns = mono_ns();
+}
 
 /* When a false suspicion happened, for its message. */
 static const char *when(const struct side_by_side *s, uint64_t t, char *buf,
@@ -150,7 +159,8 @@ static const char *when(const struct side_by_side *s, uint64_t t, char *buf,
 		snprintf(buf, len, "%s, %.1f ms after the silence", s->phase,
 			 (double)(t - s->silence_ns) / 1e6);
 	else
-		snprintf(buf, len, "%s", s->phase);
+		snprintf(buf, len, "%s, %+.1f ms", s->phase,
+			 ((double)t - (double)s->phase_ns) / 1e6);
 	return buf;
 }
 
@@ -340,9 +350,11 @@ static void tipc_event(struct side_by_side *s, unsigned int idx)
 	}
 	if (excused(s, idx + 1, peer))
 		return;
-	s->tipc_false++;
-	msg("  TIPC false suspicion: node %u lost live node %u (%s)", idx + 1,
-	    peer, when(s, now, buf, sizeof(buf)));
+	/* The first ones tell the story; thousands would load the guest. */
+	if (++s->tipc_false <= FALSE_SHOWN)
+		msg("  TIPC false suspicion: node %u lost live node %u (%s)%s",
+		    idx + 1, peer, when(s, now, buf, sizeof(buf)),
+		    s->tipc_false == FALSE_SHOWN ? "; no more shown" : "");
 }
 
 static void ftnl_event(void *arg, unsigned int idx,
@@ -368,10 +380,12 @@ static void ftnl_event(void *arg, unsigned int idx,
 	}
 	if (s->ftnl_false < s->ftnl_false_max)
 		s->ftnl_false_at[s->ftnl_false] = f->time_mono_ns;
-	s->ftnl_false++;
-	msg("  ftnl false suspicion: node %u declared live node %u dead (%s; %s)",
+	if (++s->ftnl_false > FALSE_SHOWN)
+		return;
+	msg("  ftnl false suspicion: node %u declared live node %u dead (%s; %s)%s",
 	    idx + 1, f->node_id, ftnl_event_cause_name(f->cause),
-	    when(s, f->time_mono_ns, buf, sizeof(buf)));
+	    when(s, f->time_mono_ns, buf, sizeof(buf)),
+	    s->ftnl_false == FALSE_SHOWN ? "; no more shown" : "");
 	if (s->ftnl_false <= 2) {
 		dump_stats(s->c, idx + 1);
 		dump_stats(s->c, f->node_id);
@@ -443,7 +457,7 @@ static int ftnl_fresh(struct side_by_side *s, unsigned int observer)
 	if (err)
 		return err;
 	drain_all(s->c, NULL, NULL);
-	s->phase = "ftnl ring starting";
+	set_phase(s, "ftnl ring starting");
 	err = cluster_set_all(s->c);
 	if (err)
 		return err;
@@ -454,9 +468,10 @@ static int ftnl_fresh(struct side_by_side *s, unsigned int observer)
 			err = ftnl_stats_get(s->c->nodes[observer - 1].h, &st);
 		if (err)
 			return err;
-		s->phase = "ftnl ring steady";
-		if (st.hb_from_emitter >= 3)
+		if (st.hb_from_emitter >= 3) {
+			set_phase(s, "ftnl ring steady");
 			return pump(s, mono_ns() + o->timeout_ms * 1000000ULL, NULL);
+		}
 	} while (mono_ns() < deadline);
 	return -ETIMEDOUT;
 }
@@ -549,7 +564,7 @@ int cmd_tipc(const struct opts *o)
 		err = frames_setup(&c, true);
 	for (i = 1; !err && i <= s.n; i++)
 		err = tipc_bearer(&c, i, o->tolerance_ms);
-	s.phase = "TIPC starting";
+	set_phase(&s, "TIPC starting");
 	for (i = 1; !err && i <= s.n; i++)
 		err = tipc_open(&s, i);
 	if (!err)
@@ -583,7 +598,7 @@ int cmd_tipc(const struct opts *o)
 		err = ftnl_fresh(&s, 1);
 		if (!err)
 			err = frames_read(f0);
-		s.phase = "frame count";
+		set_phase(&s, "frame count");
 		t0 = mono_ns();
 		if (!err)
 			err = pump(&s, t0 + o->rate_s * 1000000000ULL, NULL);
@@ -636,7 +651,7 @@ int cmd_tipc(const struct opts *o)
 		}
 		if (s.victim) {
 			/* The last victim back; its downs excused till whole. */
-			s.phase = "victim back, TIPC links re-forming";
+			set_phase(&s, "victim back, TIPC links re-forming");
 			err = link_set(&c, s.victim, true);
 			if (!err)
 				err = neigh_reset(&c, s.victim);
@@ -687,7 +702,7 @@ int cmd_tipc(const struct opts *o)
 		pump(&s, mono_ns() + rng_next() % h, NULL);
 		s.silence_ns = mono_ns();
 		s.excused = s.victim;
-		s.phase = "victim silenced";
+		set_phase(&s, "victim silenced");
 		err = link_set(&c, s.victim, false);
 		if (err) {
 			msg("veth of node %u down: %s", s.victim, strerror(-err));
