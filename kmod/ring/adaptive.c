@@ -12,11 +12,16 @@
  * margin is z * s, z the normal quantile with tail 10^-nines (the
  * phi-accrual reading of the same tail). So
  *
- *	timeout = clamp(m + z * max(s, h / 16), d_min, d_max)
+ *	timeout = clamp(max(m + z * max(s, h / 16), widest + h / 16),
+ *			d_min, d_max)
  *
  * The floor on s keeps a margin when arrivals are perfectly regular (a
  * simulator, a quiet link): timer granularity and scheduling still move
- * single heartbeats by a fraction of h.
+ * single heartbeats by a fraction of h. And the timeout is never below
+ * the widest gap in the window plus h / 16: a window of W samples can
+ * underestimate s (arrivals that reorder, a loss), while a gap already
+ * seen is evidence that the emitter lives through it. The widest gap is
+ * found by W compares per update: bounded, as W is.
  *
  * Until W gaps are known (a new emitter, or a new life of it) the timeout
  * is d_max: the estimate of a fresh emitter is not trusted.
@@ -120,12 +125,19 @@ static u64 ftnl_adapt_estimate(const struct ftnl_adapt *est)
 		   est->sum * est->sum) >> (2 * FTNL_ADAPT_WINDOW_SHIFT);
 	u64 sd = ftnl_adapt_isqrt(var);
 	u64 floor = est->period_ns >> (FTNL_ADAPT_TICK_SHIFT + 4);
-	u64 ticks;
+	u64 ticks, widest = 0;
+	u32 i;
 
 	if (sd < floor)
 		sd = floor;
 	/* +1: round the truncated mean and margin up */
 	ticks = mean + ((est->z_q10 * sd) >> 10) + 1;
+	/* W compares: a gap the window has seen is not a failure */
+	for (i = 0; i < FTNL_ADAPT_WINDOW; i++)
+		if (est->samples[i] > widest)
+			widest = est->samples[i];
+	if (ticks < widest + floor + 1)
+		ticks = widest + floor + 1;
 	if (ticks << FTNL_ADAPT_TICK_SHIFT < est->min_ns)
 		return est->min_ns;
 	if (ticks << FTNL_ADAPT_TICK_SHIFT > est->max_ns)

@@ -142,8 +142,17 @@ static void ftnl_ring_send(const struct ftnl_ring_detector *det,
 /* When the timer must fire first: the deadline, or the time to probe. */
 static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
 {
-	if (det->probe_lead_ns && det->probe_lead_ns < det->susp_deadline)
-		return det->susp_deadline - det->probe_lead_ns;
+	u64 lead = det->probe_lead_ns;
+
+	/*
+	 * An adaptive timeout may be far below d: probe only once the
+	 * heartbeat is overdue, halfway between h and the deadline.
+	 */
+	if (det->adaptive && det->adapt.timeout_ns > det->period_ns &&
+	    lead > (det->adapt.timeout_ns - det->period_ns) / 2)
+		lead = (det->adapt.timeout_ns - det->period_ns) / 2;
+	if (lead && lead < det->susp_deadline)
+		return det->susp_deadline - lead;
 	return det->susp_deadline;
 }
 
@@ -189,6 +198,42 @@ void ftnl_ring_det_init(struct ftnl_ring_detector *det, u32 n, u32 self,
 		.boot_grace_ns = FTNL_RING_BOOT_GRACE_NS,
 	};
 	det->observing = det->emitter != self;
+}
+
+/**
+ * ftnl_ring_det_set_adaptive - timeouts that adapt to the emitter
+ * @det: the state, before it starts
+ * @min_ns: d_min
+ * @max_ns: d_max
+ * @nines: target false-suspicion rate per heartbeat, 10^-@nines
+ *
+ * The values were checked with ftnl_adapt_invalid(). d becomes d_max:
+ * where Algorithm 1 waits d or 2d for an emitter it has no estimate of
+ * yet (a new one, the boot), and for the probe lead and the local health
+ * rule; a heartbeat moves the deadline by the emitter's estimate instead.
+ */
+void ftnl_ring_det_set_adaptive(struct ftnl_ring_detector *det, u64 min_ns,
+				u64 max_ns, u32 nines)
+{
+	det->adaptive = true;
+	det->timeout_ns = max_ns;
+	if (det->probe_lead_ns)
+		det->probe_lead_ns = max_ns / 2;
+	ftnl_adapt_init(&det->adapt, det->period_ns, min_ns, max_ns, nines);
+}
+
+/*
+ * How long after this heartbeat the emitter is suspected: d, or the
+ * estimate of it (a fresh one for an emitter not heard yet: a new
+ * emitter, or a new life of it).
+ */
+static u64 ftnl_ring_det_hb_timeout(struct ftnl_ring_detector *det, u64 now)
+{
+	if (!det->adaptive)
+		return det->timeout_ns;
+	if (!det->heard_emitter)
+		ftnl_adapt_reset(&det->adapt);
+	return ftnl_adapt_arrival(&det->adapt, now);
 }
 
 /**
@@ -249,16 +294,17 @@ void ftnl_ring_det_tick(struct ftnl_ring_detector *det,
  * @from: its sender
  * @now: its arrival
  *
- * Return: it came from the emitter (and moved SUSP-TIMEOUT to now + d).
+ * Return: it came from the emitter (and moved SUSP-TIMEOUT to now + d, or
+ * the adaptive timeout).
  */
 bool ftnl_ring_det_heartbeat(struct ftnl_ring_detector *det, u32 from,
 			     u64 now)
 {
 	if (!det->observing || from != det->emitter)
 		return false;
+	det->susp_deadline = now + ftnl_ring_det_hb_timeout(det, now);
 	det->heard_emitter = true;
 	det->last_hb = now;
-	det->susp_deadline = now + det->timeout_ns;
 	det->stall_grace = false;
 	/* The timer moves only when the deadline moves earlier (2d or boot
 	 * grace -> d); otherwise it fires early and is set again.

@@ -34,6 +34,7 @@
 #include <linux/ftnl.h>
 
 #include "../compat.h"
+#include "adaptive.h"
 #include "../wire.h"
 
 /*
@@ -167,6 +168,9 @@ struct ftnl_ring_sink {
  * @timer_moved: the caller must (re)start its timer at @timer_at
  * @probe_lead_ns: the timer first fires this long before the deadline
  *	(FTNL_RING_PROBE), 0 when nothing probes
+ * @adaptive: a heartbeat moves the deadline by @adapt's timeout for the
+ *	emitter instead of d (ftnl_ring_det_set_adaptive())
+ * @adapt: the estimator of the current emitter's inter-arrival times
  *
  * The timer may fire before the deadline (a heartbeat moved it later): it
  * is then set again for the deadline. It is only restarted when the
@@ -192,6 +196,8 @@ struct ftnl_ring_detector {
 	u64 last_hb;
 	u64 timer_at;
 	u64 probe_lead_ns;
+	bool adaptive;
+	struct ftnl_adapt adapt;
 };
 
 /* What the suspicion timer found (ftnl_ring_det_expire()). */
@@ -205,6 +211,8 @@ enum ftnl_ring_expiry {
 
 void ftnl_ring_det_init(struct ftnl_ring_detector *det, u32 n, u32 self,
 			u64 period_ns, u64 timeout_ns);
+void ftnl_ring_det_set_adaptive(struct ftnl_ring_detector *det, u64 min_ns,
+				u64 max_ns, u32 nines);
 void ftnl_ring_det_start(struct ftnl_ring_detector *det, u64 now,
 			 const struct ftnl_ring_sink *out);
 void ftnl_ring_det_tick(struct ftnl_ring_detector *det,

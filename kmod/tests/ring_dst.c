@@ -21,7 +21,11 @@
  * and NEW_OBSERVERs sent earlier delivered again at random (a replay or a
  * member's forgery that got past the transport), while a quarter of the
  * broadcasts' copies arrive d to 4d late (lost, then repaired): a claim
- * then often reaches a node before the death it is based on.
+ * then often reaches a node before the death it is based on. Mode
+ * adaptive: crashes and leaves, no stalls, every observer's timeout
+ * adapts to its emitter within [1.5h, d] (kmod/ring/adaptive.c, target
+ * 10^-9 per heartbeat): the same checks with d_max as d, and crashes must
+ * be found sooner than d - h on average.
  *
  * Checked on every schedule (ring paper, section 3):
  *   no false suspicion   a node that did not fail is never put in D by a
@@ -96,7 +100,19 @@ enum mode {
 	MODE_REPLAY,	/* crashes, leaves, stalls; old NEW_OBSERVERs again,
 			 * late broadcasts
 			 */
+	MODE_ADAPTIVE,	/* crashes, leaves; adaptive timeouts in [d_min, d] */
 };
+
+/*
+ * MODE_ADAPTIVE: d_max is D_NS, which covers every delay of the model
+ * (t < d - h); no stalls: a stall is a delay the estimator cannot have
+ * seen, which only a fixed d sized for it absorbs. No indirect probes:
+ * their lead within the adaptive margin is shorter than a probe's round
+ * trip when t is large, and the suspicion then waits for the round to
+ * close, 2 d_max later (a known limit of the combination).
+ */
+#define ADAPT_MIN_NS	(H_NS + H_NS / 2)
+#define ADAPT_NINES	9
 
 #define NSENT_CLAIMS	64	/* NEW_OBSERVERs kept for replays */
 
@@ -182,6 +198,8 @@ struct dst {
 	u32 fail_order[MAX_N];
 	u64 failed_mask;
 	u32 detections[MAX_N];	/* task T3 suspicions of each node */
+	u64 crashed_at[MAX_N];	/* when each node crashed, 0 if it did not */
+	u64 detected_at[MAX_N];	/* its first task T3 suspicion, 0 if none */
 	bool rejoin;		/* rejoin auto, nodes restart */
 	u32 flapper;		/* restarts FLAP_K + 1 times, or MAX_N */
 	u32 admitted[MAX_N];	/* rejoins admitted somewhere, per node */
@@ -369,8 +387,11 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 		 (!peer->dead_incarnation ||
 		  peer->dead_incarnation == s->node[pos].inc))
 		fail(s, "node %u: crashed node %u said to have left", s->cur, pos);
-	if (peer->cause == FTNL_CAUSE_OBSERVED)
+	if (peer->cause == FTNL_CAUSE_OBSERVED) {
 		s->detections[pos]++;
+		if (!s->detected_at[pos])
+			s->detected_at[pos] = s->now;
+	}
 broadcast:
 	if (!originate)
 		return;
@@ -760,6 +781,8 @@ static void do_fail(struct dst *s, u32 i, bool leave)
 		ftnl_ring_core_leave(&x->core, sink(s, i, &out));
 	ftnl_ring_core_stop(&x->core);
 	x->left = leave;
+	if (!leave)
+		s->crashed_at[i] = s->now;
 	fail_node(s, i);
 }
 
@@ -918,7 +941,8 @@ static void episode_check(struct dst *s)
 	if (!s->unstable || !stable(s, why, sizeof(why)))
 		return;
 	s->unstable = false;
-	if (s->stalls || s->mode != MODE_FAULTS ||
+	if (s->stalls ||
+	    (s->mode != MODE_FAULTS && s->mode != MODE_ADAPTIVE) ||
 	    s->episode_f + 1 > log2_floor(s->n))
 		return;
 	took = s->now - s->episode_start;
@@ -940,6 +964,7 @@ struct summary {
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 worst_num, worst_den;
 	u32 max_detections;
+	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
 };
 
 static void dst_free(struct dst *s)
@@ -1009,7 +1034,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	s->n = n ? n : (u32)rnd_in(s, mode == MODE_DEAF ? 3 : 2,
 				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
-	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE && rnd(s) % 3 == 0;
+	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
+		    mode != MODE_ADAPTIVE && rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
 	if (mode == MODE_REJOIN)
@@ -1023,7 +1049,11 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		x->inc = incarnation_of(i);
 		ftnl_ring_core_init(&x->core, s->n, i, H_NS, D_NS,
 				    x->inc, x->dead, x->peers);
-		ftnl_ring_core_set_rules(&x->core, s->quorum, true);
+		ftnl_ring_core_set_rules(&x->core, s->quorum,
+					 mode != MODE_ADAPTIVE);
+		if (mode == MODE_ADAPTIVE)
+			ftnl_ring_det_set_adaptive(&x->core.det, ADAPT_MIN_NS,
+						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
 		/* Nodes are configured one after another. */
 		push(s, (struct ev){ .time = rnd_in(s, 0, 100 * MS),
@@ -1353,6 +1383,17 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (s->detections[p] > sum->max_detections)
 			sum->max_detections = s->detections[p];
 	}
+	/* Time from a crash to its first detection (task T3), anywhere. */
+	for (k = 0; k < s->n; k++) {
+		u64 took = s->detected_at[k] - s->crashed_at[k];
+
+		if (!s->crashed_at[k] || !s->detected_at[k])
+			continue;
+		sum->crashes_detected++;
+		sum->detect_sum_ns += took;
+		if (took > sum->detect_worst_ns)
+			sum->detect_worst_ns = took;
+	}
 	sum->schedules++;
 	sum->failures += s->nfail;
 	if (s->worst_expel_ns > sum->worst_expel_ns)
@@ -1374,6 +1415,7 @@ static const char *const mode_name[] = {
 	[MODE_FREEZE] = "freeze",
 	[MODE_REJOIN] = "rejoin",
 	[MODE_REPLAY] = "replay",
+	[MODE_ADAPTIVE] = "adaptive",
 };
 
 static void test_schedules(const void *arg)
@@ -1411,6 +1453,20 @@ static void test_schedules(const void *arg)
 			 sum.restarts, sum.late_restarts, sum.flaps);
 	if (mode == MODE_REPLAY)
 		tap_diag("%llu old NEW_OBSERVERs delivered again", sum.replays);
+	if (mode == MODE_FAULTS || mode == MODE_ADAPTIVE) {
+		u64 mean = sum.crashes_detected ?
+			   sum.detect_sum_ns / sum.crashes_detected : 0;
+
+		tap_diag("%llu crashes detected: crash to first detection mean %llu us, worst %llu us (d = %llu us)",
+			 sum.crashes_detected, mean / 1000,
+			 sum.detect_worst_ns / 1000, D_NS / 1000);
+		/*
+		 * Adaptive: an observer suspects about h + jitter + margin
+		 * after the last heartbeat, well before the fixed d would.
+		 */
+		if (mode == MODE_ADAPTIVE)
+			TAP_CHECK(sum.crashes_detected && mean < D_NS - H_NS);
+	}
 }
 
 /*
@@ -1448,7 +1504,7 @@ static void test_splits(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf|freeze|rejoin|replay SCHEDULES SEED  one kind
+ *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive SCHEDULES SEED  one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  */
 int main(int argc, char **argv)
@@ -1458,11 +1514,11 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_REPLAY; m++)
+		for (m = 0; m <= MODE_ADAPTIVE; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -1511,6 +1567,12 @@ int main(int argc, char **argv)
 		tap_add(test_schedules, (void *)(long)MODE_REPLAY,
 			"ring DST, old NEW_OBSERVERs replayed, broadcasts up to 4d late: %llu schedules from seed %llu"
 			": no observer stolen, no false suspicion, ring reconnected",
+			nschedules, first_seed);
+	if (all || mode == MODE_ADAPTIVE)
+		tap_add(test_schedules, (void *)(long)MODE_ADAPTIVE,
+			"ring DST, adaptive timeouts in [1.5h, d]: %llu schedules from seed %llu"
+			": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1 with d_max,"
+			" crashes found sooner than d on average",
 			nschedules, first_seed);
 	return tap_run();
 }
