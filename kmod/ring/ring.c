@@ -341,6 +341,25 @@ static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
 }
 
 /*
+ * Off, this node's own timers are not reported to the core: only the
+ * suspicion timer's own lateness counts (the former stall guard). For
+ * measuring the rule (make bench), not for production.
+ */
+static bool local_health = true;
+module_param(local_health, bool, 0644);
+MODULE_PARM_DESC(local_health,
+		 "report this node's late timers to the local health rule (1, default); 0 keeps only the suspicion timer's own lateness, for comparison");
+
+static void ftnl_ring_self_late(struct ftnl_ring *ring, ktime_t due,
+				ktime_t now)
+{
+	if (READ_ONCE(local_health) && ktime_after(now, due))
+		ftnl_ring_core_self_late(&ring->core,
+					 ktime_to_ns(ktime_sub(now, due)),
+					 ktime_to_ns(now));
+}
+
+/*
  * The test stall (module parameter test_stall_ms): for a while, this ring
  * runs as if its CPU did not, to test the local health rule. Its timers
  * wait until the end (then run late, as a stalled CPU's do), and the
@@ -431,10 +450,7 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	}
 	ftnl_ring_sink(ring, &out);
 	/* Late by more than h: the local health rule wants to know. */
-	if (ktime_after(now, due))
-		ftnl_ring_core_self_late(&ring->core,
-					 ktime_to_ns(ktime_sub(now, due)),
-					 ktime_to_ns(now));
+	ftnl_ring_self_late(ring, due, now);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	/* No judgement due: what the test stall held back is read now. */
 	if (ktime_after(hrtimer_get_expires(&ring->susp_timer), now))
@@ -465,10 +481,7 @@ static void ftnl_ring_note_hb_wait(struct ftnl_ring *ring, ktime_t now)
 	due = READ_ONCE(ring->stall_hb_due);
 	if (!due)
 		due = hrtimer_get_expires(&ring->hb_timer);
-	if (ktime_after(now, due))
-		ftnl_ring_core_self_late(&ring->core,
-					 ktime_to_ns(ktime_sub(now, due)),
-					 ktime_to_ns(now));
+	ftnl_ring_self_late(ring, due, now);
 }
 
 /* Task T3, the re-check of a deadline moved by T2, the local health rule. */

@@ -169,6 +169,7 @@ struct node {
 	u64 stall_until;	/* CPU stall: nothing runs */
 	u64 rx_until;		/* receive stall: datagrams and timer wait */
 	bool tick_due;
+	u64 tick_due_at;	/* when the first tick held by a stall was due */
 	bool timer_due;
 	u32 timer_gen;
 	struct ev *backlog;	/* datagrams waiting for the end of a stall */
@@ -741,6 +742,10 @@ static void unstall(struct dst *s, u32 i)
 	if (x->zombie && !x->resumed_at)
 		x->resumed_at = s->now;
 	x->drop_rx = false;
+	/* Its own T1 ran late: the local health rule hears it (ring.c). */
+	if (x->tick_due)
+		ftnl_ring_core_self_late(&x->core, s->now - x->tick_due_at,
+					 s->now);
 	if (x->timer_due) {
 		x->timer_due = false;
 		do_timer(s, i);
@@ -1232,6 +1237,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			if (x->failed || ev.sinc != x->inc)
 				break;
 			if (s->now < x->stall_until) {
+				if (!x->tick_due)
+					x->tick_due_at = s->now;
 				x->tick_due = true;
 				break;
 			}

@@ -10,7 +10,9 @@
 #   2. heartbeat emission lateness and false suspicions of the kernel ring
 #      and of the userspace ring (ftnl-uring) side by side, n = BENCH_LAT_N,
 #      h in BENCH_LAT_H_MS, for each load of BENCH_LOADS: K busy loops per
-#      guest CPU (0: idle; else plus a memory copy loop);
+#      guest CPU (0: idle; else plus a memory copy loop), and for each
+#      value of BENCH_LAT_LOCAL_HEALTH (the module's local_health parameter;
+#      runs with 0 carry "/off" after the load);
 #   4. failure notification by broadcast: for every n in BENCH_BCAST_N and
 #      algorithm in BENCH_BCAST_ALGOS, BENCH_BCAST_TRIALS silenced nodes:
 #      time to the last survivor's event, datagrams per notification;
@@ -30,6 +32,7 @@
 #   BENCH_TRIALS [20]          BENCH_CONFIG_BUDGET_S [90] per detection config
 #   BENCH_LAT_N [8]            BENCH_LAT_H_MS ["100 10"]  BENCH_LAT_S [60]
 #   BENCH_LOADS ["0 1 4"]      BENCH_MEMHOG_MIB [64] (0: no memory hog)
+#   BENCH_LAT_LOCAL_HEALTH ["1"]
 #   BENCH_BCAST_N ["8 16 32 64"]  BENCH_BCAST_ALGOS ["hypercube bmg fcg"]
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
 #   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
@@ -50,6 +53,8 @@ LAT_N=${BENCH_LAT_N:-8}
 LAT_H_LIST=${BENCH_LAT_H_MS:-100 10}
 LAT_S=${BENCH_LAT_S:-60}
 LOADS=${BENCH_LOADS:-0 1 4}
+LAT_LH=${BENCH_LAT_LOCAL_HEALTH:-1}
+LH_PARAM=/sys/module/ftnl/parameters/local_health
 MEMHOG_MIB=${BENCH_MEMHOG_MIB:-64}
 BCAST_N_LIST=${BENCH_BCAST_N:-8 16 32 64}
 BCAST_ALGOS=${BENCH_BCAST_ALGOS:-hypercube bmg fcg}
@@ -195,22 +200,27 @@ if ! skipped lateness; then
 	for h in $LAT_H_LIST; do
 		d=$((h * D_FACTOR))
 		for hogs in $LOADS; do
-			if [ "$hogs" -eq 0 ]; then load=idle; else load=$hogs/cpu; fi
-			say "lateness: n=$LAT_N h=${h}ms d=${d}ms, ${LAT_S}s, $load"
-			[ "$hogs" -eq 0 ] || start_load "$hogs"
-			# shellcheck disable=SC2086
-			ftnl-bench lateness $common --nodes "$LAT_N" --hb-ms "$h" \
-				--timeout-ms "$d" --duration-s "$LAT_S" \
-				--label "$load" | tee -a "$RESULTS" ||
-				echo "RESULT test=lateness ring=both load=$load n=$LAT_N h_ms=$h d_ms=$d verdict=error" |
-				tee -a "$RESULTS"
-			if [ "$hogs" -gt 0 ]; then
-				stop_load
-				sed "s|^RESULT test=hog |RESULT test=hog h_ms=$h load=$load |" "$HOGOUT" |
+			for lh in $LAT_LH; do
+				if [ "$hogs" -eq 0 ]; then load=idle; else load=$hogs/cpu; fi
+				[ "$lh" -ne 0 ] || load=$load/off
+				echo "$lh" >"$LH_PARAM"
+				say "lateness: n=$LAT_N h=${h}ms d=${d}ms, ${LAT_S}s, $load"
+				[ "$hogs" -eq 0 ] || start_load "$hogs"
+				# shellcheck disable=SC2086
+				ftnl-bench lateness $common --nodes "$LAT_N" --hb-ms "$h" \
+					--timeout-ms "$d" --duration-s "$LAT_S" \
+					--label "$load" | tee -a "$RESULTS" ||
+					echo "RESULT test=lateness ring=both load=$load n=$LAT_N h_ms=$h d_ms=$d verdict=error" |
 					tee -a "$RESULTS"
-			fi
+				if [ "$hogs" -gt 0 ]; then
+					stop_load
+					sed "s|^RESULT test=hog |RESULT test=hog h_ms=$h load=$load |" "$HOGOUT" |
+						tee -a "$RESULTS"
+				fi
+			done
 		done
 	done
+	echo 1 >"$LH_PARAM"
 fi
 
 # --- 5. emission lateness while broadcasts run ----------------------------------
@@ -416,9 +426,9 @@ function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max
 	print "   timer thread on clock_nanosleep(TIMER_ABSTIME)), both running at once."
 	print "   Quantiles are histogram bucket upper bounds (powers of two in us); max is exact."
 	print "   load " load_desc ", nice 0."
-	printf "%4s %5s %6s %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s\n", \
+	printf "%4s %5s %6s %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s %6s\n", \
 		"n", "h", "d", "ring", "load", "emitted", "p50", "p99", "p99.9", \
-		"max", "missed", "false", "warm-up"
+		"max", "missed", "false", "warm-up", "waits"
 	for (i = 1; i <= nl; i++) {
 		$0 = lat[i]; parse()
 		if (f["verdict"] == "error") {
@@ -428,17 +438,20 @@ function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s\n", \
+		printf "%4s %4sms %4sms %-7s %-7s %9s %9s %9s %9s %9s %9s %6s %7s %6s\n", \
 			f["n"], f["h_ms"], f["d_ms"], f["ring"], f["load"], f["fires"], \
 			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
 			(f["ring"] == "user" ? "" : "~") missed, f["suspicions"], \
-			f["ring"] == "user" ? f["warmup_suspicions"] : "-"
+			f["ring"] == "user" ? f["warmup_suspicions"] : "-", \
+			((f["ring"] == "user" || f["stall_waits"] == "") ? "-" : f["stall_waits"])
 	}
 	print "   emitted: timer expiries over all nodes; missed: periods with no expiry"
 	print "   (a late timer skips the periods it overran; ~: estimated from the window);"
 	print "   false: suspicions (task T3) of live nodes in the window, nobody dies in"
 	print "   this test; warm-up: the userspace ring'"'"'s suspicions while its processes"
-	print "   started, before the window (the kernel ring has no such phase)."
+	print "   started, before the window (the kernel ring has no such phase). waits:"
+	print "   accusations the kernel ring put off because the accuser'"'"'s own timers ran"
+	print "   more than h late (local health rule, stats stall_waits)."
 	if (nh) {
 		# One row per run: the loops of a run summed, their worst stall.
 		for (i = 1; i <= nh; i++) {

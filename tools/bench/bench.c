@@ -986,6 +986,7 @@ struct ring_sum {
 	uint64_t hb_sent;
 	uint64_t suspicions;
 	uint64_t warmup_suspicions;	/* userspace ring, before the window */
+	uint64_t stall_waits;	/* kernel ring: local health rule waits */
 	uint64_t events;	/* failure events (kernel ring) */
 	uint64_t drops;
 	uint64_t drop_reason[FTNL_DROP_MAX + 1];	/* kernel ring */
@@ -1148,9 +1149,9 @@ static void print_ring(const struct opts *o, const char *ring,
 	}
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
-	       " tx_errors=%" PRIu64 "\n", s->hist.max_ns / 1000,
+	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64 "\n", s->hist.max_ns / 1000,
 	       s->suspicions, s->warmup_suspicions, s->events, s->hb_sent, s->drops,
-	       s->tx_errors);
+	       s->tx_errors, s->stall_waits);
 }
 
 static int cmd_lateness(const struct opts *o)
@@ -1239,6 +1240,7 @@ static int cmd_lateness(const struct opts *o)
 		k.fires += lat_hist_count(&hist);
 		k.hb_sent += st.hb_sent;
 		k.suspicions += st.suspicions;
+		k.stall_waits += st.stall_waits;
 		k.tx_errors += st.tx_errors;
 		k.bcast_originated += st.bcast_originated;
 		k.bcast_delivered += st.bcast_delivered;

@@ -10,8 +10,8 @@
  *
  * Node ids are 1..N, node ID listens on A.B.C.ID:P (UDP). It runs the very
  * same pure code as the module: Algorithm 1 and the membership state
- * (kmod/ring/core.c: the boot grace, the stall guard, NEW_OBSERVER repeats,
- * incarnations), the datagram header and the anti-replay window
+ * (kmod/ring/core.c: the boot grace, the local health rule, NEW_OBSERVER
+ * repeats, incarnations), the datagram header and the anti-replay window
  * (kmod/wire.c). Two threads at normal priority, both blocking, never
  * polling, and the core under a mutex:
  *
@@ -214,6 +214,9 @@ static void *heartbeat_thread(void *arg)
 		r->fires++;
 
 		pthread_mutex_lock(&r->lock);
+		/* The local health rule, fed as the module feeds it. */
+		if (now > next)
+			ftnl_ring_core_self_late(&r->core, now - next, now);
 		ftnl_ring_core_tick(&r->core, now, sink(r, now, &out));
 		pthread_mutex_unlock(&r->lock);
 
