@@ -106,6 +106,17 @@ want_statuses() {
 	printf '%s' "$out"
 }
 
+# diag_nodes: for a failure, every running node's counters (drops by
+# reason, suspicions, stall waits, lateness) and its view, as TAP comments.
+diag_nodes() {
+	local i
+	for i in $(seq "$CL_N"); do
+		node_alive "$i" || continue
+		diag "node $i stats: $(node_run -t 10 "$i" "ftnl-cli -j stats" 2>&1)"
+		diag "node $i nodes: $(node_run -t 10 "$i" "ftnl-cli -j node list" 2>&1)"
+	done
+}
+
 # freeze_thaw ROUND INCARNATION: freeze V until every survivor published
 # its ROUND-th death of V and 2d more passed (every member may tell it
 # from then on), then thaw it and wait for its ROUND-th expelled event.
@@ -184,7 +195,7 @@ for n in "${survivors[@]}"; do
 	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
 done
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; else
-	not_ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; diag "$bad"; fi
+	not_ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; diag "$bad"; diag_nodes; fi
 check "the survivors' ring stays closed without node $V" cl_ring_closed "${survivors[@]}"
 
 # ---- phase 2: configured again (a new incarnation, rejoin), fence kill -----
@@ -238,7 +249,7 @@ for n in "${survivors[@]}"; do
 done
 check "node $V: exactly two expelled events, one per incarnation" count_is 2 events_at "$V" expelled "$V"
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V per incarnation, none of a survivor"; else
-	not_ok "every survivor: one death of node $V per incarnation, none of a survivor"; diag "$bad"; fi
+	not_ok "every survivor: one death of node $V per incarnation, none of a survivor"; diag "$bad"; diag_nodes; fi
 check "the survivors' ring is closed without node $V" cl_ring_closed "${survivors[@]}"
 
 tap_end
