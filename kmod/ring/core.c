@@ -715,6 +715,31 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 		ftnl_ring_send(det, out, core->owed, FTNL_MSG_HEARTBEAT);
 }
 
+/* This node admitted the node at @pos: see FTNL_RING_WELCOME_WINDOW. */
+static void ftnl_ring_welcome_window(struct ftnl_ring_core *core, u32 pos,
+				     u64 now)
+{
+	u64 until = now + FTNL_RING_WELCOME_WINDOW(&core->det);
+
+	core->peers[pos].welcome_until = until;
+	if (until > core->welcome_until)
+		core->welcome_until = until;
+}
+
+/* A death entered D: nodes welcomed lately get D again. */
+static void ftnl_ring_welcome_again(struct ftnl_ring_core *core, u64 now,
+				    const struct ftnl_ring_sink *out)
+{
+	u32 pos;
+
+	if (!out->welcome || now >= core->welcome_until)
+		return;
+	for (pos = 0; pos < core->det.n; pos++)
+		if (now < core->peers[pos].welcome_until &&
+		    core->peers[pos].state == FTNL_NODE_STATE_ALIVE)
+			out->welcome(out->ctx, pos);
+}
+
 /**
  * ftnl_ring_core_failure_learned - the node at @pos failed (or left)
  * @core: the state
@@ -761,6 +786,7 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 	out->failed(out->ctx, pos,
 		    cause == FTNL_CAUSE_OBSERVED || cause == FTNL_CAUSE_RESTARTED ||
 		    (cause == FTNL_CAUSE_LEAVE && was_emitter));
+	ftnl_ring_welcome_again(core, now, out);
 	ftnl_ring_det_lost(det, core->dead, pos, state == FTNL_NODE_STATE_LEFT,
 			   now, out);
 }
@@ -1126,6 +1152,8 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 	peer->observer = observer;
 	ftnl_bit_clear(core->dead, pos);
 	ftnl_ring_det_readmitted(&core->det, core->dead, pos, now, out);
+	if (admitting)
+		ftnl_ring_welcome_window(core, pos, now);
 	if (out->joined)
 		out->joined(out->ctx, pos, admitting);
 	return true;
@@ -1385,6 +1413,7 @@ static void ftnl_ring_life_between(struct ftnl_ring_core *core, u32 pos,
 	    !ftnl_ring_flap_admit(core, peer, now))
 		return;
 	peer->observer = core->det.self;
+	ftnl_ring_welcome_window(core, pos, now);
 	if (out->joined)
 		out->joined(out->ctx, pos, true);
 }

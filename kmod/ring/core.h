@@ -59,6 +59,16 @@
  * accuses; one that hears no helper at all doubts itself and resigns.
  */
 #define FTNL_RING_PROBE_HELPERS	3
+/*
+ * A death broadcast in flight while a node rejoins was planned without it
+ * (it was dead then): it may reach the admitting member after that member
+ * welcomed the node with its D. For this long after admitting it the
+ * member sends the node its D again at each death it learns. (Not after
+ * the welcome of a node merely heard for the first time: with probes,
+ * helpers hear observers for the first time all along.)
+ */
+#define FTNL_RING_WELCOME_WINDOW(det)	(2 * (det)->timeout_ns)
+
 /* Probe requests and relays one node serves per heartbeat period. */
 #define FTNL_RING_PROBE_BUDGET	16
 
@@ -248,6 +258,8 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	datagram starts a new replay window (FTNL_RING_ACCEPT_NEW)
  * @flap_since: start of the window its rejoins are counted in
  * @flap_count: rejoins in that window
+ * @welcome_until: this node admitted it (a rejoin): until then, each
+ *	death it learns is sent to it too (FTNL_RING_WELCOME_WINDOW)
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -255,6 +267,7 @@ struct ftnl_ring_peer {
 	u64 expel_next;
 	u64 flap_since;
 	u32 flap_count;
+	u64 welcome_until;
 	bool fresh;
 	u32 observer;
 	u8 state;
@@ -334,6 +347,7 @@ struct ftnl_ring_prober {
  *	cluster-wide (FTNL_REJOIN_AUTO); else only by an admin
  * @flap_max: K, rejoins of one node admitted within @flap_window_ns
  * @flap_window_ns: W
+ * @welcome_until: the latest of the peers' @welcome_until
  */
 struct ftnl_ring_core {
 	struct ftnl_ring_detector det;
@@ -347,6 +361,7 @@ struct ftnl_ring_core {
 	bool rejoin_auto;
 	u32 flap_max;
 	u64 flap_window_ns;
+	u64 welcome_until;
 	u64 incarnation;
 	u32 ndead;
 	u32 nleft;

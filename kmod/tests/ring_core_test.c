@@ -39,6 +39,8 @@ struct rec {
 	bool join_originate[64];
 	u32 nheld_out;
 	u32 held_out;
+	u32 nwelcome;
+	u32 welcome[64];
 };
 
 static void rec_probe(void *ctx, u32 to, u8 type,
@@ -112,6 +114,15 @@ static void rec_joined(void *ctx, u32 pos, bool originate)
 	r->njoined++;
 }
 
+static void rec_welcome(void *ctx, u32 pos)
+{
+	struct rec *r = ctx;
+
+	if (r->nwelcome < 64)
+		r->welcome[r->nwelcome] = pos;
+	r->nwelcome++;
+}
+
 static void rec_held_out(void *ctx, u32 pos)
 {
 	struct rec *r = ctx;
@@ -141,7 +152,8 @@ static void node_init(struct node *x, u32 n, u32 self)
 					  .expelled = rec_expelled,
 					  .ctx = &x->rec,
 					  .joined = rec_joined,
-					  .held_out = rec_held_out };
+					  .held_out = rec_held_out,
+					  .welcome = rec_welcome };
 }
 
 static void clear(struct node *x)
@@ -811,6 +823,28 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 1003, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+
+	/*
+	 * A death learned within 2d of admitting a node (a broadcast planned
+	 * while it was dead skipped it): D goes to it again; later, not.
+	 */
+	node_init(&x, 6, 3);
+	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 10, &x.out), FTNL_RING_ACCEPT_NEW);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 40, 5, 10 + 2 * D - 1,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nwelcome, 1);
+	TAP_CHECK_INT(x.rec.welcome[0], 2);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 0, 10 + 2 * D,
+				   &x.out);
+	TAP_CHECK(ftnl_bit_test(x.dead, 5));
+	TAP_CHECK_INT(x.rec.nwelcome, 0);
 
 	/* Manual: a new life stays dead, no JOIN. */
 	node_init(&x, 6, 3);

@@ -611,19 +611,22 @@ static u64 incarnation_of(u32 node)
 	return 1000 + node;
 }
 
-/* A broadcast's or welcome's D, as kmod/bcast/bcast.c delivers it. */
+/*
+ * A broadcast's or welcome's D, as kmod/bcast/bcast.c delivers it. The
+ * snapshots are read by index: the sink may add one (and move them all)
+ * while a death is learned.
+ */
 static void learn_d(struct dst *s, u32 i, const struct ev *ev,
 		    const struct ftnl_ring_sink *out)
 {
-	const struct dsnap *d = &s->snaps[ev->arg];
 	u32 b;
 
 	for (b = 0; b < s->n; b++)
-		if (d->mask >> b & 1)
+		if (s->snaps[ev->arg].mask >> b & 1)
 			ftnl_ring_core_death_heard(&s->node[i].core, b,
 						   FTNL_NODE_STATE_DEAD,
-						   d->inc[b], ev->from, s->now,
-						   out);
+						   s->snaps[ev->arg].inc[b],
+						   ev->from, s->now, out);
 }
 
 /* After every core call: set the timer where the core asks. */
@@ -695,11 +698,10 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	} else if (ev->kind == MSG_JOIN && ev->pos == ev->node) {
 		/* The welcome: this life's JOIN, the admitting node's D. */
 		if (ftnl_ring_core_welcome(&x->core, ev->inc, s->now)) {
-			const struct dsnap *d = &s->snaps[ev->arg];
-
-			for (u32 k = 0; k < d->nrejoined; k++)
-				ftnl_ring_core_join_heard(&x->core, d->rejoined[k],
-							  d->rejoined_inc[k],
+			for (u32 k = 0; k < s->snaps[ev->arg].nrejoined; k++)
+				ftnl_ring_core_join_heard(&x->core,
+							  s->snaps[ev->arg].rejoined[k],
+							  s->snaps[ev->arg].rejoined_inc[k],
 							  ev->from, s->now, &out);
 			learn_d(s, ev->node, ev, &out);
 		}
