@@ -202,6 +202,9 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 		return hdr->payload_len > 0;
 	case FTNL_MSG_EXPELLED:
 		return hdr->payload_len == FTNL_WIRE_EXPELLED_LEN;
+	case FTNL_MSG_PROBE_REQ:
+	case FTNL_MSG_PROBE_ACK:
+		return hdr->payload_len == FTNL_WIRE_PROBE_LEN;
 	default:
 		return false;
 	}

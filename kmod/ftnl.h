@@ -62,6 +62,7 @@ struct ftnl_node {
  * @flap_window_s: W
  * @fence: enum ftnl_fence: what is done to the registered processes when
  *	this node is expelled
+ * @quorum: enum ftnl_quorum
  * @key: cluster secret authenticating datagrams
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
@@ -93,6 +94,7 @@ struct ftnl_cluster {
 	u32 flap_limit;
 	u32 flap_window_s;
 	u8 fence;
+	u8 quorum;
 	u8 key[FTNL_KEY_LEN];
 	struct ftnl_ring *ring;
 	struct ftnl_transport *transport;

@@ -80,6 +80,7 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_REJOIN_FLAP_WINDOW_S] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ftnl_flap_window_range),
 	[FTNL_A_FENCE] = NLA_POLICY_MAX(NLA_U8, FTNL_FENCE_MAX),
+	[FTNL_A_QUORUM] = NLA_POLICY_MAX(NLA_U8, FTNL_QUORUM_ON),
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -329,6 +330,11 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->flap_window_s = rules.flap_window_s;
 	cluster->fence = attrs[FTNL_A_FENCE] ? nla_get_u8(attrs[FTNL_A_FENCE]) :
 					       FTNL_FENCE_NONE;
+	/* A majority of 2 is both: quorum would stop the survivor of any death. */
+	if (attrs[FTNL_A_QUORUM])
+		cluster->quorum = nla_get_u8(attrs[FTNL_A_QUORUM]);
+	else
+		cluster->quorum = count >= 3 ? FTNL_QUORUM_ON : FTNL_QUORUM_OFF;
 
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {

@@ -137,7 +137,8 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u8(msg, FTNL_A_REJOIN, cluster->rejoin) ||
 	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_LIMIT, cluster->flap_limit) ||
 	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_WINDOW_S, cluster->flap_window_s) ||
-	    nla_put_u8(msg, FTNL_A_FENCE, cluster->fence))
+	    nla_put_u8(msg, FTNL_A_FENCE, cluster->fence) ||
+	    nla_put_u8(msg, FTNL_A_QUORUM, cluster->quorum))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -378,6 +379,10 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 			      st->counters[FTNL_A_STATS_STALL_WAITS],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PROBES_THROTTLED;
+	     i++)
+		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
+			return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
 	if (ftnl_put_counter_nest(msg, FTNL_A_STATS_DROP, st->drops,
 				  __FTNL_DROP_MAX, FTNL_DROP_MAX + 2) ||

@@ -21,6 +21,7 @@
  *	fence kill		(optional: SIGKILL an expelled node's registered
  *				processes; none, the module's default, only
  *				tells them)
+ *	quorum off		(optional; on by default for 3 nodes or more)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -55,6 +56,7 @@ enum ftnl_keyword {
 	FTNL_KW_REJOIN,
 	FTNL_KW_FLAP_LIMIT,
 	FTNL_KW_FENCE,
+	FTNL_KW_QUORUM,
 	FTNL_KW_COUNT,
 };
 
@@ -331,6 +333,21 @@ static int ftnl_kw_fence(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/* The quorum policy: on or off (absent: the module's default). */
+static int ftnl_kw_quorum(struct ftnl_config_parser *p, char **words)
+{
+	if (!strcmp(words[1], "on"))
+		p->config->quorum = FTNL_QUORUM_ON;
+	else if (!strcmp(words[1], "off"))
+		p->config->quorum = FTNL_QUORUM_OFF;
+	else
+		return ftnl_parse_error(p, p->line,
+					"quorum \"%.64s\": expected on or off",
+					words[1]);
+	p->config->has_quorum = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -439,6 +456,7 @@ static const struct ftnl_keyword_def {
 	{ "rejoin-limit", FTNL_KW_FLAP_LIMIT, 2, "rejoin-limit K SECONDS",
 	  ftnl_kw_flap_limit, 0 },
 	{ "fence", FTNL_KW_FENCE, 1, "fence none|kill", ftnl_kw_fence, 0 },
+	{ "quorum", FTNL_KW_QUORUM, 1, "quorum on|off", ftnl_kw_quorum, 0 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
@@ -459,7 +477,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

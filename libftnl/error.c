@@ -102,6 +102,7 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_REJOIN] = "rejoin",
 	[FTNL_A_REJOIN_FLAP_LIMIT] = "rejoin-flap-limit",
 	[FTNL_A_REJOIN_FLAP_WINDOW_S] = "rejoin-flap-window-s",
+	[FTNL_A_QUORUM] = "quorum",
 };
 
 static const char *const ftnl_node_attr_names[] = {

@@ -221,6 +221,8 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (config->has_fence)
 		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_quorum)
+		size += ftnl_attr_space(sizeof(uint8_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -277,6 +279,8 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 				 config->flap_window_s);
 	if (config->has_fence)
 		mnl_attr_put_u8(nlh, FTNL_A_FENCE, config->fence);
+	if (config->has_quorum)
+		mnl_attr_put_u8(nlh, FTNL_A_QUORUM, config->quorum);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -498,6 +502,10 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_FENCE:	/* optional: modules that expel */
 		p->info->has_fence = true;
 		return ftnl_attr_u8(attr, &p->info->fence);
+	/* Optional: older modules have no quorum rule. */
+	case FTNL_A_QUORUM:
+		p->info->has_quorum = true;
+		return ftnl_attr_u8(attr, &p->info->quorum);
 	default:
 		return 0;
 	}
@@ -907,6 +915,12 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_EXPELLED_SENT] = &st->expelled_sent,
 		[FTNL_A_STATS_EXPELLED_RECV] = &st->expelled_recv,
 		[FTNL_A_STATS_STALL_WAITS] = &st->stall_waits,
+		[FTNL_A_STATS_PROBE_REQ_SENT] = &st->probe_req_sent,
+		[FTNL_A_STATS_PROBE_REQ_RECV] = &st->probe_req_recv,
+		[FTNL_A_STATS_PROBE_ACK_SENT] = &st->probe_ack_sent,
+		[FTNL_A_STATS_PROBE_ACK_RECV] = &st->probe_ack_recv,
+		[FTNL_A_STATS_SUSPICIONS_REFUTED] = &st->suspicions_refuted,
+		[FTNL_A_STATS_PROBES_THROTTLED] = &st->probes_throttled,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

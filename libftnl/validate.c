@@ -212,6 +212,12 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 				config->fence);
 		return -EINVAL;
 	}
+	if (!why && config->has_quorum && config->quorum > FTNL_QUORUM_ON) {
+		ftnl_format_err(err, errlen,
+				"unknown quorum policy %u (expected 0 off or 1 on)",
+				config->quorum);
+		return -EINVAL;
+	}
 	if (!why)
 		return 0;
 	if (field == FTNL_RULES_BCAST_ALGO) {

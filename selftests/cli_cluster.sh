@@ -247,6 +247,33 @@ fcg_file() {
 }
 check "config file keywords gossip-faults 7 and gossip-time auto reach the kernel" fcg_file
 
+# The quorum policy: on by default from 3 nodes; "quorum off" on the
+# command line and "quorum on" in the file reach the kernel.
+check_quorum() {
+	f=$LIB_TMP/quorum.$1
+	in_ns "$(ns $1)" "$CLI" -j cluster show | json_flat >"$f" || return 1
+	for kv in quorum=$2; do
+		got=$(json_get "$f" "${kv%%=*}")
+		if [ "$got" != "${kv#*=}" ]; then
+			diag "cluster show: ${kv%%=*} is \"$got\", want \"${kv#*=}\""
+			return 1
+		fi
+	done
+}
+quorum_policy() {
+	check_quorum 4 true &&
+		in_ns "$(ns 4)" "$CLI" cluster set file "$CONF" self 4 quorum off &&
+		check_quorum 4 false &&
+		in_ns "$(ns 4)" "$CLI" cluster show | grep -q ' quorum off$' &&
+		{ cat "$CONF"; echo "quorum on"; } >"$CONF.quorum" &&
+		in_ns "$(ns 4)" "$CLI" cluster set file "$CONF.quorum" self 4 &&
+		check_quorum 4 true
+}
+check "quorum is on by default for 8 nodes; quorum off and the file's quorum on reach the kernel" quorum_policy
+expect_failure "a quorum other than on or off is refused" 1 \
+	"invalid quorum" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 quorum 2
+
 expect_failure "FCG's f out of range is caught before sending" 1 \
 	"FCG's f must be between 1 and 7" \
 	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 bcast fcg gossip-faults 8

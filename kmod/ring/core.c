@@ -835,6 +835,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 		p->asked++;
 	}
 	p->round_size = asked;
+	p->started = now;
 	p->close = now + 2 * core->det.timeout_ns;
 	return asked;
 }
@@ -889,7 +890,11 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 			return FTNL_RING_SUSPECT;
 		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
 	} else if (p->heard_helper) {
-		return FTNL_RING_SUSPECT;
+		if (now >= p->decide_at)
+			return FTNL_RING_SUSPECT;
+		det->stall_grace = true;
+		ftnl_ring_det_rearm(det, p->decide_at);
+		return FTNL_RING_WAIT;
 	} else if (now >= p->close &&
 		   !ftnl_ring_probe_round(core, 2 * p->round_size, now, out)) {
 		ftnl_ring_core_resign(core, FTNL_RING_UNHEARD, out);
@@ -899,6 +904,17 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 	det->stall_grace = true;
 	ftnl_ring_det_rearm(det, p->close);
 	return FTNL_RING_WAIT;
+}
+
+/* Past the deadline the timer waits for the round's close: come sooner. */
+static void ftnl_ring_probe_wake(struct ftnl_ring_core *core, u64 at)
+{
+	struct ftnl_ring_detector *det = &core->det;
+
+	if (det->timer_at && at < det->timer_at &&
+	    det->susp_deadline < det->timer_at)
+		ftnl_ring_det_rearm(det, at > det->susp_deadline ? at :
+				    det->susp_deadline);
 }
 
 static bool ftnl_ring_probe_spend(struct ftnl_ring_core *core)
@@ -938,7 +954,6 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 		.origin = probe->origin,
 	};
 
-	(void)now;
 	if (!core->running || !core->probes || from == self ||
 	    probe->target >= core->det.n || probe->origin >= core->det.n)
 		return;
@@ -965,10 +980,17 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 	if (probe->origin == self) {
 		if (!p->active || p->target != probe->target)
 			return;
-		if (probe->alive)
+		if (probe->alive) {
 			p->heard_alive = true;
-		else
+		} else if (!p->heard_helper) {
+			/*
+			 * The request and this answer crossed twice; the
+			 * suspect's answer crosses twice more.
+			 */
 			p->heard_helper = true;
+			p->decide_at = p->started + 2 * (now - p->started);
+			ftnl_ring_probe_wake(core, p->decide_at);
+		}
 		return;
 	}
 	/* The suspect's own answer, for the helper to relay. */
@@ -1023,8 +1045,9 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 				       FTNL_CAUSE_OBSERVED, det->self, now, out);
 	if (core->resigned)
 		return FTNL_RING_RESIGNED;
+	/* The new emitter's probe, like its deadline, comes in time. */
 	if (det->observing)
-		ftnl_ring_det_rearm(det, det->susp_deadline);
+		ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det));
 	return FTNL_RING_SUSPECT;
 }
 

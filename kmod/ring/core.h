@@ -303,7 +303,10 @@ enum ftnl_ring_resign {
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
  * @cursor: where the walk for the next helper goes on
+ * @started: the current round started
  * @close: the current round closes
+ * @decide_at: a helper answered: the suspect's own answer, two crossings
+ *	further, would be here by then (twice the first answer's round trip)
  */
 struct ftnl_ring_prober {
 	bool active;
@@ -313,7 +316,9 @@ struct ftnl_ring_prober {
 	u32 asked;
 	u32 round_size;
 	u32 cursor;
+	u64 started;
 	u64 close;
+	u64 decide_at;
 };
 
 /**

@@ -51,6 +51,10 @@ static int ftnl_ring_tx_counter(u8 type)
 		return FTNL_A_STATS_NEW_OBSERVER_SENT;
 	case FTNL_MSG_LEAVE:
 		return FTNL_A_STATS_LEAVE_SENT;
+	case FTNL_MSG_PROBE_REQ:
+		return FTNL_A_STATS_PROBE_REQ_SENT;
+	case FTNL_MSG_PROBE_ACK:
+		return FTNL_A_STATS_PROBE_ACK_SENT;
 	default:
 		return FTNL_A_STATS_HB_SENT;
 	}
@@ -66,6 +70,42 @@ static void ftnl_ring_sink_send(void *ctx, u32 pos, u8 type)
 		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
 	else
 		ftnl_ring_count(ring, ftnl_ring_tx_counter(type));
+}
+
+/* The core's probe datagrams: positions become node ids on the wire. */
+static void ftnl_ring_sink_probe(void *ctx, u32 pos, u8 type,
+				 const struct ftnl_ring_probe *probe)
+{
+	struct ftnl_ring *ring = ctx;
+	const struct ftnl_wire_probe wire = {
+		.target_id = ftnl_ring_id(ring, probe->target),
+		.origin_id = ftnl_ring_id(ring, probe->origin),
+		.flags = probe->alive ? FTNL_PROBE_ALIVE : 0,
+	};
+	u8 buf[FTNL_WIRE_PROBE_LEN];
+
+	lockdep_assert_held(&ring->lock);
+	ftnl_wire_probe_encode(buf, &wire);
+	if (ftnl_transport_send(&ring->xport, pos, type, buf, sizeof(buf)))
+		ftnl_ring_count(ring, FTNL_A_STATS_TX_ERRORS);
+	else
+		ftnl_ring_count(ring, ftnl_ring_tx_counter(type));
+}
+
+/*
+ * This node expelled itself (quorum lost, or it cannot hear): the
+ * expulsion's own output says so to its subscribers; the log says why.
+ */
+static void ftnl_ring_sink_resigned(void *ctx, u8 why)
+{
+	struct ftnl_ring *ring = ctx;
+
+	lockdep_assert_held(&ring->lock);
+	pr_warn("cluster %u: node %u resigned its membership: %s\n",
+		ring->cluster->cluster_id, ring->cluster->self_id,
+		why == FTNL_RING_QUORUM_LOST ?
+		"a death would have left it without a majority" :
+		"no member answered its probes: it cannot hear");
 }
 
 static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos)
@@ -217,6 +257,8 @@ static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
 		.failed = ftnl_ring_sink_failed,
 		.expel = ftnl_ring_sink_expel,
 		.expelled = ftnl_ring_sink_expelled,
+		.probe = ftnl_ring_sink_probe,
+		.resigned = ftnl_ring_sink_resigned,
 		.ctx = ring,
 		.joined = ftnl_ring_sink_joined,
 		.held_out = ftnl_ring_sink_held_out,
@@ -549,6 +591,34 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	return -1;
 }
 
+/* PROBE_REQ or PROBE_ACK: ids of members only. Return: 0, or -EINVAL. */
+static int ftnl_ring_probe_rx(struct ftnl_ring *ring, u32 pos,
+			      const struct ftnl_wire_hdr *hdr, const u8 *payload,
+			      ktime_t now, const struct ftnl_ring_sink *out)
+{
+	const struct ftnl_node *target, *origin;
+	struct ftnl_ring_probe probe;
+	struct ftnl_wire_probe wire;
+
+	if (ftnl_wire_probe_decode(&wire, payload, hdr->payload_len))
+		return -EINVAL;
+	target = ftnl_cluster_find(ring->cluster, wire.target_id);
+	origin = ftnl_cluster_find(ring->cluster, wire.origin_id);
+	if (!target || !origin)
+		return -EINVAL;
+	probe = (struct ftnl_ring_probe){
+		.target = target - ring->cluster->nodes,
+		.origin = origin - ring->cluster->nodes,
+		.alive = wire.flags & FTNL_PROBE_ALIVE,
+	};
+	ftnl_ring_count(ring, hdr->type == FTNL_MSG_PROBE_REQ ?
+			FTNL_A_STATS_PROBE_REQ_RECV :
+			FTNL_A_STATS_PROBE_ACK_RECV);
+	ftnl_ring_core_probe_rx(&ring->core, pos, hdr->type, &probe,
+				ktime_to_ns(now), out);
+	return 0;
+}
+
 /**
  * ftnl_ring_rx - act on an authenticated datagram
  * @ring: the ring
@@ -607,6 +677,11 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		ftnl_ring_count(ring, FTNL_A_STATS_LEAVE_RECV);
 		ftnl_ring_core_leave_rx(&ring->core, pos, ktime_to_ns(now), &out);
 		break;
+	case FTNL_MSG_PROBE_REQ:
+	case FTNL_MSG_PROBE_ACK:
+		if (ftnl_ring_probe_rx(ring, pos, hdr, payload, now, &out))
+			ftnl_transport_drop(&ring->xport, FTNL_DROP_TYPE);
+		break;
 	case FTNL_MSG_BCAST:
 	case FTNL_MSG_GOSSIP:
 	case FTNL_MSG_JOIN:
@@ -658,6 +733,8 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 				  cluster->rejoin == FTNL_REJOIN_AUTO,
 				  cluster->flap_limit,
 				  (u64)cluster->flap_window_s * NSEC_PER_SEC);
+	ftnl_ring_core_set_rules(&ring->core, cluster->quorum == FTNL_QUORUM_ON,
+				 true);
 	if (!dead || !peers) {
 		err = -ENOMEM;
 		goto err_free;
@@ -968,5 +1045,7 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	spin_lock_bh(&ring->lock);
 	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);
 	st->counters[FTNL_A_STATS_STALL_WAITS] = ring->core.det.stall_waits;
+	st->counters[FTNL_A_STATS_SUSPICIONS_REFUTED] = ring->core.refuted;
+	st->counters[FTNL_A_STATS_PROBES_THROTTLED] = ring->core.throttled;
 	spin_unlock_bh(&ring->lock);
 }

@@ -952,6 +952,8 @@ static void test_probe_observer(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 2);
+	/* The next emitter (2d) is probed d/2 before its deadline too. */
+	TAP_CHECK_UINT(timer(&x), 1000 + D + 2 * D - D / 2);
 
 	/* The suspect answers a helper: no accusation, a new round. */
 	probing_node(&x, false);

@@ -929,12 +929,13 @@ static u32 log2_floor(u32 n)
 
 /*
  * Theorem 1 with B(n) = t: f(f+1)d + f t + f(f+1)/2 t, d taken as the
- * time to accuse: d, and when the probe's answers need longer than d/2
- * (4t > d/2), the probe round's close 1.5d past the deadline.
+ * time to accuse: the probe starts d/2 before the deadline and decides
+ * twice a helper's round trip (at most 4t) after it started, so d, or
+ * d + 4t - d/2 when that is later.
  */
 static u64 theorem1_bound(const struct dst *s, u32 f)
 {
-	u64 d = 8 * s->t_ns > D_NS ? D_NS + 3 * D_NS / 2 : D_NS;
+	u64 d = 8 * s->t_ns > D_NS ? D_NS + 4 * s->t_ns - D_NS / 2 : D_NS;
 
 	return (u64)f * (f + 1) * d + (u64)f * s->t_ns +
 	       (u64)f * (f + 1) / 2 * s->t_ns;

@@ -114,12 +114,19 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)" },
 	/* The fence policy. */
 	{ "fence kil\n",
 	  "t.conf:1: unknown fence policy \"kil\" (expected none or kill)" },
 	{ "fence\n", "t.conf:1: missing value: expected \"fence none|kill\"" },
 	{ "fence kill\nfence none\n", "t.conf:2: fence already given on line 1" },
+	/* The quorum policy. */
+	{ "quorum maybe\n", "t.conf:1: quorum \"maybe\": expected on or off" },
+	{ "quorum ON\n", "t.conf:1: quorum \"ON\": expected on or off" },
+	{ "quorum\n", "t.conf:1: missing value: expected \"quorum on|off\"" },
+	{ "quorum on off\n", "t.conf:1: too many values: expected \"quorum on|off\"" },
+	{ "quorum on\nquorum off\n",
+	  "t.conf:2: quorum already given on line 1" },
 	/* FCG's parameters. */
 	{ "gossip-faults 0\n", "t.conf:1: gossip-faults 0: FCG's f must be between 1 and 7" },
 	{ "gossip-faults 8\n", "t.conf:1: gossip-faults 8: FCG's f must be between 1 and 7" },
@@ -148,7 +155,7 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit or fence)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)" },
 	/* The rejoin policy and its flap limit. */
 	{ "rejoin maybe\n",
 	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
@@ -681,6 +688,28 @@ static char *big_text(size_t count)
 	return text;
 }
 
+static void test_quorum(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256];
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_string("cluster 1\n", NULL, 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(!c.has_quorum);
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string("quorum off\n", NULL, 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(c.has_quorum);
+	TAP_CHECK_UINT(c.quorum, FTNL_QUORUM_OFF);
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string("quorum on\n", NULL, 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(c.has_quorum);
+	TAP_CHECK_UINT(c.quorum, FTNL_QUORUM_ON);
+	ftnl_config_free(&c);
+}
+
 static void test_big(const void *arg)
 {
 	struct ftnl_cluster_config c;
@@ -737,6 +766,7 @@ int main(void)
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");
+	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");
 	return tap_run();
 }

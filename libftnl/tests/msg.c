@@ -42,9 +42,9 @@ static struct ftnl_cluster_config make_config(struct ftnl_node *nodes,
 
 /* Everything a CLUSTER_SET request says, read back with libmnl only. */
 struct readback {
-	unsigned int seen;	/* bit per FTNL_A_* */
+	uint64_t seen;	/* bit per FTNL_A_* */
 	uint32_t cluster_id, self_id, hb, timeout;
-	uint8_t bcast_algo, fcg_f;
+	uint8_t bcast_algo, fcg_f, quorum;
 	uint32_t gossip_t_us;
 	uint8_t key[FTNL_KEY_LEN];
 	struct ftnl_node *nodes;
@@ -99,9 +99,9 @@ static int readback_attr(const struct nlattr *attr, void *arg)
 	struct readback *r = arg;
 	uint16_t type = mnl_attr_get_type(attr);
 
-	if (type != FTNL_A_NODE && (r->seen & (1u << type)))
+	if (type != FTNL_A_NODE && (r->seen & (1ull << type)))
 		r->bad = true;	/* scalar attributes appear once */
-	r->seen |= 1u << type;
+	r->seen |= 1ull << type;
 	switch (type) {
 	case FTNL_A_CLUSTER_ID:
 		r->cluster_id = mnl_attr_get_u32(attr);
@@ -141,6 +141,12 @@ static int readback_attr(const struct nlattr *attr, void *arg)
 			r->bad = true;
 		else
 			r->gossip_t_us = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_QUORUM:
+		if (mnl_attr_get_payload_len(attr) != 1)
+			r->bad = true;
+		else
+			r->quorum = mnl_attr_get_u8(attr);
 		break;
 	case FTNL_A_NODE:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0) {
@@ -1076,6 +1082,11 @@ static struct nlmsghdr *stats_reply_bcast(void *buf)
 	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS, 20,
 			 FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PROBES_THROTTLED;
+	     i++) {
+		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
+		mnl_attr_put_u64(nlh, (uint16_t)i, 7000 + (uint64_t)i);
+	}
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -1104,6 +1115,14 @@ static void test_parse_stats_bcast(const void *arg)
 	TAP_CHECK_UINT(st.lateness[FTNL_LATENESS_BUCKETS - 1],
 		       20 + FTNL_LATENESS_BUCKETS - 1);
 	TAP_CHECK_UINT(st.lateness_max_ns, 777);
+	/* The probe and membership counters. */
+	TAP_CHECK_UINT(st.probe_req_sent, 7000 + FTNL_A_STATS_PROBE_REQ_SENT);
+	TAP_CHECK_UINT(st.probe_req_recv, 7000 + FTNL_A_STATS_PROBE_REQ_RECV);
+	TAP_CHECK_UINT(st.probe_ack_sent, 7000 + FTNL_A_STATS_PROBE_ACK_SENT);
+	TAP_CHECK_UINT(st.probe_ack_recv, 7000 + FTNL_A_STATS_PROBE_ACK_RECV);
+	TAP_CHECK_UINT(st.suspicions_refuted,
+		       7000 + FTNL_A_STATS_SUSPICIONS_REFUTED);
+	TAP_CHECK_UINT(st.probes_throttled, 7000 + FTNL_A_STATS_PROBES_THROTTLED);
 }
 
 static void test_parse_stats_bcast_absent(const void *arg)
@@ -1172,6 +1191,53 @@ static void test_latency_mean(const void *arg)
 	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), UINT64_MAX);
 }
 
+static void test_quorum_attrs(const void *arg)
+{
+	struct ftnl_node nodes[] = { make_node(1, "10.0.0.1", 7400) };
+	struct ftnl_cluster_config c = make_config(nodes, 1);
+	size_t plain_size = ftnl_msg_cluster_set_size(&c);
+	char reply[1024] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_cluster_info info;
+	struct nlmsghdr *nlh;
+	struct readback r;
+	void *buf;
+
+	(void)arg;
+	/* Left out unless has_quorum: the module chooses from n. */
+	buf = calloc(1, plain_size);
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	readback(nlh, &r);
+	TAP_CHECK(!(r.seen & (1ull << FTNL_A_QUORUM)));
+	free(r.nodes);
+	free(buf);
+	c.has_quorum = true;
+	c.quorum = FTNL_QUORUM_OFF;
+	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 8);
+	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK(r.seen & (1ull << FTNL_A_QUORUM));
+	TAP_CHECK_UINT(r.quorum, FTNL_QUORUM_OFF);
+	free(r.nodes);
+	free(buf);
+
+	/* The reply: the policy in force, absent from older modules. */
+	nlh = cluster_reply(reply, -1);
+	mnl_attr_put_u8(nlh, FTNL_A_QUORUM, FTNL_QUORUM_ON);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(info.has_quorum);
+	TAP_CHECK_UINT(info.quorum, FTNL_QUORUM_ON);
+	memset(reply, 0, sizeof(reply));
+	nlh = cluster_reply(reply, -1);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(!info.has_quorum);
+	memset(reply, 0, sizeof(reply));
+	nlh = cluster_reply(reply, -1);
+	mnl_attr_put_u32(nlh, FTNL_A_QUORUM, 1);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+}
+
 static void test_struct_growth(const void *arg)
 {
 	(void)arg;
@@ -1195,8 +1261,14 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, bcast_latency_sum_ns) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, stall_waits) ==
 		  offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, probe_req_sent) ==
+		  offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, probes_throttled) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
+	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_quorum) >
+		  offsetof(struct ftnl_cluster_config, self_auto));
+	TAP_CHECK(offsetof(struct ftnl_cluster_info, has_quorum) >
+		  offsetof(struct ftnl_cluster_info, gossip_t_us));
 }
 
 static void test_parse_node_ring(const void *arg)
@@ -1360,6 +1432,7 @@ int main(void)
 		tap_add(test_parse_stats_bcast_bad, &bcast_bad_stats_cases[i],
 			"stats reply rejected: %s", bcast_bad_stats_cases[i].name);
 	tap_add(test_latency_mean, NULL, "mean latency: sum / delivered, 0 without deliveries");
+	tap_add(test_quorum_attrs, NULL, "quorum: sent only when set; the policy read back");
 	tap_add(test_struct_growth, NULL, "broadcast fields appended after the older members");
 	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
 	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");

@@ -419,6 +419,7 @@ enum set_keyword {
 	KW_ID, KW_CLUSTER, KW_SELF, KW_HEARTBEAT, KW_TIMEOUT, KW_KEY,
 	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
 	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
+	KW_QUORUM,
 };
 
 static const char *const set_keywords[] = {
@@ -439,6 +440,7 @@ static const char *const set_keywords[] = {
 	[KW_FLAP_LIMIT] = "rejoin-limit",
 	[KW_FLAP_WINDOW] = "rejoin-window",
 	[KW_FENCE] = "fence",
+	[KW_QUORUM] = "quorum",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -641,6 +643,16 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 				    "unknown fence policy \"%s\" (expected none or kill)",
 				    value);
 		return 0;
+	case KW_QUORUM:
+		if (!strcmp(value, "on"))
+			set->quorum = FTNL_QUORUM_ON;
+		else if (!strcmp(value, "off"))
+			set->quorum = FTNL_QUORUM_OFF;
+		else
+			return fail(err, errlen,
+				    "invalid quorum \"%s\" (expected on or off)",
+				    value);
+		return 0;
 	case KW_BCAST:
 		if (!ftnl_parse_bcast_algo(value, &set->bcast_algo))
 			return 0;
@@ -675,6 +687,7 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_FLAP_LIMIT] = CLI_SET_FLAP_LIMIT,
 		[KW_FLAP_WINDOW] = CLI_SET_FLAP_WINDOW,
 		[KW_FENCE] = CLI_SET_FENCE,
+		[KW_QUORUM] = CLI_SET_QUORUM,
 	};
 	int ret;
 

@@ -181,6 +181,10 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->fence = args->fence;
 		config->has_fence = true;
 	}
+	if (args->given & CLI_SET_QUORUM) {
+		config->quorum = args->quorum;
+		config->has_quorum = true;
+	}
 	ret = merge_nodes(args, config);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

@@ -83,6 +83,7 @@ enum cli_set_arg {
 	CLI_SET_FLAP_LIMIT	= 1 << 11,
 	CLI_SET_FLAP_WINDOW	= 1 << 12,
 	CLI_SET_FENCE		= 1 << 13,
+	CLI_SET_QUORUM		= 1 << 14,
 };
 
 /**
@@ -106,6 +107,7 @@ enum cli_set_arg {
  * @flap_limit: "rejoin-limit K"
  * @flap_window_s: "rejoin-window SECONDS"
  * @fence: "fence none|kill", enum ftnl_fence
+ * @quorum: "quorum on|off", enum ftnl_quorum
  */
 struct cli_cluster_args {
 	const char *file;
@@ -127,6 +129,7 @@ struct cli_cluster_args {
 	uint32_t flap_limit;
 	uint32_t flap_window_s;
 	uint8_t fence;
+	uint8_t quorum;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

@@ -65,6 +65,8 @@ static void print_json(const struct cli_command *cmd,
 		}
 		if (info->has_fence)
 			json_kv_string(&j, "fence", ftnl_fence_name(info->fence));
+		if (info->has_quorum)
+			json_kv_bool(&j, "quorum", info->quorum == FTNL_QUORUM_ON);
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -107,6 +109,9 @@ int cmd_cluster_show(const struct cli_command *cmd)
 			       cli_bcast_describe(&info, algo, sizeof(algo)));
 		if (info.has_fence)
 			printf(" fence %s", ftnl_fence_name(info.fence));
+		if (info.has_quorum)
+			printf(" quorum %s",
+			       info.quorum == FTNL_QUORUM_ON ? "on" : "off");
 		putchar('\n');
 	}
 	return CLI_EXIT_OK;

@@ -51,6 +51,12 @@ static void print_json(const struct cli_command *cmd,
 		json_uint(&j, st->lateness[i]);
 	json_array_end(&j);
 	json_kv_uint(&j, "lateness_max_ns", st->lateness_max_ns);
+	json_kv_uint(&j, "probe_req_sent", st->probe_req_sent);
+	json_kv_uint(&j, "probe_req_recv", st->probe_req_recv);
+	json_kv_uint(&j, "probe_ack_sent", st->probe_ack_sent);
+	json_kv_uint(&j, "probe_ack_recv", st->probe_ack_recv);
+	json_kv_uint(&j, "suspicions_refuted", st->suspicions_refuted);
+	json_kv_uint(&j, "probes_throttled", st->probes_throttled);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -67,7 +73,13 @@ static void print_text(const struct ftnl_stats *st)
 	printf("heartbeats     sent %" PRIu64 " received %" PRIu64
 	       " from emitter %" PRIu64 "\n",
 	       st->hb_sent, st->hb_recv, st->hb_from_emitter);
-	printf("suspicions     %" PRIu64 "\n", st->suspicions);
+	printf("suspicions     %" PRIu64 " refuted by a probe %" PRIu64 "\n",
+	       st->suspicions, st->suspicions_refuted);
+	printf("probe requests sent %" PRIu64 " received %" PRIu64
+	       " throttled %" PRIu64 "\n",
+	       st->probe_req_sent, st->probe_req_recv, st->probes_throttled);
+	printf("probe answers  sent %" PRIu64 " received %" PRIu64 "\n",
+	       st->probe_ack_sent, st->probe_ack_recv);
 	printf("new observer   sent %" PRIu64 " received %" PRIu64 "\n",
 	       st->new_observer_sent, st->new_observer_recv);
 	printf("leave          sent %" PRIu64 " received %" PRIu64 "\n",

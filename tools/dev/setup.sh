@@ -47,7 +47,7 @@ PACKAGES=(
 	gcc gcc-12 make pkg-config libc6-dev binutils libasan8 libubsan1
 	perl python3 kmod bc flex bison libelf-dev libssl-dev dwarves
 	cpio xz-utils zstd ca-certificates
-	qemu-system-x86 busybox-static iproute2 dash bash
+	qemu-system-x86 busybox-static iproute2 nftables dash bash
 	libmnl-dev libnl-3-dev libnl-genl-3-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 sparse
 	clang libclang-rt-14-dev

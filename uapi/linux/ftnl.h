@@ -36,7 +36,7 @@
 #define FTNL_FAMILY_VERSION	1
 
 /* Version of the on-the-wire protocol between nodes (datagrams). */
-#define FTNL_PROTO_VERSION	3
+#define FTNL_PROTO_VERSION	4
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
@@ -263,6 +263,18 @@ enum ftnl_drop_reason {
 	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
 };
 
+/**
+ * enum ftnl_quorum - the quorum policy of a cluster (FTNL_A_QUORUM)
+ * @FTNL_QUORUM_OFF: Algorithm 1 alone: every side of a partition goes on
+ * @FTNL_QUORUM_ON: a node that would hold half the cluster or more dead
+ *	expels itself instead (FTNL_EXPEL_QUORUM): at most one side of any
+ *	partition remains a cluster
+ */
+enum ftnl_quorum {
+	FTNL_QUORUM_OFF,
+	FTNL_QUORUM_ON,
+};
+
 /* Buckets of the heartbeat emission lateness histogram: bucket 0 counts
  * heartbeats that left less than 1 us after their deadline, bucket i
  * (1 <= i < FTNL_LATENESS_BUCKETS - 1) those late by [2^(i-1), 2^i) us,
@@ -478,6 +490,11 @@ enum ftnl_cmd {
  * @FTNL_A_REJOIN_FLAP_WINDOW_S: u32, W in seconds,
  *	FTNL_REJOIN_FLAP_WINDOW_MIN_S..FTNL_REJOIN_FLAP_WINDOW_MAX_S (cluster
  *	set, optional, default FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S; cluster get)
+ * @FTNL_A_QUORUM: u8, enum ftnl_quorum (cluster set, optional, default
+ *	FTNL_QUORUM_ON for 3 nodes or more, FTNL_QUORUM_OFF below; cluster
+ *	get): a node never publishes a death that would leave its live set
+ *	without a strict majority of the cluster, it expels itself instead
+ *	(FTNL_EXPEL_QUORUM)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -520,6 +537,7 @@ enum ftnl_attr {
 	FTNL_A_REJOIN,
 	FTNL_A_REJOIN_FLAP_LIMIT,
 	FTNL_A_REJOIN_FLAP_WINDOW_S,
+	FTNL_A_QUORUM,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -629,6 +647,16 @@ enum ftnl_node_attr {
  *	local health rule: this node's own timers ran more than h late while
  *	it waited for the emitter, so it waited h more before judging
  *	(Documentation/ring.rst, "Local health")
+ * @FTNL_A_STATS_PROBE_REQ_SENT: PROBE_REQ datagrams sent (as the observer
+ *	asking helpers, or as a helper forwarding to the suspect)
+ * @FTNL_A_STATS_PROBE_REQ_RECV: PROBE_REQ datagrams accepted
+ * @FTNL_A_STATS_PROBE_ACK_SENT: PROBE_ACK datagrams sent (answers and
+ *	relays)
+ * @FTNL_A_STATS_PROBE_ACK_RECV: PROBE_ACK datagrams accepted
+ * @FTNL_A_STATS_SUSPICIONS_REFUTED: suspicions of the emitter withheld
+ *	because it answered a helper's probe
+ * @FTNL_A_STATS_PROBES_THROTTLED: probe requests and relays refused over
+ *	the per-period budget
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -661,6 +689,12 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_EXPELLED_SENT,
 	FTNL_A_STATS_EXPELLED_RECV,
 	FTNL_A_STATS_STALL_WAITS,
+	FTNL_A_STATS_PROBE_REQ_SENT,
+	FTNL_A_STATS_PROBE_REQ_RECV,
+	FTNL_A_STATS_PROBE_ACK_SENT,
+	FTNL_A_STATS_PROBE_ACK_RECV,
+	FTNL_A_STATS_SUSPICIONS_REFUTED,
+	FTNL_A_STATS_PROBES_THROTTLED,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

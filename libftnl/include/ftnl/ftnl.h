@@ -332,6 +332,13 @@ enum ftnl_config_field {
  *	FTNL_FENCE_NONE
  * @fence: enum ftnl_fence, what the module does to this node's registered
  *	processes when the node is expelled (ftnl_fence_name() names it)
+ * @has_quorum: send @quorum (FTNL_A_QUORUM); when false the module turns
+ *	the quorum rule on for 3 nodes or more
+ * @quorum: enum ftnl_quorum: FTNL_QUORUM_ON, a node never publishes a
+ *	death that would leave it without a strict majority of the cluster
+ *	(it expels itself instead, so at most one side of a partition goes
+ *	on);
+ *	sent as is
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -360,6 +367,8 @@ struct ftnl_cluster_config {
 	uint32_t flap_window_s;
 	bool has_fence;
 	uint8_t fence;
+	bool has_quorum;
+	uint8_t quorum;
 };
 
 /**
@@ -406,6 +415,8 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @flap_window_s: W in seconds
  * @has_fence: the module reported @fence (modules that expel do)
  * @fence: enum ftnl_fence of the cluster
+ * @has_quorum: the module reported @quorum
+ * @quorum: enum ftnl_quorum in force
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -427,6 +438,8 @@ struct ftnl_cluster_info {
 	uint32_t flap_window_s;
 	bool has_fence;
 	uint8_t fence;
+	bool has_quorum;
+	uint8_t quorum;
 };
 
 /**
@@ -538,6 +551,15 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @expelled_recv: EXPELLED datagrams this node received
  * @stall_waits: accusations of its emitter this node put off by h because
  *	its own timers ran more than h late while it waited (local health)
+ * @probe_req_sent: PROBE_REQ sent: this node asking helpers to reach its
+ *	silent emitter, or forwarding another observer's request
+ * @probe_req_recv: PROBE_REQ accepted
+ * @probe_ack_sent: PROBE_ACK sent (answers and relays)
+ * @probe_ack_recv: PROBE_ACK accepted
+ * @suspicions_refuted: suspicions of the emitter withheld because it
+ *	answered a helper (only its heartbeats to this node are lost)
+ * @probes_throttled: probe requests and relays refused over the budget
+ *	per heartbeat period
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -567,6 +589,12 @@ struct ftnl_stats {
 	uint64_t expelled_sent;
 	uint64_t expelled_recv;
 	uint64_t stall_waits;
+	uint64_t probe_req_sent;
+	uint64_t probe_req_recv;
+	uint64_t probe_ack_sent;
+	uint64_t probe_ack_recv;
+	uint64_t suspicions_refuted;
+	uint64_t probes_throttled;
 };
 
 /**
@@ -599,6 +627,7 @@ uint64_t ftnl_stats_bcast_latency_mean_ns(const struct ftnl_stats *stats);
  * Return: e.g. "mac", "stale-incarnation"; "unknown" otherwise.
  */
 const char *ftnl_drop_reason_name(unsigned int reason);
+
 
 /* ------------------------------------------------------------------------
  * Node table dump
@@ -1133,6 +1162,8 @@ enum ftnl_config_parse_flags {
  *	bcast ALGORITHM            optional: hypercube, bmg or fcg (sets
  *	                           &ftnl_cluster_config.has_bcast_algo)
  *	gossip-faults N            optional: FCG's f, 1..7 (sets @has_fcg_f)
+ *	quorum on|off              optional: the quorum policy (sets
+ *	                           @has_quorum)
  *	gossip-time DURATION|auto  optional: FCG's T, 20us..10s, or auto (0:
  *	                           the module's choice; sets @has_gossip_t)
  *

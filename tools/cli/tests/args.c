@@ -303,6 +303,9 @@ static const struct bad_case bad_cases[] = {
 	{ "cluster set gossip-faults 1 gossip-f 2",
 	  "cluster set: \"gossip-faults\" given twice" },
 	{ "cluster set gossip-time", "cluster set: \"gossip-time\" needs a value" },
+	{ "cluster set quorum maybe",
+	  "cluster set: invalid quorum \"maybe\" (expected on or off)" },
+	{ "cluster set quorum", "cluster set: \"quorum\" needs a value" },
 	{ "cluster set gossip-time 5",
 	  "cluster set: invalid gossip-time \"5\" (expected a duration such as 100ms; units us, ms, s)" },
 	{ "cluster set gossip-time AUTO",
@@ -456,6 +459,26 @@ static void test_cluster_set_fence(const void *arg)
 	parse(&p, "cluster set fence kil");
 	TAP_CHECK_INT(p.ret, -EINVAL);
 	TAP_CHECK_STR(p.err, "cluster set: unknown fence policy \"kil\" (expected none or kill)");
+	cli_command_free(&p.cmd);
+}
+
+static void test_cluster_set_quorum(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set id 1 quorum off");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_ID | CLI_SET_QUORUM);
+	TAP_CHECK_UINT(p.cmd.set.quorum, FTNL_QUORUM_OFF);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set q on");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_QUORUM);
+	TAP_CHECK_UINT(p.cmd.set.quorum, FTNL_QUORUM_ON);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set id 1");
+	TAP_CHECK(!(p.cmd.set.given & CLI_SET_QUORUM));
 	cli_command_free(&p.cmd);
 }
 
@@ -655,6 +678,7 @@ int main(void)
 	for (i = 0; i < ARRAY_SIZE(bcast_arg_cases); i++)
 		tap_add(test_cluster_set_bcast, &bcast_arg_cases[i],
 			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
+	tap_add(test_cluster_set_quorum, NULL, "cluster set: quorum on|off (q abbreviates it)");
 	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
 	tap_add(test_cluster_set_fence, NULL, "cluster set fence: kill, none, f is still file, a wrong policy refused");
 	for (i = 0; i < ARRAY_SIZE(fcg_arg_cases); i++)
