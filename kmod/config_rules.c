@@ -108,6 +108,35 @@ const char *ftnl_rules_flap_window(u32 flap_window_s)
 	return NULL;
 }
 
+/* d_min of adaptive timeouts (0: a fixed d): h < d_min <= d <= 60 s. */
+const char *ftnl_rules_timeout_adaptive(u32 timeout_min_us, u32 timeout_us,
+					u32 hb_period_us)
+{
+	if (!timeout_min_us)
+		return NULL;
+	if (timeout_min_us <= hb_period_us)
+		return "the adaptive minimum timeout must be greater than the heartbeat period";
+	if (timeout_min_us > timeout_us)
+		return "the adaptive minimum timeout must not exceed the timeout (its maximum)";
+	if (timeout_us > FTNL_TIMEOUT_ADAPTIVE_MAX_US)
+		return "with adaptive timeouts the timeout (their maximum) must be at most 60 s";
+	return NULL;
+}
+
+/* The target rate 10^-nines: only for adaptive timeouts. */
+const char *ftnl_rules_timeout_nines(u32 nines, u32 timeout_min_us)
+{
+	if (!nines)
+		return NULL;
+	if (!timeout_min_us)
+		return "a target false-suspicion rate needs adaptive timeouts (a minimum timeout)";
+	if (nines < FTNL_TIMEOUT_NINES_MIN || nines > FTNL_TIMEOUT_NINES_MAX)
+		return "the target false-suspicion rate must be 10^-"
+		       FTNL_RULES_STR(FTNL_TIMEOUT_NINES_MIN) " to 10^-"
+		       FTNL_RULES_STR(FTNL_TIMEOUT_NINES_MAX);
+	return NULL;
+}
+
 const char *ftnl_rules_node_count(u32 count)
 {
 	if (!count)
@@ -124,7 +153,8 @@ const char *ftnl_rules_node_count(u32 count)
  *
  * In this order: cluster id, h, d, d > h, an empty table, the broadcast
  * algorithm, FCG's f and T, the rejoin policy and its flap limit and
- * window, a table too large.
+ * window, the adaptive timeouts' minimum and target rate, a table too
+ * large.
  *
  * Return: NULL, or the first rule broken.
  */
@@ -173,6 +203,17 @@ const char *ftnl_rules_config(const struct ftnl_rules_config *config,
 		return why;
 	*field = FTNL_RULES_FLAP_WINDOW;
 	why = ftnl_rules_flap_window(config->flap_window_s);
+	if (why)
+		return why;
+	*field = FTNL_RULES_TIMEOUT_MIN;
+	why = ftnl_rules_timeout_adaptive(config->timeout_min_us,
+					  config->timeout_us,
+					  config->hb_period_us);
+	if (why)
+		return why;
+	*field = FTNL_RULES_TIMEOUT_NINES;
+	why = ftnl_rules_timeout_nines(config->timeout_nines,
+				       config->timeout_min_us);
 	if (why)
 		return why;
 	*field = FTNL_RULES_NODES;

@@ -45,6 +45,8 @@ enum ftnl_rules_field {
 	FTNL_RULES_REJOIN,
 	FTNL_RULES_FLAP_LIMIT,
 	FTNL_RULES_FLAP_WINDOW,
+	FTNL_RULES_TIMEOUT_MIN,
+	FTNL_RULES_TIMEOUT_NINES,
 	__FTNL_RULES_FIELD_MAX,
 };
 
@@ -63,6 +65,9 @@ const char *ftnl_rules_missing(enum ftnl_rules_field field);
  * @rejoin: enum ftnl_rejoin (FTNL_REJOIN_AUTO when not given)
  * @flap_limit: K (FTNL_REJOIN_FLAP_LIMIT_DEFAULT when not given)
  * @flap_window_s: W (FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S when not given)
+ * @timeout_min_us: d_min of adaptive timeouts, 0 for a fixed d
+ * @timeout_nines: their target rate 10^-nines (FTNL_TIMEOUT_NINES_DEFAULT
+ *	when not given), 0 when not given without @timeout_min_us
  */
 struct ftnl_rules_config {
 	u32 cluster_id;
@@ -75,6 +80,8 @@ struct ftnl_rules_config {
 	u32 rejoin;
 	u32 flap_limit;
 	u32 flap_window_s;
+	u32 timeout_min_us;
+	u32 timeout_nines;
 };
 
 const char *ftnl_rules_cluster_id(u32 cluster_id);
@@ -87,6 +94,9 @@ const char *ftnl_rules_gossip_t(u32 gossip_t_us);
 const char *ftnl_rules_rejoin(u32 rejoin);
 const char *ftnl_rules_flap_limit(u32 flap_limit);
 const char *ftnl_rules_flap_window(u32 flap_window_s);
+const char *ftnl_rules_timeout_adaptive(u32 timeout_min_us, u32 timeout_us,
+					u32 hb_period_us);
+const char *ftnl_rules_timeout_nines(u32 nines, u32 timeout_min_us);
 const char *ftnl_rules_node_count(u32 count);
 const char *ftnl_rules_config(const struct ftnl_rules_config *config,
 			      enum ftnl_rules_field *field);

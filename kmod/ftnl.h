@@ -60,6 +60,9 @@ struct ftnl_node {
  * @rejoin: enum ftnl_rejoin
  * @flap_limit: K, rejoins of a node admitted within @flap_window_s
  * @flap_window_s: W
+ * @timeout_min_us: d_min of adaptive timeouts (@timeout_us is d_max), 0
+ *	for a fixed d
+ * @timeout_nines: adaptive timeouts' target rate 10^-nines, 0 if fixed
  * @fence: enum ftnl_fence: what is done to the registered processes when
  *	this node is expelled
  * @quorum: enum ftnl_quorum
@@ -93,6 +96,8 @@ struct ftnl_cluster {
 	u8 rejoin;
 	u32 flap_limit;
 	u32 flap_window_s;
+	u32 timeout_min_us;
+	u8 timeout_nines;
 	u8 fence;
 	u8 quorum;
 	u8 key[FTNL_KEY_LEN];

@@ -81,6 +81,9 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ftnl_flap_window_range),
 	[FTNL_A_FENCE] = NLA_POLICY_MAX(NLA_U8, FTNL_FENCE_MAX),
 	[FTNL_A_QUORUM] = NLA_POLICY_MAX(NLA_U8, FTNL_QUORUM_ON),
+	/* ranges, and their relation to h and d: ftnl_rules_config() */
+	[FTNL_A_TIMEOUT_MIN_US] = { .type = NLA_U32 },
+	[FTNL_A_TIMEOUT_TARGET_NINES] = { .type = NLA_U8 },
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -125,6 +128,8 @@ static const int ftnl_rules_attr[__FTNL_RULES_FIELD_MAX] = {
 	[FTNL_RULES_REJOIN] = FTNL_A_REJOIN,
 	[FTNL_RULES_FLAP_LIMIT] = FTNL_A_REJOIN_FLAP_LIMIT,
 	[FTNL_RULES_FLAP_WINDOW] = FTNL_A_REJOIN_FLAP_WINDOW_S,
+	[FTNL_RULES_TIMEOUT_MIN] = FTNL_A_TIMEOUT_MIN_US,
+	[FTNL_RULES_TIMEOUT_NINES] = FTNL_A_TIMEOUT_TARGET_NINES,
 };
 
 /*
@@ -264,7 +269,14 @@ static void ftnl_rules_config_from(struct ftnl_rules_config *config,
 		.flap_window_s = attrs[FTNL_A_REJOIN_FLAP_WINDOW_S] ?
 				 nla_get_u32(attrs[FTNL_A_REJOIN_FLAP_WINDOW_S]) :
 				 FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S,
+		.timeout_min_us = attrs[FTNL_A_TIMEOUT_MIN_US] ?
+				  nla_get_u32(attrs[FTNL_A_TIMEOUT_MIN_US]) : 0,
+		.timeout_nines = attrs[FTNL_A_TIMEOUT_TARGET_NINES] ?
+				 nla_get_u8(attrs[FTNL_A_TIMEOUT_TARGET_NINES]) : 0,
 	};
+	/* A nines of 0 is refused as out of range, not taken as unset. */
+	if (attrs[FTNL_A_TIMEOUT_TARGET_NINES] && !config->timeout_nines)
+		config->timeout_nines = FTNL_TIMEOUT_NINES_MAX + 1;
 }
 
 /* Build a configuration from a validated request; nothing is installed. */
@@ -328,6 +340,10 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->rejoin = rules.rejoin;
 	cluster->flap_limit = rules.flap_limit;
 	cluster->flap_window_s = rules.flap_window_s;
+	cluster->timeout_min_us = rules.timeout_min_us;
+	cluster->timeout_nines = !rules.timeout_min_us ? 0 :
+				 rules.timeout_nines ? rules.timeout_nines :
+				 FTNL_TIMEOUT_NINES_DEFAULT;
 	cluster->fence = attrs[FTNL_A_FENCE] ? nla_get_u8(attrs[FTNL_A_FENCE]) :
 					       FTNL_FENCE_NONE;
 	/* A majority of 2 is both: quorum would stop the survivor of any death. */

@@ -140,6 +140,11 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u8(msg, FTNL_A_FENCE, cluster->fence) ||
 	    nla_put_u8(msg, FTNL_A_QUORUM, cluster->quorum))
 		return -EMSGSIZE;
+	if (cluster->timeout_min_us &&
+	    (nla_put_u32(msg, FTNL_A_TIMEOUT_MIN_US, cluster->timeout_min_us) ||
+	     nla_put_u8(msg, FTNL_A_TIMEOUT_TARGET_NINES,
+			cluster->timeout_nines)))
+		return -EMSGSIZE;
 	return 0;
 }
 

@@ -22,6 +22,10 @@
  *				processes; none, the module's default, only
  *				tells them)
  *	quorum off		(optional; on by default for 3 nodes or more)
+ *	timeout-adaptive 150ms 6 (optional: each observer's timeout adapts
+ *				 to its emitter between 150 ms and the timeout,
+ *				 for 10^-6 false suspicions per heartbeat;
+ *				 the rate is optional, 6 by default)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -57,6 +61,7 @@ enum ftnl_keyword {
 	FTNL_KW_FLAP_LIMIT,
 	FTNL_KW_FENCE,
 	FTNL_KW_QUORUM,
+	FTNL_KW_TIMEOUT_ADAPTIVE,
 	FTNL_KW_COUNT,
 };
 
@@ -322,6 +327,36 @@ static int ftnl_kw_flap_limit(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/*
+ * Adaptive timeouts: "timeout-adaptive MIN [NINES]", between MIN and the
+ * timeout, for a false-suspicion rate of 10^-NINES per heartbeat. How MIN
+ * relates to h and d is checked with the whole configuration.
+ */
+static int ftnl_kw_timeout_adaptive(struct ftnl_config_parser *p,
+				    char **words)
+{
+	struct ftnl_cluster_config *c = p->config;
+	uint32_t nines = FTNL_TIMEOUT_NINES_DEFAULT;
+	int err;
+
+	err = ftnl_word_duration(p, "timeout-adaptive", words[1],
+				 &c->timeout_min_us);
+	if (!err && words[2])
+		err = ftnl_word_u32(p, "timeout-adaptive nines", words[2],
+				    &nines);
+	if (err)
+		return err;
+	if (nines < FTNL_TIMEOUT_NINES_MIN || nines > FTNL_TIMEOUT_NINES_MAX)
+		return ftnl_parse_error(p, p->line,
+					"timeout-adaptive %s %s: the target rate must be 10^-%u to 10^-%u",
+					words[1], words[2], FTNL_TIMEOUT_NINES_MIN,
+					FTNL_TIMEOUT_NINES_MAX);
+	c->has_timeout_min = true;
+	c->has_timeout_nines = true;
+	c->timeout_nines = (uint8_t)nines;
+	return 0;
+}
+
 /* The fence policy: none or kill. */
 static int ftnl_kw_fence(struct ftnl_config_parser *p, char **words)
 {
@@ -457,6 +492,8 @@ static const struct ftnl_keyword_def {
 	  ftnl_kw_flap_limit, 0 },
 	{ "fence", FTNL_KW_FENCE, 1, "fence none|kill", ftnl_kw_fence, 0 },
 	{ "quorum", FTNL_KW_QUORUM, 1, "quorum on|off", ftnl_kw_quorum, 0 },
+	{ "timeout-adaptive", FTNL_KW_TIMEOUT_ADAPTIVE, 2,
+	  "timeout-adaptive MIN [NINES]", ftnl_kw_timeout_adaptive, 1 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
@@ -477,7 +514,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

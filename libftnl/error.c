@@ -103,6 +103,8 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_REJOIN_FLAP_LIMIT] = "rejoin-flap-limit",
 	[FTNL_A_REJOIN_FLAP_WINDOW_S] = "rejoin-flap-window-s",
 	[FTNL_A_QUORUM] = "quorum",
+	[FTNL_A_TIMEOUT_MIN_US] = "timeout-min-us",
+	[FTNL_A_TIMEOUT_TARGET_NINES] = "timeout-target-nines",
 };
 
 static const char *const ftnl_node_attr_names[] = {

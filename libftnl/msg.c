@@ -223,6 +223,10 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint8_t));
 	if (config->has_quorum)
 		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_timeout_min)
+		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_timeout_nines)
+		size += ftnl_attr_space(sizeof(uint8_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -281,6 +285,12 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 		mnl_attr_put_u8(nlh, FTNL_A_FENCE, config->fence);
 	if (config->has_quorum)
 		mnl_attr_put_u8(nlh, FTNL_A_QUORUM, config->quorum);
+	if (config->has_timeout_min)
+		mnl_attr_put_u32(nlh, FTNL_A_TIMEOUT_MIN_US,
+				 config->timeout_min_us);
+	if (config->has_timeout_nines)
+		mnl_attr_put_u8(nlh, FTNL_A_TIMEOUT_TARGET_NINES,
+				config->timeout_nines);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -506,6 +516,11 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_QUORUM:
 		p->info->has_quorum = true;
 		return ftnl_attr_u8(attr, &p->info->quorum);
+	case FTNL_A_TIMEOUT_MIN_US:	/* adaptive timeouts only */
+		p->info->has_timeout_min = true;
+		return ftnl_attr_u32(attr, &p->info->timeout_min_us);
+	case FTNL_A_TIMEOUT_TARGET_NINES:
+		return ftnl_attr_u8(attr, &p->info->timeout_nines);
 	default:
 		return 0;
 	}

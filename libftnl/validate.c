@@ -196,6 +196,12 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 		.flap_window_s = config->has_flap_window ?
 				 config->flap_window_s :
 				 FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S,
+		.timeout_min_us = config->has_timeout_min ?
+				  config->timeout_min_us : 0,
+		/* 0 given is out of range, not "not given" */
+		.timeout_nines = !config->has_timeout_nines ? 0 :
+				 config->timeout_nines ? config->timeout_nines :
+				 FTNL_TIMEOUT_NINES_MAX + 1,
 	};
 	enum ftnl_rules_field field;
 	const char *why;

@@ -348,6 +348,53 @@ static void too_many_nodes(struct ftnl_cluster_config *c)
 	*c = big;
 }
 
+/* Adaptive timeouts: d_min within (h, d], d at most 60 s, a rate 1..9. */
+static void adaptive_min_equal_hb(struct ftnl_cluster_config *c)
+{
+	c->hb_period_us = 100000;
+	c->timeout_us = 300000;
+	c->has_timeout_min = true;
+	c->timeout_min_us = 100000;
+}
+
+static void adaptive_min_above_timeout(struct ftnl_cluster_config *c)
+{
+	c->hb_period_us = 100000;
+	c->timeout_us = 300000;
+	c->has_timeout_min = true;
+	c->timeout_min_us = 300001;
+}
+
+static void adaptive_timeout_above_60s(struct ftnl_cluster_config *c)
+{
+	c->hb_period_us = 100000;
+	c->timeout_us = 61000000;
+	c->has_timeout_min = true;
+	c->timeout_min_us = 150000;
+}
+
+static void adaptive_nines_ten(struct ftnl_cluster_config *c)
+{
+	c->hb_period_us = 100000;
+	c->timeout_us = 300000;
+	c->has_timeout_min = true;
+	c->timeout_min_us = 150000;
+	c->has_timeout_nines = true;
+	c->timeout_nines = 10;
+}
+
+static void adaptive_nines_zero(struct ftnl_cluster_config *c)
+{
+	adaptive_nines_ten(c);
+	c->timeout_nines = 0;
+}
+
+static void nines_without_adaptive(struct ftnl_cluster_config *c)
+{
+	c->has_timeout_nines = true;
+	c->timeout_nines = 6;
+}
+
 /* A name the kernel refuses: a '/' is no host-name character. */
 static void node_name_bad(struct ftnl_cluster_config *c)
 {
@@ -388,6 +435,24 @@ LIB_CASE(timeout_above_600s, timeout_above_max, -ERANGE, MSG_RANGE,
 	 FTNL_A_TIMEOUT_US, 0, -1, false);
 LIB_CASE(timeout_zero, timeout_zero, -ERANGE, MSG_RANGE,
 	 FTNL_A_TIMEOUT_US, 0, -1, false);
+LIB_CASE(adaptive_min_equal_hb, adaptive_min_equal_hb, -EINVAL,
+	 "the adaptive minimum timeout must be greater than the heartbeat period",
+	 FTNL_A_TIMEOUT_MIN_US, 0, -1, false);
+LIB_CASE(adaptive_min_above_timeout, adaptive_min_above_timeout, -EINVAL,
+	 "the adaptive minimum timeout must not exceed the timeout (its maximum)",
+	 FTNL_A_TIMEOUT_MIN_US, 0, -1, false);
+LIB_CASE(adaptive_timeout_above_60s, adaptive_timeout_above_60s, -EINVAL,
+	 "with adaptive timeouts the timeout (their maximum) must be at most 60 s",
+	 FTNL_A_TIMEOUT_MIN_US, 0, -1, false);
+LIB_CASE(adaptive_nines_ten, adaptive_nines_ten, -EINVAL,
+	 "the target false-suspicion rate must be 10^-1 to 10^-9",
+	 FTNL_A_TIMEOUT_TARGET_NINES, 0, -1, false);
+LIB_CASE(adaptive_nines_zero, adaptive_nines_zero, -EINVAL,
+	 "the target false-suspicion rate must be 10^-1 to 10^-9",
+	 FTNL_A_TIMEOUT_TARGET_NINES, 0, -1, false);
+LIB_CASE(nines_without_adaptive, nines_without_adaptive, -EINVAL,
+	 "a target false-suspicion rate needs adaptive timeouts (a minimum timeout)",
+	 FTNL_A_TIMEOUT_TARGET_NINES, 0, -1, false);
 LIB_CASE(node_without_address, node_no_address, -EINVAL, MSG_ONE_ADDR,
 	 FTNL_A_NODE, 0, 1, false);
 LIB_CASE(node_port_zero, node_port_zero, -ERANGE, MSG_RANGE,

@@ -735,6 +735,11 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 				  (u64)cluster->flap_window_s * NSEC_PER_SEC);
 	ftnl_ring_core_set_rules(&ring->core, cluster->quorum == FTNL_QUORUM_ON,
 				 true);
+	if (cluster->timeout_min_us)
+		ftnl_ring_det_set_adaptive(&ring->core.det,
+					   (u64)cluster->timeout_min_us * NSEC_PER_USEC,
+					   (u64)cluster->timeout_us * NSEC_PER_USEC,
+					   cluster->timeout_nines);
 	if (!dead || !peers) {
 		err = -ENOMEM;
 		goto err_free;

@@ -114,7 +114,7 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)" },
 	/* The fence policy. */
 	{ "fence kil\n",
 	  "t.conf:1: unknown fence policy \"kil\" (expected none or kill)" },
@@ -155,7 +155,7 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence or quorum)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)" },
 	/* The rejoin policy and its flap limit. */
 	{ "rejoin maybe\n",
 	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
@@ -400,6 +400,57 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
 	TAP_CHECK_STR(err, "the flap limit must be between 1 and 1000 rejoins");
 	ftnl_config_free(&c);
+}
+
+/*
+ * "timeout-adaptive MIN [NINES]" reaches the configuration; its relation
+ * to h and d is checked by ftnl_config_validate(), with the module's
+ * messages.
+ */
+static void test_timeout_adaptive(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	if (!TAP_CHECK_INT(ftnl_config_parse_string(
+		BASE "self 1\nnode 1 10.0.0.1 1\ntimeout-adaptive 150ms\n",
+		NULL, 0, &c, err, sizeof(err)), 0)) {
+		tap_diag("error: %s", err);
+		return;
+	}
+	TAP_CHECK(c.has_timeout_min && c.has_timeout_nines);
+	TAP_CHECK_UINT(c.timeout_min_us, 150000);
+	TAP_CHECK_UINT(c.timeout_nines, FTNL_TIMEOUT_NINES_DEFAULT);
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+	c.timeout_min_us = 100000;	/* = h */
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "must be greater than the heartbeat period");
+	c.timeout_min_us = 300001;	/* > d */
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "must not exceed the timeout");
+	c.timeout_min_us = 150000;
+	c.timeout_nines = 0;
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "10^-1 to 10^-9");
+	c.timeout_nines = 9;
+	c.timeout_us = 61000000;	/* adaptive: d_max at most 60 s */
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "must be at most 60 s");
+	c.timeout_us = 300000;
+	c.has_timeout_min = false;	/* a rate without adaptive timeouts */
+	TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "needs adaptive timeouts");
+	ftnl_config_free(&c);
+
+	TAP_CHECK_INT(ftnl_config_parse_string(
+		BASE "timeout-adaptive 150ms 10\n", NULL, 0, &c, err,
+		sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "<string>:5: timeout-adaptive 150ms 10: the target rate must be 10^-1 to 10^-9");
+	TAP_CHECK_INT(ftnl_config_parse_string(
+		BASE "timeout-adaptive 0\n", NULL, 0, &c, err,
+		sizeof(err)), -EINVAL);
+	TAP_CHECK_STR(err, "<string>:5: invalid timeout-adaptive \"0\" (expected a duration such as 100ms; units us, ms, s)");
 }
 
 /* "fence kill" and "fence none" parse; no fence line sends none. */
@@ -763,6 +814,8 @@ int main(void)
 	tap_add(test_fcg_validate, NULL, "FCG parameter ranges in ftnl_config_validate()");
 	tap_add(test_fcg_raw, NULL, "FCG parameters in raw mode");
 	tap_add(test_rejoin, NULL, "rejoin manual and rejoin-limit K W parse and validate");
+	tap_add(test_timeout_adaptive, NULL,
+		"timeout-adaptive MIN [NINES] parses; bad MIN, NINES, d_max refused");
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");

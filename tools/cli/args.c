@@ -420,6 +420,7 @@ enum set_keyword {
 	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
 	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
 	KW_QUORUM,
+	KW_TIMEOUT_ADAPTIVE, KW_TIMEOUT_NINES,
 };
 
 static const char *const set_keywords[] = {
@@ -441,6 +442,8 @@ static const char *const set_keywords[] = {
 	[KW_FLAP_WINDOW] = "rejoin-window",
 	[KW_FENCE] = "fence",
 	[KW_QUORUM] = "quorum",
+	[KW_TIMEOUT_ADAPTIVE] = "timeout-adaptive",
+	[KW_TIMEOUT_NINES] = "timeout-nines",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -637,6 +640,18 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 				    value, FTNL_REJOIN_FLAP_WINDOW_MIN_S,
 				    FTNL_REJOIN_FLAP_WINDOW_MAX_S);
 		return 0;
+	case KW_TIMEOUT_ADAPTIVE:
+		return parse_duration("timeout-adaptive", value,
+				      &set->timeout_min_us, err, errlen);
+	case KW_TIMEOUT_NINES:
+		/* The attribute is a u8; its range is the validation's business. */
+		if (ftnl_parse_u32(value, &u32) || u32 > UINT8_MAX)
+			return fail(err, errlen,
+				    "invalid timeout-nines \"%s\" (expected %d..%d: a target rate of 10^-N)",
+				    value, FTNL_TIMEOUT_NINES_MIN,
+				    FTNL_TIMEOUT_NINES_MAX);
+		set->timeout_nines = (uint8_t)u32;
+		return 0;
 	case KW_FENCE:
 		if (ftnl_parse_fence(value, &set->fence))
 			return fail(err, errlen,
@@ -688,6 +703,8 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_FLAP_WINDOW] = CLI_SET_FLAP_WINDOW,
 		[KW_FENCE] = CLI_SET_FENCE,
 		[KW_QUORUM] = CLI_SET_QUORUM,
+		[KW_TIMEOUT_ADAPTIVE] = CLI_SET_TIMEOUT_ADAPTIVE,
+		[KW_TIMEOUT_NINES] = CLI_SET_TIMEOUT_NINES,
 	};
 	int ret;
 
@@ -701,12 +718,15 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 
 		/*
 		 * "f" stays file's, as before "fence" came: fence is
-		 * abbreviated from "fe".
+		 * abbreviated from "fe"; likewise "t" (up to "timeout") stays
+		 * timeout's, as before "timeout-adaptive" came.
 		 */
-		enum cli_match m = strcmp(word, "f") ?
+		enum cli_match m = !strcmp(word, "f") ?
+			(kw = KW_FILE, CLI_MATCH_OK) :
+			word[0] && !strncmp("timeout", word, strlen(word)) ?
+			(kw = KW_TIMEOUT, CLI_MATCH_OK) :
 			cli_match(word, set_keywords, ARRAY_SIZE(set_keywords),
-				  &kw) :
-			(kw = KW_FILE, CLI_MATCH_OK);
+				  &kw);
 
 		switch (m) {
 		case CLI_MATCH_OK:

@@ -185,6 +185,14 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->quorum = args->quorum;
 		config->has_quorum = true;
 	}
+	if (args->given & CLI_SET_TIMEOUT_ADAPTIVE) {
+		config->timeout_min_us = args->timeout_min_us;
+		config->has_timeout_min = true;
+	}
+	if (args->given & CLI_SET_TIMEOUT_NINES) {
+		config->timeout_nines = args->timeout_nines;
+		config->has_timeout_nines = true;
+	}
 	ret = merge_nodes(args, config);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

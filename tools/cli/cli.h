@@ -84,6 +84,8 @@ enum cli_set_arg {
 	CLI_SET_FLAP_WINDOW	= 1 << 12,
 	CLI_SET_FENCE		= 1 << 13,
 	CLI_SET_QUORUM		= 1 << 14,
+	CLI_SET_TIMEOUT_ADAPTIVE = 1 << 15,
+	CLI_SET_TIMEOUT_NINES	= 1 << 16,
 };
 
 /**
@@ -108,6 +110,8 @@ enum cli_set_arg {
  * @flap_window_s: "rejoin-window SECONDS"
  * @fence: "fence none|kill", enum ftnl_fence
  * @quorum: "quorum on|off", enum ftnl_quorum
+ * @timeout_min_us: "timeout-adaptive DURATION", d_min of adaptive timeouts
+ * @timeout_nines: "timeout-nines N", their target rate 10^-N
  */
 struct cli_cluster_args {
 	const char *file;
@@ -130,6 +134,8 @@ struct cli_cluster_args {
 	uint32_t flap_window_s;
 	uint8_t fence;
 	uint8_t quorum;
+	uint32_t timeout_min_us;
+	uint8_t timeout_nines;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

@@ -67,6 +67,10 @@ static void print_json(const struct cli_command *cmd,
 			json_kv_string(&j, "fence", ftnl_fence_name(info->fence));
 		if (info->has_quorum)
 			json_kv_bool(&j, "quorum", info->quorum == FTNL_QUORUM_ON);
+		if (info->has_timeout_min) {
+			json_kv_uint(&j, "timeout_min_us", info->timeout_min_us);
+			json_kv_uint(&j, "timeout_nines", info->timeout_nines);
+		}
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -112,6 +116,12 @@ int cmd_cluster_show(const struct cli_command *cmd)
 		if (info.has_quorum)
 			printf(" quorum %s",
 			       info.quorum == FTNL_QUORUM_ON ? "on" : "off");
+		/* timeout is then the adaptive timeouts' maximum */
+		if (info.has_timeout_min)
+			printf(" timeout-adaptive %s nines %u",
+			       ftnl_format_duration(info.timeout_min_us, to,
+						    sizeof(to)),
+			       (unsigned int)info.timeout_nines);
 		putchar('\n');
 	}
 	return CLI_EXIT_OK;

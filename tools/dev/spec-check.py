@@ -137,6 +137,10 @@ def main():
         "rejoin-flap-window-min-s": "FTNL_REJOIN_FLAP_WINDOW_MIN_S",
         "rejoin-flap-window-max-s": "FTNL_REJOIN_FLAP_WINDOW_MAX_S",
         "rejoin-flap-window-default-s": "FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S",
+        "timeout-adaptive-max-us": "FTNL_TIMEOUT_ADAPTIVE_MAX_US",
+        "timeout-nines-min": "FTNL_TIMEOUT_NINES_MIN",
+        "timeout-nines-max": "FTNL_TIMEOUT_NINES_MAX",
+        "timeout-nines-default": "FTNL_TIMEOUT_NINES_DEFAULT",
     }
     for yname, cname in const_map.items():
         header_value = defines.get(cname, "").rstrip("Uu")

@@ -51,6 +51,17 @@
 #define FTNL_HB_PERIOD_MIN_US	1000U		/* 1 ms */
 #define FTNL_HB_PERIOD_MAX_US	60000000U	/* 60 s */
 #define FTNL_TIMEOUT_MAX_US	600000000U	/* 600 s */
+/*
+ * Adaptive timeouts (FTNL_A_TIMEOUT_MIN_US given): each observer sets its
+ * timeout from its emitter's heartbeat inter-arrival times, between d_min
+ * (FTNL_A_TIMEOUT_MIN_US, above h) and d_max (FTNL_A_TIMEOUT_US, then at
+ * most FTNL_TIMEOUT_ADAPTIVE_MAX_US), for a target false-suspicion rate
+ * of 10^-nines per heartbeat (FTNL_A_TIMEOUT_TARGET_NINES).
+ */
+#define FTNL_TIMEOUT_ADAPTIVE_MAX_US	60000000U	/* 60 s */
+#define FTNL_TIMEOUT_NINES_MIN		1
+#define FTNL_TIMEOUT_NINES_MAX		9
+#define FTNL_TIMEOUT_NINES_DEFAULT	6
 #define FTNL_MAX_PROCS		4096	/* registered processes per node */
 /*
  * Events a node keeps in its history (FTNL_CMD_EVENT_GET): the newest
@@ -495,6 +506,13 @@ enum ftnl_cmd {
  *	get): a node never publishes a death that would leave its live set
  *	without a strict majority of the cluster, it expels itself instead
  *	(FTNL_EXPEL_QUORUM)
+ * @FTNL_A_TIMEOUT_MIN_US: u32, d_min: given, timeouts adapt between it and
+ *	FTNL_A_TIMEOUT_US; more than h, at most d (cluster set, optional;
+ *	cluster get, adaptive mode only)
+ * @FTNL_A_TIMEOUT_TARGET_NINES: u8, the target false-suspicion rate per
+ *	heartbeat is 10^-it, FTNL_TIMEOUT_NINES_MIN..FTNL_TIMEOUT_NINES_MAX
+ *	(cluster set, only with FTNL_A_TIMEOUT_MIN_US, default
+ *	FTNL_TIMEOUT_NINES_DEFAULT; cluster get, adaptive mode only)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -538,6 +556,8 @@ enum ftnl_attr {
 	FTNL_A_REJOIN_FLAP_LIMIT,
 	FTNL_A_REJOIN_FLAP_WINDOW_S,
 	FTNL_A_QUORUM,
+	FTNL_A_TIMEOUT_MIN_US,
+	FTNL_A_TIMEOUT_TARGET_NINES,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1

@@ -339,6 +339,13 @@ enum ftnl_config_field {
  *	(it expels itself instead, so at most one side of a partition goes
  *	on);
  *	sent as is
+ * @has_timeout_min: send @timeout_min_us (FTNL_A_TIMEOUT_MIN_US): timeouts
+ *	adapt between it and @timeout_us
+ * @timeout_min_us: d_min in microseconds, greater than h, at most d
+ * @has_timeout_nines: send @timeout_nines (FTNL_A_TIMEOUT_TARGET_NINES);
+ *	only with @has_timeout_min, else FTNL_TIMEOUT_NINES_DEFAULT
+ * @timeout_nines: target false-suspicion rate per heartbeat 10^-it,
+ *	FTNL_TIMEOUT_NINES_MIN..FTNL_TIMEOUT_NINES_MAX
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -369,6 +376,10 @@ struct ftnl_cluster_config {
 	uint8_t fence;
 	bool has_quorum;
 	uint8_t quorum;
+	bool has_timeout_min;
+	uint32_t timeout_min_us;
+	bool has_timeout_nines;
+	uint8_t timeout_nines;
 };
 
 /**
@@ -417,6 +428,10 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @fence: enum ftnl_fence of the cluster
  * @has_quorum: the module reported @quorum
  * @quorum: enum ftnl_quorum in force
+ * @has_timeout_min: timeouts adapt: the module reported @timeout_min_us and
+ *	@timeout_nines (@timeout_us is then their maximum)
+ * @timeout_min_us: d_min in microseconds
+ * @timeout_nines: target false-suspicion rate per heartbeat, 10^-it
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -440,6 +455,9 @@ struct ftnl_cluster_info {
 	uint8_t fence;
 	bool has_quorum;
 	uint8_t quorum;
+	bool has_timeout_min;
+	uint32_t timeout_min_us;
+	uint8_t timeout_nines;
 };
 
 /**

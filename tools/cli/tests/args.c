@@ -482,6 +482,30 @@ static void test_cluster_set_quorum(const void *arg)
 	cli_command_free(&p.cmd);
 }
 
+/* "timeout-adaptive D timeout-nines N"; "timeout" alone is still d. */
+static void test_cluster_set_timeout_adaptive(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set timeout 50ms timeout-adaptive 15ms timeout-nines 9");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_TIMEOUT | CLI_SET_TIMEOUT_ADAPTIVE |
+			CLI_SET_TIMEOUT_NINES);
+	TAP_CHECK_UINT(p.cmd.set.timeout_us, 50000);
+	TAP_CHECK_UINT(p.cmd.set.timeout_min_us, 15000);
+	TAP_CHECK_UINT(p.cmd.set.timeout_nines, 9);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set timeout-adaptive soon");
+	TAP_CHECK_INT(p.ret, -EINVAL);
+	TAP_CHECK_CONTAINS(p.err, "timeout-adaptive");
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set timeout-nines 300");
+	TAP_CHECK_INT(p.ret, -EINVAL);
+	TAP_CHECK_STR(p.err, "cluster set: invalid timeout-nines \"300\" (expected 1..9: a target rate of 10^-N)");
+	cli_command_free(&p.cmd);
+}
+
 static void test_cluster_set_no_bcast(const void *arg)
 {
 	struct parsed p;
@@ -680,6 +704,8 @@ int main(void)
 			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
 	tap_add(test_cluster_set_quorum, NULL, "cluster set: quorum on|off (q abbreviates it)");
 	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
+	tap_add(test_cluster_set_timeout_adaptive, NULL,
+		"cluster set timeout-adaptive D timeout-nines N; bad values refused");
 	tap_add(test_cluster_set_fence, NULL, "cluster set fence: kill, none, f is still file, a wrong policy refused");
 	for (i = 0; i < ARRAY_SIZE(fcg_arg_cases); i++)
 		tap_add(test_cluster_set_fcg, &fcg_arg_cases[i],
