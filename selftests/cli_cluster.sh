@@ -274,6 +274,38 @@ expect_failure "a quorum other than on or off is refused" 1 \
 	"invalid quorum" \
 	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 quorum 2
 
+# Adaptive timeouts: timeout-adaptive and timeout-nines reach the kernel,
+# cluster show prints them; without them the timeout is fixed again.
+check_adaptive() {
+	f=$LIB_TMP/adaptive.$1
+	in_ns "$(ns $1)" "$CLI" -j cluster show | json_flat >"$f" || return 1
+	for kv in $2; do
+		got=$(json_get "$f" "${kv%%=*}")
+		if [ "$got" != "${kv#*=}" ]; then
+			diag "cluster show: ${kv%%=*} is \"$got\", want \"${kv#*=}\""
+			return 1
+		fi
+	done
+}
+adaptive_timeouts() {
+	in_ns "$(ns 5)" "$CLI" cluster set file "$CONF" self 5 timeout 3s \
+		timeout-adaptive 1500ms timeout-nines 8 &&
+		check_adaptive 5 "timeout_us=3000000 timeout_min_us=1500000 timeout_nines=8" &&
+		in_ns "$(ns 5)" "$CLI" cluster show | grep -q ' timeout-adaptive [^ ]* nines 8$' &&
+		in_ns "$(ns 5)" "$CLI" cluster set file "$CONF" self 5 &&
+		check_adaptive 5 "timeout_us=600000000 timeout_min_us="
+}
+check "timeout-adaptive and timeout-nines reach the kernel and are shown; gone without them" adaptive_timeouts
+expect_failure "an adaptive minimum not above the heartbeat period is caught before sending" 1 \
+	"the adaptive minimum timeout must be greater than the heartbeat period" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 timeout 3s timeout-adaptive 1s
+expect_failure "the kernel refuses it too (forced), with the same reason" 2 \
+	"the adaptive minimum timeout must be greater than the heartbeat period" \
+	in_ns "$(ns 1)" "$CLI" -f cluster set file "$CONF" self 1 timeout 3s timeout-adaptive 1s
+expect_failure "adaptive timeouts need a timeout of at most 60 s" 1 \
+	"must be at most 60 s" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 timeout-adaptive 2s
+
 expect_failure "FCG's f out of range is caught before sending" 1 \
 	"FCG's f must be between 1 and 7" \
 	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 bcast fcg gossip-faults 8
