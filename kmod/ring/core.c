@@ -1128,6 +1128,7 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 			     bool admitting, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
+	u8 was;
 
 	if (pos == core->det.self || !core->running || !core->rejoin_auto ||
 	    incarnation <= peer->dead_incarnation ||
@@ -1148,6 +1149,7 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 		}
 		return false;
 	}
+	was = peer->state;
 	if (!admitting &&
 	    (!peer->flap_count || now - peer->flap_since >= core->flap_window_ns)) {
 		peer->flap_since = now;
@@ -1168,6 +1170,11 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 	 * news about any of them (named, or bare) is stale.
 	 */
 	peer->dead_incarnation = incarnation - 1;
+	/* Out of the counts the quorum rule uses (an alive life was not in). */
+	if (was == FTNL_NODE_STATE_LEFT)
+		core->nleft--;
+	else if (was != FTNL_NODE_STATE_ALIVE)
+		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = incarnation;
 	/* Its sequence numbers start again: a new replay window. */

@@ -846,6 +846,28 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK(ftnl_bit_test(x.dead, 5));
 	TAP_CHECK_INT(x.rec.nwelcome, 0);
 
+	/*
+	 * A rejoined node counts as live again for the quorum rule: on 4
+	 * nodes, node 2 dies and rejoins; a death then still leaves 3 of 4.
+	 */
+	node_init(&x, 4, 3);
+	ftnl_ring_core_set_rules(&x.core, true, false);
+	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
+	TAP_CHECK(!ftnl_ring_core_has_quorum(&x.core, 1));
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
+	/* Its JOIN heard from elsewhere counts the same. */
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 4, &x.out);
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 2, 40, 1, 5, &x.out));
+	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 40, 1, 6, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_MEMBER);
+
 	/* Manual: a new life stays dead, no JOIN. */
 	node_init(&x, 6, 3);
 	ftnl_ring_core_set_rejoin(&x.core, false, 2, 1000);
