@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../../kmod/bcast/topology.h"
+#include "adapt.h"
 #include "sim.h"
 #include "tune.h"
 
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 	      "           [--T SLOTS] [--C SLOTS] [--f F] [--pre K] [--online K]\n"
 	      "           [--window SLOTS] [--online-active] [--runs R] [--seed S]\n"
 	      "  tune     [--n N] [--L US] [--O US] [--pre K]\n"
+	      "  adapt    [--beats N] [--seed S]  fixed vs adaptive timeouts, one link\n"
 	      "  compare  [--quick] [--seed S]\n"
 	      "  selftest\n", f);
 }
@@ -441,6 +443,8 @@ int main(int argc, char **argv)
 		return cmd_gossip(argc - 1, argv + 1);
 	if (!strcmp(cmd, "tune"))
 		return cmd_tune(argc - 1, argv + 1);
+	if (!strcmp(cmd, "adapt"))
+		return cmd_adapt(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return sim_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "selftest"))

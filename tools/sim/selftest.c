@@ -20,6 +20,7 @@
 
 #include "../../kmod/bcast/topology.h"
 #include "../testing/tap.h"
+#include "adapt.h"
 #include "heap.h"
 #include "rng.h"
 #include "sim.h"
@@ -326,6 +327,42 @@ static void test_tune_model(const void *arg)
 	TAP_CHECK(tune_ghat(4096, 4000, 5, TUNE_DELTA) >= 5);
 }
 
+/*
+ * The fixed-vs-adaptive link model: on a quiet link the adaptive
+ * detector suspects a crash sooner than d and is never wrong; with 1%
+ * loss and d_min below 2h it suspects far more often than the fixed d (a
+ * single lost heartbeat outlasts its timeout), and a d_min above 2h
+ * brings that back near the fixed d's; same seed, same figures.
+ */
+static void test_adapt_model(const void *arg)
+{
+	struct adapt_cfg cfg = {
+		.h_ns = 10000000, .d_ns = 30000000, .dmin_ns = 12000000,
+		.dmin2_ns = 21000000, .nines = 9, .base_ns = 100000,
+		.jitter_ns = 100000, .beats = 100000, .seed = 7,
+	};
+	struct adapt_result quiet, lossy, again;
+
+	(void)arg;
+	if (!TAP_CHECK_INT(adapt_run(&cfg, &quiet), 0))
+		return;
+	TAP_CHECK_UINT(quiet.side[0].false_suspicions, 0);
+	TAP_CHECK_UINT(quiet.side[1].false_suspicions, 0);
+	TAP_CHECK(quiet.side[1].detect_mean_ns < quiet.side[0].detect_mean_ns / 2);
+	TAP_CHECK(quiet.side[2].detect_mean_ns < quiet.side[0].detect_mean_ns);
+	cfg.loss = 0.01;
+	if (!TAP_CHECK_INT(adapt_run(&cfg, &lossy), 0))
+		return;
+	TAP_CHECK(lossy.side[1].false_suspicions >
+		  10 * (lossy.side[0].false_suspicions + 1));
+	TAP_CHECK(lossy.side[2].false_suspicions <
+		  lossy.side[1].false_suspicions / 10);
+	TAP_CHECK_INT(adapt_run(&cfg, &again), 0);
+	TAP_CHECK(!memcmp(&lossy, &again, sizeof(lossy)));
+	cfg.dmin_ns = cfg.h_ns;	/* refused, as the module refuses it */
+	TAP_CHECK_INT(adapt_run(&cfg, &again), -EINVAL);
+}
+
 int sim_selftest(void)
 {
 	tap_add(test_heap_order, NULL, "event queue pops in (time, insertion) order");
@@ -342,6 +379,8 @@ int sim_selftest(void)
 		"CCG, FCG and floods reach every live node, no duplicate, everyone exits");
 	tap_add(test_fcg_all_or_none, NULL,
 		"FCG all-or-none with f = 1..3 online failures of active nodes");
+	tap_add(test_adapt_model, NULL,
+		"adapt: quiet link, adaptive sooner and never wrong; 1%% loss under 2h, wrong far more often");
 	tap_add(test_tune_model, NULL, "analytic model: u(T) decreasing, K and G_5 sane");
 	return tap_run();
 }
