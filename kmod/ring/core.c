@@ -387,7 +387,8 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 	}
 	if (!det->stall_grace &&
 	    (now > det->susp_deadline + det->period_ns ||
-	     det->late_at + det->timeout_ns > det->susp_deadline)) {
+	     (det->late_at &&
+	      det->late_at + det->timeout_ns > det->susp_deadline))) {
 		det->stall_grace = true;
 		det->stall_waits++;
 		ftnl_ring_det_rearm(det, now + det->period_ns);
