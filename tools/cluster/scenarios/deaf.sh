@@ -100,12 +100,12 @@ else
 fi
 if [ -z "$bad" ]; then ok "node $V expelled itself once: reason deaf, by itself, its incarnation"; else
 	not_ok "node $V expelled itself once: reason deaf, by itself, its incarnation"; diag "$bad"; fi
-s=$(stat_of "$V" suspicions)
-p=$(stat_of "$V" probe_req_sent)
-a=$(stat_of "$V" probe_ack_recv)
-diag "node $V: suspicions $s, probe requests sent $p, answers received $a"
-check "node $V accused nobody and asked helpers (suspicions $s, probe requests $p)" \
-	test "$s" = 0 -a -n "$p" -a "${p:-0}" -gt 0
+susp=$(stat_of "$V" suspicions)
+preq=$(stat_of "$V" probe_req_sent)
+pack=$(stat_of "$V" probe_ack_recv)
+diag "node $V: suspicions $susp, probe requests sent $preq, answers received $pack"
+check "node $V accused nobody and asked helpers (suspicions $susp, probe requests $preq)" \
+	test "$susp" = 0 -a -n "$preq" -a "${preq:-0}" -gt 0
 
 # The others find it silent: the power-kill assertions, bound 4d + h.
 CL_FAULT=deaf
