@@ -56,6 +56,7 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		.sender_id = cluster->self_id,
 		.dest_id = cluster->nodes[pos].id,
 		.incarnation = t->incarnation,
+		.echo = READ_ONCE(t->echo[pos]),
 	};
 	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 				sizeof(struct udphdr);
@@ -134,6 +135,10 @@ void ftnl_transport_flush(struct ftnl_transport *t)
  * @fresh: first datagram of the sender's incarnation: the window starts
  *	afresh
  *
+ * A new window holds every number below its first one as seen: the
+ * sender used them before it, for datagrams this node may have acted on
+ * already (before the sender's life was pinned, ftnl_ring_core_admit()).
+ *
  * Under the ring's lock (the ring decides which incarnation is current).
  *
  * Return: the number was never seen and is not too old.
@@ -146,7 +151,10 @@ bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
 
 	write_seqcount_begin(&t->replay_seq);
 	if (fresh || rx->incarnation != incarnation)
-		*rx = (struct ftnl_rx_window){ .incarnation = incarnation };
+		*rx = (struct ftnl_rx_window){
+			.incarnation = incarnation,
+			.win = { .top = seq ? seq - 1 : 0, .seen = ~0ULL },
+		};
 	ok = ftnl_replay_accept(&rx->win, seq);
 	write_seqcount_end(&t->replay_seq);
 	return ok;
@@ -168,6 +176,7 @@ void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 	write_seqcount_begin(&t->replay_seq);
 	t->replay[pos] = prev->replay[prev_pos];
 	write_seqcount_end(&t->replay_seq);
+	WRITE_ONCE(t->echo[pos], READ_ONCE(prev->echo[prev_pos]));
 }
 
 /*
@@ -195,6 +204,8 @@ static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
 	case FTNL_MSG_HEARTBEAT:
 	case FTNL_MSG_NEW_OBSERVER:
 	case FTNL_MSG_LEAVE:
+	case FTNL_MSG_HELLO:
+	case FTNL_MSG_HELLO_ACK:
 		return hdr->payload_len == 0;
 	case FTNL_MSG_BCAST:
 	case FTNL_MSG_GOSSIP:

@@ -206,7 +206,8 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	skb_queue_head_init(&t->txq_bcast);
 	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
 	t->tx_seq = kvcalloc(n, sizeof(*t->tx_seq), GFP_KERNEL_ACCOUNT);
-	if (!t->replay || !t->tx_seq) {
+	t->echo = kvcalloc(n, sizeof(*t->echo), GFP_KERNEL_ACCOUNT);
+	if (!t->replay || !t->tx_seq || !t->echo) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -241,6 +242,8 @@ err_free:
 	t->replay = NULL;
 	kvfree(t->tx_seq);
 	t->tx_seq = NULL;
+	kvfree(t->echo);
+	t->echo = NULL;
 	return err;
 }
 
@@ -303,4 +306,6 @@ void ftnl_transport_free(struct ftnl_transport *t)
 	t->replay = NULL;
 	kvfree(t->tx_seq);
 	t->tx_seq = NULL;
+	kvfree(t->echo);
+	t->echo = NULL;
 }

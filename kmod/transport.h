@@ -48,6 +48,9 @@ struct ftnl_rx_window {
  * @replay: per position, the anti-replay window over the sender's
  *	incarnation the ring accepted (written under the ring's lock)
  * @replay_seq: lets the receive path read @replay without the ring's lock
+ * @echo: per position, the incarnation of that node to echo in datagrams to
+ *	it (the ring's peers[].heard, written under the ring's lock, read
+ *	by any sender)
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
  * @txq_ctrl: ring datagrams (heartbeats, NEW_OBSERVER, LEAVE) built under
  *	the ring's lock, to be sent once it is released
@@ -67,6 +70,7 @@ struct ftnl_transport {
 	u64 bcast_seq;
 	struct ftnl_rx_window *replay;
 	seqcount_t replay_seq;
+	u64 *echo;
 	atomic64_t drops[__FTNL_DROP_MAX];
 	struct sk_buff_head txq_ctrl;
 	struct sk_buff_head txq_bcast;

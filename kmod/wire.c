@@ -15,7 +15,8 @@ void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr)
 	ftnl_put_be32(buf + 12, hdr->sender_id);
 	ftnl_put_be32(buf + 16, hdr->dest_id);
 	ftnl_put_be64(buf + 20, hdr->incarnation);
-	ftnl_put_be64(buf + 28, hdr->seq);
+	ftnl_put_be64(buf + 28, hdr->echo);
+	ftnl_put_be64(buf + 36, hdr->seq);
 }
 
 void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
@@ -28,7 +29,8 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
 	hdr->sender_id = ftnl_get_be32(buf + 12);
 	hdr->dest_id = ftnl_get_be32(buf + 16);
 	hdr->incarnation = ftnl_get_be64(buf + 20);
-	hdr->seq = ftnl_get_be64(buf + 28);
+	hdr->echo = ftnl_get_be64(buf + 28);
+	hdr->seq = ftnl_get_be64(buf + 36);
 }
 
 void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe)

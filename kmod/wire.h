@@ -17,6 +17,8 @@
  *   +---------------+---------------+---------------+---------------+
  *   |                 sender incarnation (64 bits)                  |
  *   +---------------+---------------+---------------+---------------+
+ *   |     echo: the destination's incarnation, as last heard (64)   |
+ *   +---------------+---------------+---------------+---------------+
  *   |                  sequence number (64 bits)                    |
  *   +---------------+---------------+---------------+---------------+
  *   |                 payload (payload length bytes)                |
@@ -24,7 +26,10 @@
  *   |        MAC: keyed BLAKE2s-128 of everything above (16)        |
  *   +---------------+---------------+---------------+---------------+
  *
- * All fields big endian. The MAC key is the cluster key.
+ * All fields big endian. The MAC key is the cluster key. The echo (0 when
+ * the sender has not heard the destination yet) proves a datagram fresh to
+ * a receiver that just started: it names an incarnation that did not exist
+ * before (ftnl_ring_core_admit()).
  */
 #ifndef _FTNL_WIRE_H
 #define _FTNL_WIRE_H
@@ -46,6 +51,8 @@ enum ftnl_wire_type {
 	FTNL_MSG_PROBE_REQ = 7,		/* indirect probe: reach a suspect */
 	FTNL_MSG_PROBE_ACK = 8,		/* its answer, or a helper's */
 	FTNL_MSG_JOIN = 9,		/* welcome: a rejoined node's D (kmod/bcast) */
+	FTNL_MSG_HELLO = 10,		/* "not proven to me: prove yourself" */
+	FTNL_MSG_HELLO_ACK = 11,	/* HELLO's answer, its echo the proof */
 };
 
 /* EXPELLED's payload: the incarnation the sender holds dead, big endian. */
@@ -112,10 +119,11 @@ struct ftnl_wire_hdr {
 	u32 sender_id;
 	u32 dest_id;
 	u64 incarnation;
+	u64 echo;
 	u64 seq;
 };
 
-#define FTNL_WIRE_HDR_LEN	36
+#define FTNL_WIRE_HDR_LEN	44
 
 /* Encode @hdr into @buf (FTNL_WIRE_HDR_LEN bytes), big endian. */
 void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr);

@@ -235,6 +235,7 @@ FTNL_EXPORT const char *ftnl_drop_reason_name(unsigned int reason)
 		[FTNL_DROP_NOT_FOR_US] = "not-for-us",
 		[FTNL_DROP_TYPE] = "type",
 		[FTNL_DROP_SOURCE] = "source",
+		[FTNL_DROP_UNPROVEN] = "unproven",
 	};
 
 	if (reason < FTNL_ARRAY_SIZE(names) && names[reason])

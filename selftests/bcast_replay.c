@@ -510,20 +510,28 @@ static void expect_counted(struct __test_metadata *_metadata,
 /*
  * From the outsider, each datagram from its claimed sender's address and
  * port (ftnl_forge --as-sender: a spoofed source), so that it gets past the
- * source check to the checks these cases are about.
+ * source check to the checks these cases are about; a crafted header
+ * echoes the target's incarnation (a member's would: first contact needs
+ * it).
  */
 static void forge(struct __test_metadata *_metadata, FIXTURE_DATA(br) *self,
 		  const char *const *args)
 {
-	const char *argv[48];
+	const char *argv[48], *dot = strrchr(args[1], '.');
+	unsigned int to = dot ? (unsigned int)atoi(dot + 1) : 0;
 	size_t i = 0;
 
-	while (args[i] && i < 45) {
+	while (args[i] && i < 43) {
 		argv[i] = args[i];
 		i++;
 	}
 	argv[i++] = "--as-sender";
 	argv[i++] = "10.99.0.0:7600";
+	/* Forged headers echo the target's incarnation, as a member's do. */
+	if (!strcmp(args[0], "send") && to >= 1 && to <= N) {
+		argv[i++] = "--echo";
+		argv[i++] = U(self->inc[to]);
+	}
 	argv[i] = NULL;
 	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, argv));
 }

@@ -11,7 +11,8 @@
  *	random bytes without one (what an outsider, who lacks the key, can
  *	do best).
  *	  --magic X --version V --type T --plen L --cluster C --sender S
- *	  --dest D --inc I --seq Q --key HEX64
+ *	  --dest D --inc I --echo E --seq Q --key HEX64 (--echo: the
+ *	  destination's incarnation as the sender heard it, default 0)
  *	  --garbage LEN     LEN random bytes instead, never starting "FTNL"
  *	  --size LEN        cut (or zero-pad) the datagram to LEN bytes
  *	  --zero-mac        a MAC of 16 zero bytes
@@ -348,6 +349,7 @@ static int send_one(int fd, const struct sockaddr_in *sin, const uint8_t *buf,
 #define F_DEST		0x040
 #define F_INC		0x080
 #define F_SEQ		0x100
+#define F_ECHO		0x200
 #define MAX_POKES	8
 
 static int read_line(const char *path, unsigned long line, uint8_t *buf,
@@ -385,6 +387,7 @@ static int cmd_send(int argc, char **argv)
 		{ "dest", required_argument, NULL, 'd' },
 		{ "inc", required_argument, NULL, 'i' },
 		{ "seq", required_argument, NULL, 'q' },
+		{ "echo", required_argument, NULL, 'e' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "garbage", required_argument, NULL, 'g' },
 		{ "size", required_argument, NULL, 'z' },
@@ -425,6 +428,7 @@ static int cmd_send(int argc, char **argv)
 		case 'd': set.dest_id = (uint32_t)num(optarg); given |= F_DEST; break;
 		case 'i': set.incarnation = num(optarg); given |= F_INC; break;
 		case 'q': set.seq = num(optarg); given |= F_SEQ; break;
+		case 'e': set.echo = num(optarg); given |= F_ECHO; break;
 		case 'k':
 			if (unhex(optarg, key, sizeof(key)) != FTNL_KEY_LEN)
 				die("a key is %s hex digits", "64");
@@ -472,6 +476,7 @@ static int cmd_send(int argc, char **argv)
 	if (given & F_DEST) hdr.dest_id = set.dest_id;
 	if (given & F_INC) hdr.incarnation = set.incarnation;
 	if (given & F_SEQ) hdr.seq = set.seq;
+	if (given & F_ECHO) hdr.echo = set.echo;
 	for (i = 0; i < npokes; i++)
 		poke(payload, hdr.payload_len < sizeof(payload) ?
 			      hdr.payload_len : sizeof(payload), pokes[i]);
@@ -787,9 +792,10 @@ static int cmd_check(int argc, char **argv)
 		mac(want, buf, (size_t)len - FTNL_WIRE_MAC_LEN, key);
 		ok = !memcmp(want, buf + len - FTNL_WIRE_MAC_LEN, sizeof(want));
 		printf("type %u cluster %u sender %u dest %u incarnation %" PRIu64
-		       " seq %" PRIu64 " len %d mac %s\n", hdr.type,
-		       hdr.cluster_id, hdr.sender_id, hdr.dest_id,
-		       (uint64_t)hdr.incarnation, (uint64_t)hdr.seq, len,
+		       " echo %" PRIu64 " seq %" PRIu64 " len %d mac %s\n",
+		       hdr.type, hdr.cluster_id, hdr.sender_id, hdr.dest_id,
+		       (uint64_t)hdr.incarnation, (uint64_t)hdr.echo,
+		       (uint64_t)hdr.seq, len,
 		       ok ? "ok" : "BAD");
 		bad += !ok;
 		seen++;

@@ -279,15 +279,18 @@ TEST_F(dgram, garbage)
 TEST_F(dgram, short_datagrams)
 {
 	/* header alone, header and half a MAC, one byte short, 1 byte */
-	static const char *const sizes[] = { "36", "44", "51", "1" };
+	static const unsigned int sizes[] = {
+		FTNL_WIRE_HDR_LEN, FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN / 2,
+		FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN - 1, 1,
+	};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		const char *a[] = { "send", ADDR(TARGET), "7600", "--cluster",
 				    U(CLUSTER), "--sender", "4", "--dest", "5",
-				    "--size", sizes[i], NULL };
+				    "--size", U(sizes[i]), NULL };
 
-		TH_LOG("%s bytes", sizes[i]);
+		TH_LOG("%u bytes", sizes[i]);
 		expect_dropped(_metadata, self, TARGET, FTNL_DROP_SIZE, 1, a);
 	}
 }
@@ -310,11 +313,14 @@ TEST_F(dgram, bad_length)
 		/* the length field says 8 bytes of payload, there are none */
 		const char *a1[] = { "send", ADDR(TARGET), "7600", "--cluster",
 				     U(CLUSTER), "--sender", "4", "--dest", "5",
-				     "--plen", "8", "--size", "52", NULL };
+				     "--plen", "8", "--size",
+				     U(FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN), NULL };
 		/* it says none, 8 follow */
 		const char *a2[] = { "send", ADDR(TARGET), "7600", "--cluster",
 				     U(CLUSTER), "--sender", "4", "--dest", "5",
-				     "--size", "60", NULL };
+				     "--size",
+				     U(FTNL_WIRE_HDR_LEN + FTNL_WIRE_MAC_LEN + 8),
+				     NULL };
 		/* one byte over the largest payload (IP fragments it) */
 		const char *a3[] = { "send", ADDR(TARGET), "7600", "--cluster",
 				     U(CLUSTER), "--sender", "4", "--dest", "5",
@@ -486,9 +492,9 @@ TEST_F(dgram, control_with_key)
 	 */
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "1",
 			    "--cluster", U(CLUSTER), "--sender", "6", "--dest",
-			    "5", "--inc", U(self->inc[OBSERVER]), "--seq",
-			    "1000000", "--key", self->key, "--as-sender",
-			    AS_SENDER, NULL };
+			    "5", "--inc", U(self->inc[OBSERVER]), "--echo",
+			    U(self->inc[TARGET]), "--seq", "1000000", "--key",
+			    self->key, "--as-sender", AS_SENDER, NULL };
 
 	expect_dropped(_metadata, self, TARGET, -1, 1, a);
 }
@@ -505,8 +511,9 @@ TEST_F(dgram, member_new_observer)
 	 */
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "2",
 			    "--cluster", U(CLUSTER), "--sender", "7", "--dest",
-			    "5", "--inc", U(self->inc[7]), "--seq", "4000000",
-			    "--key", self->key, "--as-sender", AS_SENDER, NULL };
+			    "5", "--inc", U(self->inc[7]), "--echo",
+			    U(self->inc[TARGET]), "--seq", "4000000", "--key",
+			    self->key, "--as-sender", AS_SENDER, NULL };
 	const struct ftnl_node *e;
 	struct ftnl_node_table t;
 	struct ftnl_stats s0, s1, o0, o1;
@@ -555,6 +562,117 @@ TEST_F(dgram, member_new_observer)
 	ASSERT_EQ(0, st_vc_list(&self->vc, OBSERVER, &t));
 	e = st_vc_entry(&t, TARGET);
 	EXPECT_TRUE(e && e->emitter && e->state == FTNL_NODE_STATE_ALIVE);
+	ftnl_node_table_free(&t);
+}
+
+/* Send @args from the outsider to node 5; @s0 before, @s1 once it acted. */
+static void forge_to_target(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dgram) *self, const char *const *args,
+			    struct ftnl_stats *s0, struct ftnl_stats *s1)
+{
+	uint64_t deadline, d0, d1;
+	int r;
+
+	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, s0));
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, args));
+	deadline = st_mono_ns() + (uint64_t)WAIT_MS * 1000000ull;
+	do {
+		st_msleep(20);
+		ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, s1));
+		for (r = 0, d0 = d1 = 0; r <= FTNL_DROP_MAX; r++) {
+			d0 += s0->drops[r];
+			d1 += s1->drops[r];
+		}
+	} while (not_from_emitter(s1) == not_from_emitter(s0) && d0 == d1 &&
+		 s1->leave_recv == s0->leave_recv && st_mono_ns() < deadline);
+	st_msleep(200);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, s1));
+}
+
+/* Drops at node 5 between @s0 and @s1: one of @reason (-1: none). */
+static void expect_drops(struct __test_metadata *_metadata, int reason,
+			 const struct ftnl_stats *s0,
+			 const struct ftnl_stats *s1)
+{
+	int r;
+
+	for (r = 0; r <= FTNL_DROP_MAX; r++) {
+		EXPECT_EQ(s0->drops[r] + (r == reason), s1->drops[r]) {
+			TH_LOG("node 5: drops %s %" PRIu64 " -> %" PRIu64,
+			       ftnl_drop_reason_name((unsigned int)r),
+			       s0->drops[r], s1->drops[r]);
+		}
+	}
+}
+
+TEST_F(dgram, first_contact_unproven)
+{
+	/* Node 5 has pinned no life of node 7 (they never talked), and node
+	 * 7 cannot answer it for now (a blackhole route to node 5 in its
+	 * namespace): only forged datagrams of node 7, with the key (a
+	 * member's, or a previous life's replayed), reach node 5. Not
+	 * echoing node 5's incarnation, they are acted on but pin nothing:
+	 * a heartbeat of an older life, then one of its life; a LEAVE among
+	 * them, which a previous life may have sent, is refused
+	 * ("unproven"). Once the route is gone, node 7 answers node 5's
+	 * HELLO with a HELLO_ACK, node 5 pins its life, and the older life's
+	 * heartbeat is stale. Before the fix the first heartbeat pinned the
+	 * older life and the LEAVE was taken for a restart: node 5 declared
+	 * node 7, a live node, dead (issue 10 item 2).
+	 */
+	const char *old_hb[] = { "send", ADDR(TARGET), "7600", "--cluster",
+				 U(CLUSTER), "--sender", "7", "--dest", "5",
+				 "--inc", U(self->inc[7] - 1), "--seq", "5000000",
+				 "--key", self->key, "--as-sender", AS_SENDER,
+				 NULL };
+	const char *leave[] = { "send", ADDR(TARGET), "7600", "--type", "3",
+				"--cluster", U(CLUSTER), "--sender", "7",
+				"--dest", "5", "--inc", U(self->inc[7]), "--seq",
+				"5000001", "--key", self->key, "--as-sender",
+				AS_SENDER, NULL };
+	const char *hb[] = { "send", ADDR(TARGET), "7600", "--cluster",
+			     U(CLUSTER), "--sender", "7", "--dest", "5", "--inc",
+			     U(self->inc[7]), "--seq", "5000002", "--key",
+			     self->key, "--as-sender", AS_SENDER, NULL };
+	const char *old_proven[] = { "send", ADDR(TARGET), "7600", "--cluster",
+				     U(CLUSTER), "--sender", "7", "--dest", "5",
+				     "--inc", U(self->inc[7] - 1), "--echo",
+				     U(self->inc[TARGET]), "--seq", "5000003",
+				     "--key", self->key, "--as-sender",
+				     AS_SENDER, NULL };
+	const struct ftnl_node *e;
+	struct ftnl_node_table t;
+	struct ftnl_stats s0, s1;
+
+	ASSERT_EQ(0, st_vc_sh(&self->vc, 7, "ip route add blackhole 10.99.0.5/32"));
+	forge_to_target(_metadata, self, old_hb, &s0, &s1);
+	EXPECT_EQ(not_from_emitter(&s0) + 1, not_from_emitter(&s1));
+	expect_drops(_metadata, -1, &s0, &s1);
+
+	forge_to_target(_metadata, self, leave, &s0, &s1);
+	EXPECT_EQ(s0.leave_recv, s1.leave_recv);
+	expect_drops(_metadata, FTNL_DROP_UNPROVEN, &s0, &s1);
+	ASSERT_EQ(0, st_vc_sh(&self->vc, 7, "ip route del blackhole 10.99.0.5/32"));
+
+	forge_to_target(_metadata, self, hb, &s0, &s1);
+	EXPECT_EQ(not_from_emitter(&s0) + 1, not_from_emitter(&s1));
+	expect_drops(_metadata, -1, &s0, &s1);
+	st_msleep(500);		/* HELLO, HELLO_ACK */
+
+	forge_to_target(_metadata, self, old_proven, &s0, &s1);
+	EXPECT_EQ(not_from_emitter(&s0), not_from_emitter(&s1));
+	expect_drops(_metadata, FTNL_DROP_STALE_INCARNATION, &s0, &s1);
+
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	EXPECT_EQ(0u, self->vc.nevents) {
+		TH_LOG("failure event at node %u about node %u (%s)",
+		       self->vc.events[0].at, self->vc.events[0].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[0].f.cause));
+	}
+	ASSERT_EQ(0, st_vc_list(&self->vc, TARGET, &t));
+	e = st_vc_entry(&t, 7);
+	EXPECT_TRUE(e && e->state == FTNL_NODE_STATE_ALIVE &&
+		    e->incarnation == self->inc[7]);
 	ftnl_node_table_free(&t);
 }
 

@@ -19,6 +19,20 @@
  *	delivered (node 7's delivered counter moves) and forwarded, and kills
  *	nobody: its death entry and its D name the incarnation that died.
  *
+ * cold_replay (issue 10 item 2): a datagram of a previous life, replayed
+ *	to a node that has just started, must not pin that life there. A
+ *	heartbeat of node 4 to node 5 is captured; node 4 restarts (every
+ *	member publishes its joined event); node 5 dies, its death is known,
+ *	and it comes back while no member can reach it (a blackhole route to
+ *	it in every member's namespace), so that the first datagram of node
+ *	4 it hears is the captured one, replayed from an outsider's
+ *	namespace with node 4's address. Then the routes go. The replay
+ *	does not echo node 5's new incarnation: node 5 may act on it (a
+ *	heartbeat) but must not pin the old life; it must take node 4's
+ *	current life when it hears it, and publish no failure. Before the
+ *	fix it pinned the old life, took node 4's next heartbeat for a
+ *	restart, and declared node 4 dead.
+ *
  * Time margins as in ring_restart.c.
  */
 #include <inttypes.h>
@@ -28,6 +42,7 @@
 #include <unistd.h>
 
 #include "st_vcluster.h"
+#include "wire.h"		/* kmod/wire.h: the datagram types */
 #include "ksft.h"
 
 #define N		16
@@ -213,6 +228,136 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 		}
 	}
 	EXPECT_EQ((size_t)(N - 1), st_vc_count_joins(&self->vc, 0, NODE));
+}
+
+/* Every member but node 5 routes node 5's address to a blackhole, or not. */
+static int cut_off(struct st_vc *vc, uint32_t node, bool cut)
+{
+	uint32_t id;
+	int err;
+
+	for (id = 1; id <= N; id++) {
+		if (id == node)
+			continue;
+		err = st_vc_sh(vc, id, "ip route %s blackhole 10.99.0.%u/32",
+			       cut ? "add" : "del", node);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(rejoin, cold_replay, 120)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	char why[256] = "", old_hb[96];
+	const char *a[] = { "replay", "10.99.0.5", "7600", old_hb, "--src",
+			    "10.99.0.4:7600", NULL };
+	uint64_t inc4, inc, t_kill, t_back, deadline;
+	struct ftnl_stats s0, s;
+	size_t i, nbefore;
+	uint32_t id;
+	pid_t pid;
+
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
+	snprintf(self->dir, sizeof(self->dir), "/tmp/ftnl-rejoin.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(old_hb, sizeof(old_hb), "%s/death", self->dir);
+	pid = st_vc_capture(&self->vc, old_hb, NODE, FTNL_MSG_HEARTBEAT, NODE,
+			    EMITTER, 1);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, st_wait_pid(pid, 30000));
+
+	/* Node 4 restarts: that heartbeat is now of a previous life. */
+	ASSERT_EQ(0, st_vc_kill(&self->vc, EMITTER, &t_kill));
+	ASSERT_EQ(0, st_vc_revive(&self->vc, EMITTER));
+	t_back = st_mono_ns();
+	ASSERT_EQ(0, st_vc_configure(&self->vc, EMITTER));
+	inc4 = st_vc_incarnation(&self->vc, EMITTER);
+	for (id = 1; id <= N; id++) {
+		if (id == EMITTER)
+			continue;
+		ASSERT_EQ(0, st_vc_wait_joins(&self->vc, id, EMITTER, 1,
+					      t_back + ARP_NS + 2 * D_US * 1000ull +
+					      8 * MARGIN_NS)) {
+			TH_LOG("node %u published no joined event for node 4", id);
+		}
+	}
+
+	/* Node 5 dies, and everybody knows it. */
+	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
+	live[NODE] = false;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
+					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
+					      4 * MARGIN_NS)) {
+			TH_LOG("node %u did not learn of node 5's death", id);
+		}
+	}
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring without node 5: %s", why);
+	}
+
+	/* Back, and cut off: it hears nobody but the replay. */
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	nbefore = self->vc.nevents;
+	ASSERT_EQ(0, cut_off(&self->vc, NODE, true));
+	ASSERT_EQ(0, st_vc_revive(&self->vc, NODE));
+	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
+	live[NODE] = true;
+	ASSERT_EQ(0, st_vc_stats(&self->vc, NODE, &s0));
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
+	/*
+	 * Sent: it is ahead of anything node 4 sends from now on. The cut
+	 * ends at once, well within d of node 5's start (its emitter's first
+	 * heartbeat must come in time).
+	 */
+	ASSERT_EQ(0, cut_off(&self->vc, NODE, false));
+	deadline = st_mono_ns() + 5000000000ull;
+	do {
+		st_msleep(20);
+		ASSERT_EQ(0, st_vc_stats(&self->vc, NODE, &s));
+	} while (s.hb_recv == s0.hb_recv && st_mono_ns() < deadline);
+	/* Acted on (it is a heartbeat), but it must pin nothing. */
+	EXPECT_LT(s0.hb_recv, s.hb_recv);
+
+	/* Node 4's real heartbeats reach it: its current life, no death. */
+	EXPECT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (ARP_NS + 2 * D_US * 1000ull + 4 * MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		struct ftnl_node_table t;
+
+		TH_LOG("ring with node 5 back: %s", why);
+		for (id = 3; id <= 6 && !st_vc_list(&self->vc, id, &t); id++) {
+			for (i = 0; i < t.count; i++)
+				if (t.nodes[i].id >= 3 && t.nodes[i].id <= 6)
+					TH_LOG("at node %u: node %u %s inc %" PRIu64 " e %d o %d",
+					       id, t.nodes[i].id,
+					       ftnl_node_state_name(t.nodes[i].state),
+					       t.nodes[i].incarnation,
+					       t.nodes[i].emitter, t.nodes[i].observer);
+			ftnl_node_table_free(&t);
+		}
+	}
+	deadline = st_mono_ns() + 2 * D_US * 1000ull + MARGIN_NS;
+	while (st_mono_ns() < deadline)
+		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
+	for (i = nbefore; i < self->vc.nevents; i++) {
+		const struct st_vc_event *e = &self->vc.events[i];
+
+		TH_LOG("event at node %u about node %u (%s)", e->at,
+		       e->f.node_id, ftnl_event_cause_name(e->f.cause));
+	}
+	EXPECT_EQ(nbefore, self->vc.nevents);
+	EXPECT_EQ(FTNL_NODE_STATE_ALIVE,
+		  st_vc_state_at(&self->vc, NODE, EMITTER, &inc));
+	EXPECT_EQ(inc4, inc);
 }
 
 TEST_HARNESS_MAIN

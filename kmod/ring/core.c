@@ -1178,6 +1178,9 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = incarnation;
+	/* A JOIN is authentic news of it: echo that life from now on. */
+	if (incarnation > peer->heard)
+		peer->heard = incarnation;
 	/* Its sequence numbers start again: a new replay window. */
 	peer->fresh = !admitting;
 	peer->observer = observer;
@@ -1296,6 +1299,7 @@ u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
  * @core: the state
  * @pos: its sender
  * @incarnation: the sender's incarnation it carries
+ * @echo: this node's incarnation as the sender last heard it (0: never)
  * @now: current time
  * @out: the sink
  *
@@ -1307,14 +1311,35 @@ u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
  * JOIN; otherwise it waits for an admin's readmission, and the node is
  * told that it is dead (FTNL_MSG_EXPELLED, rate-limited).
  *
+ * First contact (no incarnation of the sender accepted yet: this node just
+ * started, or readmitted the sender) is where a replay could do harm: an
+ * old datagram of a previous life of the sender, replayed then, would pin
+ * that life, and the sender's next real datagram would be taken for a
+ * restart. So the first incarnation is pinned only from a datagram that
+ * echoes this node's own incarnation, which did not exist before this
+ * node started: it was sent after the sender heard this node. Others are
+ * acted on but pin nothing (FTNL_RING_UNPINNED; the caller refuses a LEAVE
+ * among them, which could be a previous life's), and are answered with a
+ * HELLO (at most one per h and sender): a live sender learns this node's
+ * incarnation from it and answers with a HELLO_ACK that echoes it
+ * (ftnl_ring_core_hello_rx()) - one that only ever receives from this
+ * node (its observer) would otherwise never prove itself. Dropping them
+ * instead would lose the first broadcast and NEW_OBSERVER of every pair of
+ * nodes that had not talked yet (the ring's DST finds both). Every
+ * authentic datagram updates what this node echoes back (@peer->heard,
+ * the largest incarnation heard: a replay of an older life cannot lower
+ * it).
+ *
  * Return: enum ftnl_ring_admit.
  */
 enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
-					  u64 incarnation, u64 now,
+					  u64 incarnation, u64 echo, u64 now,
 					  const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
+	if (incarnation > peer->heard)
+		peer->heard = incarnation;
 	if (peer->state != FTNL_NODE_STATE_ALIVE) {
 		if (peer->dead_incarnation &&
 		    incarnation > peer->dead_incarnation &&
@@ -1327,6 +1352,15 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 	if (incarnation <= peer->dead_incarnation)
 		return FTNL_RING_STALE;
 	if (!peer->incarnation) {
+		if (echo != core->incarnation) {
+			if (!peer->hello_at ||
+			    now - peer->hello_at >= core->det.period_ns) {
+				peer->hello_at = now;
+				ftnl_ring_send(&core->det, out, pos,
+					       FTNL_MSG_HELLO);
+			}
+			return FTNL_RING_UNPINNED;
+		}
 		peer->incarnation = incarnation;
 		/* It may have restarted before anyone noticed: no JOIN then. */
 		if (out->welcome && core->rejoin_auto &&
@@ -1350,6 +1384,30 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 		return FTNL_RING_DEAD_SENDER;
 	}
 	return FTNL_RING_ACCEPT;
+}
+
+/**
+ * ftnl_ring_core_hello_rx - a HELLO from @from: it has not pinned this node
+ * @core: the state
+ * @from: the sender
+ * @now: current time
+ * @out: the sink
+ *
+ * Answer with a HELLO_ACK, which echoes @from's incarnation (the HELLO's
+ * header updated what this node echoes): proof that this node's datagrams
+ * are fresh (ftnl_ring_core_admit()). At most one per h per node, so that
+ * replayed HELLOs cost little; a HELLO_ACK is never answered.
+ */
+void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
+			     const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[from];
+
+	if (!core->running || from == core->det.self ||
+	    (peer->ack_at && now - peer->ack_at < core->det.period_ns))
+		return;
+	peer->ack_at = now;
+	ftnl_ring_send(&core->det, out, from, FTNL_MSG_HELLO_ACK);
 }
 
 /* Task T2 (ftnl_ring_det_heartbeat()). Return: it came from the emitter. */
@@ -1625,6 +1683,10 @@ void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 		view->state = core->peers[pos].state;
 	view->incarnation = self ? core->incarnation :
 				   core->peers[pos].incarnation;
+	/* Alive, not proven yet (ftnl_ring_core_admit()): what was heard. */
+	if (!self && !view->incarnation &&
+	    core->peers[pos].state == FTNL_NODE_STATE_ALIVE)
+		view->incarnation = core->peers[pos].heard;
 	view->emitter = det->observing && pos == det->emitter;
 	view->observer = (pos == det->observer || pos == core->owed) && !self;
 	view->has_hb_age = view->emitter && det->heard_emitter;

@@ -244,7 +244,13 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
 
 /**
  * struct ftnl_ring_peer - what this node knows of another member
- * @incarnation: incarnation heard from it, 0 if none yet
+ * @incarnation: its incarnation this node accepted (pinned by a datagram
+ *	proven fresh, see ftnl_ring_core_admit()), 0 if none yet
+ * @heard: the largest incarnation any authentic datagram of it carried:
+ *	echoed back in every datagram to it
+ * @hello_at: when this node last answered an unproven datagram of it
+ *	(FTNL_MSG_HELLO)
+ * @ack_at: when this node last answered a HELLO of it (FTNL_MSG_HELLO_ACK)
  * @dead_incarnation: incarnation it last died (or left) with; a readmitted
  *	node must come back with a larger one
  * @observer: position of the node that detected its failure (when not
@@ -263,6 +269,9 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
+	u64 heard;
+	u64 hello_at;
+	u64 ack_at;
 	u64 dead_incarnation;
 	u64 expel_next;
 	u64 flap_since;
@@ -385,6 +394,10 @@ enum ftnl_ring_admit {
 	FTNL_RING_ACCEPT_NEW,	/* first of this incarnation: new replay window */
 	FTNL_RING_DEAD_SENDER,	/* dead or left here: dropped, a dead one told */
 	FTNL_RING_STALE,	/* an incarnation older than known */
+	FTNL_RING_UNPINNED,	/* first contact not proven fresh: acted on
+				 * (but a LEAVE: FTNL_DROP_UNPROVEN), no life
+				 * pinned, no replay window
+				 */
 };
 
 /**
@@ -425,11 +438,13 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 					    u64 now,
 					    const struct ftnl_ring_sink *out);
 enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
-					  u64 incarnation, u64 now,
+					  u64 incarnation, u64 echo, u64 now,
 					  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
 void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 			      u64 now);
+void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
+			     const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
 				 const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,

@@ -55,7 +55,7 @@ static int ftnl_ring_tx_counter(u8 type)
 		return FTNL_A_STATS_PROBE_REQ_SENT;
 	case FTNL_MSG_PROBE_ACK:
 		return FTNL_A_STATS_PROBE_ACK_SENT;
-	default:
+	default:	/* a HELLO too: a heartbeat's size, once per contact */
 		return FTNL_A_STATS_HB_SENT;
 	}
 }
@@ -319,6 +319,9 @@ static void ftnl_ring_join_heard(void *ctx, u32 pos, u64 incarnation,
 	ftnl_ring_core_join_heard(&ring->core, pos, incarnation,
 				  ftnl_ring_pos_of(ring, observer_id),
 				  ktime_to_ns(now), &out);
+	/* What the transport echoes to it: the life the JOIN names. */
+	if (ring->core.peers[pos].heard > ring->xport.echo[pos])
+		WRITE_ONCE(ring->xport.echo[pos], ring->core.peers[pos].heard);
 	ftnl_ring_sync_timer(ring);
 }
 
@@ -571,14 +574,29 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 			   const struct ftnl_wire_hdr *hdr, ktime_t now,
 			   const struct ftnl_ring_sink *out)
 {
+	enum ftnl_ring_admit admit;
 	bool fresh = false;
 
-	switch (ftnl_ring_core_admit(&ring->core, pos, hdr->incarnation,
-				     ktime_to_ns(now), out)) {
+	/*
+	 * What the transport echoes to this sender from now on (the core's
+	 * rule, ahead of it: the answer to an unproven datagram carries it).
+	 */
+	if (hdr->incarnation > ring->core.peers[pos].heard)
+		WRITE_ONCE(ring->xport.echo[pos], hdr->incarnation);
+	admit = ftnl_ring_core_admit(&ring->core, pos, hdr->incarnation,
+				     hdr->echo, ktime_to_ns(now), out);
+	switch (admit) {
 	case FTNL_RING_DEAD_SENDER:
 		return FTNL_DROP_DEAD_SENDER;
 	case FTNL_RING_STALE:
 		return FTNL_DROP_STALE_INCARNATION;
+	case FTNL_RING_UNPINNED:
+		/*
+		 * Not proven fresh, no life pinned: acted on without a
+		 * replay window, but for a LEAVE, which a previous life of
+		 * the sender may have sent.
+		 */
+		return hdr->type == FTNL_MSG_LEAVE ? FTNL_DROP_UNPROVEN : -1;
 	case FTNL_RING_ACCEPT_NEW:
 		fresh = true;
 		break;
@@ -689,6 +707,12 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 				  hdr->payload_len))
 			ftnl_transport_drop(&ring->xport, FTNL_DROP_TYPE);
 		break;
+	case FTNL_MSG_HELLO:
+		ftnl_ring_core_hello_rx(&ring->core, pos, ktime_to_ns(now),
+					&out);
+		break;
+	case FTNL_MSG_HELLO_ACK:
+		break;	/* its header did the work (ftnl_ring_admit()) */
 	}
 sync:
 	ftnl_ring_sync_timer(ring);

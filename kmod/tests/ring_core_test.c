@@ -396,18 +396,18 @@ static void test_admit(const void *arg)
 	node_init(&x, 4, 0);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 1, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 1, &x.out), FTNL_RING_ACCEPT);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, 1, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, x.core.incarnation, 1, &x.out), FTNL_RING_STALE);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* A newer incarnation: the one known restarted, it is dead. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 8, 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 8, x.core.incarnation, 2, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK(x.rec.originate[0]);
 	TAP_CHECK_INT(x.peers[3].cause, FTNL_CAUSE_RESTARTED);
 	TAP_CHECK_UINT(x.peers[3].dead_incarnation, 7);
 	TAP_CHECK_INT(x.core.det.emitter, 2);	/* it was the emitter */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, x.core.incarnation, 3, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* Readmission: errors change nothing; then a newer one only. */
 	{
@@ -430,8 +430,8 @@ static void test_admit(const void *arg)
 	TAP_CHECK_UINT(timer(&x), 0);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 2 + 2 * D, &x.out), FTNL_RING_WAIT);
 	TAP_CHECK_UINT(timer(&x), 4 + 2 * D);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 5, &x.out), FTNL_RING_STALE);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 5, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
 }
 
 static void test_broadcast_and_leave(const void *arg)
@@ -441,7 +441,7 @@ static void test_broadcast_and_leave(const void *arg)
 	(void)arg;
 	node_init(&x, 6, 3);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_admit(&x.core, 1, 20, 1, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 20, x.core.incarnation, 1, &x.out);
 	clear(&x);
 	/* T5 about an older incarnation than known: stale news. */
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 19, 0, 2, &x.out);
@@ -497,48 +497,48 @@ static void test_tell_dead(const void *arg)
 	(void)arg;
 	node_init(&x, 5, 0);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 42, 1, 2, &x.out);
 	clear(&x);
 	/* Within 2d of the death: not yet (a zombie's fresh accusation). */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0 - 1, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 - 1, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
 	TAP_CHECK_INT(x.rec.expel_to[0], 2);
 	TAP_CHECK_UINT(x.rec.expel_inc[0], 42);
 	/* Within h/2: nothing more, however much it sends. */
 	for (int k = 0; k < 100; k++)
-		ftnl_ring_core_admit(&x.core, 2, 42, t0 + H / 2 - 1, &x.out);
+		ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 + H / 2 - 1, &x.out);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, t0 + H / 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 + H / 2, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 2);
 	/* A newer incarnation is told of its previous life: it decides. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 43, t0 + 2 * H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 43, x.core.incarnation, t0 + 2 * H, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 3);
 	TAP_CHECK_UINT(x.rec.expel_inc[2], 42);
 	/* Left: it said goodbye itself. */
-	ftnl_ring_core_admit(&x.core, 1, 50, 200, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 50, x.core.incarnation, 200, &x.out);
 	ftnl_ring_core_leave_rx(&x.core, 1, 201, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 50, 201 + 3 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 50, x.core.incarnation, 201 + 3 * D, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
 	/* Declared dead unheard: the first incarnation heard is the dead one. */
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4, 202, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 60, 202 + 2 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 60, x.core.incarnation, 202 + 2 * D, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
 	TAP_CHECK_UINT(x.rec.expel_inc[0], 60);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 61, 202 + 2 * D + H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 61, x.core.incarnation, 202 + 2 * D + H, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_UINT(x.rec.expel_inc[1], 60);
 	clear(&x);
 	/* A driver without ->expel: dropped as before. */
 	x.out.expel = NULL;
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, 1000 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, 1000 * D, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
 	/* An observer held dead is told so (from 2d on), not heartbeaten... */
 	node_init(&x, 3, 0);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_admit(&x.core, 1, 70, 1, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 70, x.core.incarnation, 1, &x.out);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 70, 2, 2, &x.out);
 	clear(&x);
 	ftnl_ring_core_tick(&x.core, t0 - 1, &x.out);
@@ -578,7 +578,7 @@ static void test_expelled(const void *arg)
 	inc = x.core.incarnation;
 	ftnl_ring_core_start(&x.core, 0, &x.out);
 	ftnl_ring_core_heartbeat(&x.core, 1, 5);
-	ftnl_ring_core_admit(&x.core, 3, 77, 5, &x.out);
+	ftnl_ring_core_admit(&x.core, 3, 77, x.core.incarnation, 5, &x.out);
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 77, 4, 6, &x.out);
 	clear(&x);
 	/* A previous life, or this node's own id: ignored. */
@@ -777,50 +777,50 @@ static void test_rejoin(const void *arg)
 	node_init(&x, 6, 3);
 	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 	clear(&x);
 	/* Heard here in a new life: admitted, JOIN to broadcast. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK(x.rec.join_originate[0]);
 	TAP_CHECK(!ftnl_bit_test(x.dead, 2));
 	TAP_CHECK_INT(x.core.det.emitter, 2);	/* back between 3 and its emitter */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 4, &x.out), FTNL_RING_ACCEPT);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 4, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 4, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 4, &x.out), FTNL_RING_STALE);
 	/* The same JOIN from elsewhere: nothing more. */
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 5, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	/* Another node dies; its JOIN comes by broadcast: no originate, and
 	 * its first datagram opens a new replay window.
 	 */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 50, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 50, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 50, 0, 6, &x.out);
 	clear(&x);
 	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 5, 55, 0, 7, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK(!x.rec.join_originate[0]);
 	TAP_CHECK_UINT(x.peers[5].incarnation, 55);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, 8, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, 8, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, x.core.incarnation, 8, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, x.core.incarnation, 8, &x.out), FTNL_RING_ACCEPT);
 	/* Node 2 flaps: its 2nd rejoin in the window passes, the 3rd not. */
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 10, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 40, 11, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 40, x.core.incarnation, 11, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 40, 1, 12, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 13, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 13, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK_INT(x.rec.nheld_out, 1);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_HELD_OUT);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 	/* Told once; still held out while the window lasts. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 14, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 14, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nheld_out, 1);
 	/* After the window (it started at 3): back. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, 1003, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 1003, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
 
@@ -831,10 +831,10 @@ static void test_rejoin(const void *arg)
 	node_init(&x, 6, 3);
 	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 10, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 10, &x.out), FTNL_RING_ACCEPT_NEW);
 	clear(&x);
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 40, 5, 10 + 2 * D - 1,
 				   &x.out);
@@ -854,10 +854,10 @@ static void test_rejoin(const void *arg)
 	ftnl_ring_core_set_rules(&x.core, true, false);
 	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	TAP_CHECK(!ftnl_ring_core_has_quorum(&x.core, 1));
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
 	/* Its JOIN heard from elsewhere counts the same. */
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 4, &x.out);
@@ -872,10 +872,10 @@ static void test_rejoin(const void *arg)
 	node_init(&x, 6, 3);
 	ftnl_ring_core_set_rejoin(&x.core, false, 2, 1000);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 3, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
@@ -889,7 +889,7 @@ static void test_late_news_after_readmit(const void *arg)
 	(void)arg;
 	node_init(&x, 6, 3);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 20, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 2, &x.out);
 	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 20);
 	TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 1, 3, &x.out, &why), 0);
@@ -902,11 +902,11 @@ static void test_late_news_after_readmit(const void *arg)
 	TAP_CHECK_INT(x.peers[1].state, FTNL_NODE_STATE_ALIVE);
 	TAP_CHECK(!ftnl_bit_test(x.dead, 1));
 	/* Heard in its new life: the same, and its datagrams are accepted. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 6, &x.out);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 0, 6, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, 7, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, x.core.incarnation, 7, &x.out), FTNL_RING_ACCEPT);
 	/* The new life's own death counts. */
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 25, 0, 8, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
@@ -915,7 +915,7 @@ static void test_late_news_after_readmit(const void *arg)
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 0, 9, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 2);
 	/* A newer life's death is the known life's death too. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, 9, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, x.core.incarnation, 9, &x.out), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 41, 0, 9, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 3);
 	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 41);
@@ -1189,13 +1189,73 @@ static void test_inherit(const void *arg)
 				   &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* Its old incarnation stays dead; the live one's older stays stale. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 7, 1002, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 7, x.core.incarnation, 1002, &x.out),
 		      FTNL_RING_DEAD_SENDER);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 8, 1002, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 8, x.core.incarnation, 1002, &x.out),
 		      FTNL_RING_STALE);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 9, 1002, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 9, x.core.incarnation, 1002, &x.out),
 		      FTNL_RING_ACCEPT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
+}
+
+/*
+ * First contact (ftnl_ring_core_admit()): node 0 (incarnation
+ * 100) just started and knows nothing of node 2, which lived as 7, then
+ * restarted as 9 and was readmitted by the others long ago. An old
+ * datagram of life 7, replayed now, does not echo 100 (it was sent before
+ * node 0 started): acted on, but it pins nothing, and it is answered with
+ * one HELLO per h. Without the rule it pinned 7, and node 2's next real
+ * datagram (9) was taken for a restart: a live node declared dead. A
+ * datagram of life 9 echoing 100 was sent after node 2 heard node 0:
+ * accepted, pinned.
+ */
+static void test_first_contact(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 4, 0);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 0, 10, &x.out),
+		      FTNL_RING_UNPINNED);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 2);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 0);
+	TAP_CHECK_UINT(x.peers[2].heard, 7);
+	/* Another replay within h: not answered again. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 55, 11, &x.out),
+		      FTNL_RING_UNPINNED);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	/* The real node: unproven too at first (it had not heard node 0)... */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 9, 0, 12 + H, &x.out),
+		      FTNL_RING_UNPINNED);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_HELLO);
+	TAP_CHECK_UINT(x.peers[2].heard, 9);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 0);
+	/* ...and a replay of the old life cannot lower what is echoed. */
+	ftnl_ring_core_admit(&x.core, 2, 7, 0, 13 + H, &x.out);
+	TAP_CHECK_UINT(x.peers[2].heard, 9);
+	/* It echoes node 0's incarnation: proven, pinned. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 9, x.core.incarnation,
+					   14 + H, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 9);
+	/* Now the old life is stale, and nobody was declared dead. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, x.core.incarnation,
+					   15 + H, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	/* A HELLO of node 3: one HELLO_ACK per h, however many come. */
+	clear(&x);
+	ftnl_ring_core_hello_rx(&x.core, 3, 20 + H, &x.out);
+	ftnl_ring_core_hello_rx(&x.core, 3, 21 + H, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 3);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO_ACK);
+	ftnl_ring_core_hello_rx(&x.core, 3, 20 + 2 * H, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
 }
 
 int main(void)
@@ -1234,5 +1294,7 @@ int main(void)
 		"NEW_OBSERVER only from a node with nothing but D between: every D, n <= 10");
 	tap_add(test_inherit, NULL,
 		"cluster set keeps D and incarnations: ring starts around the dead, no event again");
+	tap_add(test_first_contact, NULL,
+		"first contact needs the echo of this node's incarnation: an old life replayed pins nothing");
 	return tap_run();
 }

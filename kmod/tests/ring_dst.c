@@ -139,6 +139,9 @@ struct ev {
 			 * MSG_JOIN: the new one
 			 */
 	u64 sinc;	/* EV_MSG: the sender's incarnation; EV_TICK: the life */
+	u64 echo;	/* EV_MSG: the receiver's incarnation as the sender
+			 * heard it (the header's echo)
+			 */
 };
 
 /* A broadcast's D: the sender's D with the incarnation of each member. */
@@ -295,6 +298,12 @@ static struct ev pop(struct dst *s)
 
 /* ---- the core's outputs ------------------------------------------------ */
 
+/* The header's echo: @to's incarnation as the current node heard it. */
+static u64 echo_of(const struct dst *s, u32 to)
+{
+	return s->node[s->cur].core.peers[to].heard;
+}
+
 static void sink_send(void *ctx, u32 to, u8 type)
 {
 	struct dst *s = ctx;
@@ -306,6 +315,7 @@ static void sink_send(void *ctx, u32 to, u8 type)
 		.node = to,
 		.from = s->cur,
 		.sinc = s->node[s->cur].inc,
+		.echo = to < s->n ? echo_of(s, to) : 0,
 	};
 
 	if (to >= s->n || to == s->cur)
@@ -411,6 +421,7 @@ broadcast:
 			.arg = snap,
 			.inc = peer->dead_incarnation,
 			.sinc = x->inc,
+			.echo = echo_of(s, j),
 		};
 
 		if (s->mode == MODE_REPLAY && rnd(s) % 4 == 0)
@@ -438,6 +449,7 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 		.pos = probe->target,
 		.obs = probe->origin,
 		.sinc = s->node[s->cur].inc,
+		.echo = to < s->n ? echo_of(s, to) : 0,
 	});
 }
 
@@ -550,6 +562,7 @@ static void sink_joined(void *ctx, u32 pos, bool originate)
 			.arg = snap,
 			.inc = peer->incarnation,
 			.sinc = x->inc,
+			.echo = echo_of(s, j),
 		};
 
 		if (j != s->cur)
@@ -574,6 +587,7 @@ static void sink_welcome(void *ctx, u32 pos)
 		.arg = snapshot(s),
 		.inc = x->core.peers[pos].incarnation,
 		.sinc = x->inc,
+		.echo = echo_of(s, pos),
 	});
 }
 
@@ -672,10 +686,16 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		sync_timer(s, ev->node);
 		return;
 	}
-	switch (ftnl_ring_core_admit(&x->core, ev->from, ev->sinc, s->now,
-				     &out)) {
+	switch (ftnl_ring_core_admit(&x->core, ev->from, ev->sinc, ev->echo,
+				     s->now, &out)) {
 	case FTNL_RING_ACCEPT:
 	case FTNL_RING_ACCEPT_NEW:
+		break;
+	case FTNL_RING_UNPINNED:	/* acted on, but a LEAVE (ring.c) */
+		if (ev->kind == MSG_RING && ev->wire == FTNL_MSG_LEAVE) {
+			sync_timer(s, ev->node);
+			return;
+		}
 		break;
 	default:
 		sync_timer(s, ev->node);
@@ -715,6 +735,8 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		ftnl_ring_core_new_observer(&x->core, ev->from, &out);
 	} else if (ev->wire == FTNL_MSG_LEAVE) {
 		ftnl_ring_core_leave_rx(&x->core, ev->from, s->now, &out);
+	} else if (ev->wire == FTNL_MSG_HELLO) {
+		ftnl_ring_core_hello_rx(&x->core, ev->from, s->now, &out);
 	}
 	sync_timer(s, ev->node);
 }
@@ -1351,6 +1373,24 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 
 		if (!stable(s, why, sizeof(why)))
 			fail(s, "not stable at the end: %s", why);
+	}
+	/*
+	 * First contact is proven both ways between ring neighbours, even
+	 * where datagrams flow one way only (HELLO, HELLO_ACK): each has
+	 * pinned the other's current life.
+	 */
+	for (i = 0; i < s->n && !s->bad; i++) {
+		u32 e = live_pred(s, i), o = live_succ(s, i);
+
+		if (!member(s, i) || e == i)
+			continue;
+		if (s->node[i].core.peers[e].incarnation != s->node[e].inc ||
+		    s->node[i].core.peers[o].incarnation != s->node[o].inc)
+			fail(s, "node %u pinned emitter %u as %llu (lives %llu), observer %u as %llu (lives %llu)",
+			     i, e, s->node[i].core.peers[e].incarnation,
+			     s->node[e].inc, o,
+			     s->node[i].core.peers[o].incarnation,
+			     s->node[o].inc);
 	}
 	if (!s->bad && mode == MODE_DEAF && !s->node[s->deaf].resigned)
 		fail(s, "deaf node %u did not resign", s->deaf);

@@ -14,13 +14,15 @@ static void test_header_layout(const void *arg)
 		.magic = FTNL_WIRE_MAGIC, .version = 1, .type = FTNL_MSG_LEAVE,
 		.payload_len = 0x0102, .cluster_id = 0x0a0b0c0d,
 		.sender_id = 7, .dest_id = 0xfffffffe,
-		.incarnation = 0x1122334455667788ULL, .seq = 42,
+		.incarnation = 0x1122334455667788ULL,
+		.echo = 0x99aabbccddeeff01ULL, .seq = 42,
 	};
 	static const u8 want[FTNL_WIRE_HDR_LEN] = {
 		'F', 'T', 'N', 'L', 1, 3, 0x01, 0x02,
 		0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 7,
 		0xff, 0xff, 0xff, 0xfe,
 		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+		0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01,
 		0, 0, 0, 0, 0, 0, 0, 42,
 	};
 	u8 buf[FTNL_WIRE_HDR_LEN];
@@ -39,6 +41,7 @@ static void test_header_layout(const void *arg)
 	TAP_CHECK_UINT(back.sender_id, hdr.sender_id);
 	TAP_CHECK_UINT(back.dest_id, hdr.dest_id);
 	TAP_CHECK_UINT(back.incarnation, hdr.incarnation);
+	TAP_CHECK_UINT(back.echo, hdr.echo);
 	TAP_CHECK_UINT(back.seq, hdr.seq);
 }
 

@@ -136,6 +136,7 @@ static void send_dgram(struct uring *r, u32 pos, u8 type)
 
 	if (pos == r->self)
 		return;
+	hdr.echo = r->core.peers[pos].heard;	/* under @lock, as every core call */
 	hdr.seq = atomic_fetch_add(&r->tx_seq, 1) + 1;
 	ftnl_wire_hdr_encode(buf, &hdr);
 	if (sendto(r->sock, buf, sizeof(buf), 0,
@@ -259,19 +260,21 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 	    hdr.sender_id == r->self + 1 || hdr.dest_id != r->self + 1)
 		goto drop;
 	pos = hdr.sender_id - 1;
-	switch (ftnl_ring_core_admit(&r->core, pos, hdr.incarnation, now,
-				     sink(r, now, &out))) {
+	switch (ftnl_ring_core_admit(&r->core, pos, hdr.incarnation, hdr.echo,
+				     now, sink(r, now, &out))) {
 	case FTNL_RING_ACCEPT_NEW:
 		r->replay[pos] = (struct ftnl_replay){ 0 };
 		break;
 	case FTNL_RING_ACCEPT:
 		break;
+	case FTNL_RING_UNPINNED:	/* acted on, no replay window yet */
+		goto act;
 	default:
 		goto drop;
 	}
 	if (!ftnl_replay_accept(&r->replay[pos], hdr.seq))
 		goto drop;
-
+act:
 	switch (hdr.type) {
 	case FTNL_MSG_HEARTBEAT:
 		r->hb_recv++;
@@ -281,6 +284,11 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 	case FTNL_MSG_NEW_OBSERVER:
 		r->new_observer_recv++;
 		ftnl_ring_core_new_observer(&r->core, pos, &out);
+		return;
+	case FTNL_MSG_HELLO:
+		ftnl_ring_core_hello_rx(&r->core, pos, now, &out);
+		return;
+	case FTNL_MSG_HELLO_ACK:
 		return;
 	}
 drop:

@@ -54,7 +54,7 @@ static void wire_seeds(void)
 		.magic = FTNL_WIRE_MAGIC, .version = FTNL_PROTO_VERSION,
 		.type = FTNL_MSG_HEARTBEAT, .payload_len = 0, .cluster_id = 42,
 		.sender_id = 3, .dest_id = 4, .incarnation = 1700000000123ULL,
-		.seq = 1,
+		.echo = 1700000000456ULL, .seq = 1,
 	};
 	u8 buf[FTNL_WIRE_HDR_LEN + 256];
 	size_t len = FTNL_WIRE_HDR_LEN, i;

@@ -35,7 +35,11 @@
 #define FTNL_FAMILY_NAME	"ftnl"
 #define FTNL_FAMILY_VERSION	1
 
-/* Version of the on-the-wire protocol between nodes (datagrams). */
+/*
+ * Version of the on-the-wire protocol between nodes (datagrams). 4 (one
+ * bump for this development cycle): indirect probes, and the header
+ * echoes the destination's incarnation (kmod/wire.h).
+ */
 #define FTNL_PROTO_VERSION	4
 
 /* Multicast group: failure events and cluster configuration changes. */
@@ -255,6 +259,11 @@ enum ftnl_rejoin {
  * @FTNL_DROP_SOURCE: the source address or port is not the one the node
  *	table gives the sender (checked, like every header field, before
  *	the MAC)
+ * @FTNL_DROP_UNPROVEN: a LEAVE at first contact with the sender (this node
+ *	just started, or readmitted it) that does not echo this node's
+ *	incarnation: it may be a previous life's (other such datagrams are
+ *	acted on, pin nothing, and are answered with a HELLO so that a live
+ *	sender echoes this node's incarnation next time)
  */
 enum ftnl_drop_reason {
 	FTNL_DROP_SIZE,
@@ -269,6 +278,7 @@ enum ftnl_drop_reason {
 	FTNL_DROP_NOT_FOR_US,
 	FTNL_DROP_TYPE,
 	FTNL_DROP_SOURCE,
+	FTNL_DROP_UNPROVEN,
 
 	__FTNL_DROP_MAX,
 	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
