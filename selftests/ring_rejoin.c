@@ -33,10 +33,21 @@
  *	fix it pinned the old life, took node 4's next heartbeat for a
  *	restart, and declared node 4 dead.
  *
+ * clock_back (issue 10 item 2): incarnations come from the wall clock,
+ *	which may step back across a reboot (an RTC behind before NTP). The
+ *	guest's clock is set back one hour; node 5 dies, its death is known,
+ *	and it comes back with an incarnation an hour below the one the
+ *	members hold dead. A member tells it the life it knows (the echo of a
+ *	HELLO), node 5 lives on above it, and every member publishes one
+ *	joined event for it; no live node dies. The clock is put back after.
+ *	Before the fix node 5's datagrams were dropped as stale everywhere
+ *	and it never came back.
+ *
  * Time margins as in ring_restart.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +72,7 @@
 FIXTURE(rejoin) {
 	struct st_vc vc;
 	char dir[64];
+	bool clock_back;	/* the wall clock was set back an hour */
 };
 
 FIXTURE_SETUP(rejoin)
@@ -76,11 +88,24 @@ FIXTURE_SETUP(rejoin)
 	ASSERT_EQ(0u, self->vc.nevents);
 }
 
+/* CLOCK_REALTIME moved by @delta_s seconds (negative: back). */
+static int step_clock(long delta_s)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return -1;
+	ts.tv_sec += delta_s;
+	return clock_settime(CLOCK_REALTIME, &ts);
+}
+
 FIXTURE_TEARDOWN(rejoin)
 {
 	char path[128];
 
 	st_vc_fini(&self->vc);
+	if (self->clock_back && step_clock(3600))
+		TH_LOG("cannot put the wall clock forward again");
 	if (self->dir[0]) {
 		snprintf(path, sizeof(path), "%s/death", self->dir);
 		unlink(path);
@@ -358,6 +383,68 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 	EXPECT_EQ(FTNL_NODE_STATE_ALIVE,
 		  st_vc_state_at(&self->vc, NODE, EMITTER, &inc));
 	EXPECT_EQ(inc4, inc);
+}
+
+
+TEST_F_TIMEOUT(rejoin, clock_back, 120)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	uint64_t inc_old, inc_new, t_kill, t_back;
+	char why[256] = "";
+	size_t i, nbefore;
+	uint32_t id;
+
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	inc_old = st_vc_incarnation(&self->vc, NODE);
+	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
+	live[NODE] = false;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
+					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
+					      4 * MARGIN_NS)) {
+			TH_LOG("node %u did not learn of node 5's death", id);
+		}
+	}
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring without node 5: %s", why);
+	}
+	nbefore = self->vc.nevents;
+
+	/* A reboot with the wall clock an hour behind. */
+	ASSERT_EQ(0, step_clock(-3600));
+	self->clock_back = true;
+	ASSERT_EQ(0, st_vc_revive(&self->vc, NODE));
+	t_back = st_mono_ns();
+	ASSERT_EQ(0, st_vc_configure(&self->vc, NODE));
+	live[NODE] = true;
+
+	for (id = 1; id <= N; id++) {
+		if (id == NODE)
+			continue;
+		EXPECT_EQ(0, st_vc_wait_joins(&self->vc, id, NODE, 1,
+					      t_back + ARP_NS + 4 * D_US * 1000ull +
+					      8 * MARGIN_NS)) {
+			TH_LOG("node %u published no joined event for node 5", id);
+		}
+	}
+	inc_new = st_vc_incarnation(&self->vc, NODE);
+	EXPECT_LT(inc_old, inc_new);
+	EXPECT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring with node 5 back: %s", why);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	for (i = nbefore; i < self->vc.nevents; i++)
+		TH_LOG("unexpected event at node %u about node %u (%s)",
+		       self->vc.events[i].at, self->vc.events[i].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[i].f.cause));
+	EXPECT_EQ(nbefore, self->vc.nevents);
 }
 
 TEST_HARNESS_MAIN

@@ -1294,6 +1294,57 @@ u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
 	return k;
 }
 
+/*
+ * A HELLO to @pos, at most one per h: its header tells @pos the
+ * incarnation this node knows of it (ftnl_ring_core_admit(): a sender not
+ * proven yet, or one that speaks from an older life than known).
+ */
+static void ftnl_ring_core_hello(struct ftnl_ring_core *core, u32 pos,
+				 u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (peer->hello_at && now - peer->hello_at < core->det.period_ns)
+		return;
+	peer->hello_at = now;
+	ftnl_ring_send(&core->det, out, pos, FTNL_MSG_HELLO);
+}
+
+/**
+ * ftnl_ring_core_outlived - did a member hear a later life of this node?
+ * @core: the state
+ * @echo: an authentic datagram's echo (this node's incarnation as its
+ *	sender heard it)
+ *
+ * An echo larger than this node's incarnation names a life of this node
+ * that came after the one it lives: its incarnation came from a clock that
+ * stepped back across a restart (an RTC behind before NTP), and every
+ * member that knew the later life drops this one as stale (and says so,
+ * ftnl_ring_core_admit()). The caller then takes an incarnation above
+ * @echo (ftnl_ring_core_renew()). Only a life this node had can be
+ * echoed: a replay cannot push it anywhere it need not go.
+ *
+ * Return: this node must take a new incarnation.
+ */
+bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo)
+{
+	return echo > core->incarnation;
+}
+
+/**
+ * ftnl_ring_core_renew - this node lives on as @incarnation
+ * @core: the state
+ * @incarnation: larger than any echoed (ftnl_ring_core_outlived())
+ *
+ * To the members it is a restart: those that knew a later life readmit
+ * it (ftnl_ring_rejoin()), those that took the smaller one publish its
+ * end. What this node knows of the others is kept.
+ */
+void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation)
+{
+	core->incarnation = incarnation;
+}
+
 /**
  * ftnl_ring_core_admit - incarnation check of an authentic datagram
  * @core: the state
@@ -1325,7 +1376,11 @@ u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,
  * (ftnl_ring_core_hello_rx()) - one that only ever receives from this
  * node (its observer) would otherwise never prove itself. Dropping them
  * instead would lose the first broadcast and NEW_OBSERVER of every pair of
- * nodes that had not talked yet (the ring's DST finds both). Every
+ * nodes that had not talked yet (the ring's DST finds both). A datagram
+ * from an older life of the sender than known is answered with a HELLO
+ * too, which tells the sender the life known of it: a sender whose clock
+ * stepped back learns that it must live on above it
+ * (ftnl_ring_core_outlived()). Every
  * authentic datagram updates what this node echoes back (@peer->heard,
  * the largest incarnation heard: a replay of an older life cannot lower
  * it).
@@ -1346,19 +1401,18 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 		    ftnl_ring_rejoin(core, pos, incarnation, core->det.self, now,
 				     true, out))
 			return FTNL_RING_ACCEPT_NEW;
+		if (incarnation < peer->heard)
+			ftnl_ring_core_hello(core, pos, now, out);
 		ftnl_ring_core_tell_dead(core, pos, incarnation, now, out);
 		return FTNL_RING_DEAD_SENDER;
 	}
-	if (incarnation <= peer->dead_incarnation)
+	if (incarnation <= peer->dead_incarnation) {
+		ftnl_ring_core_hello(core, pos, now, out);
 		return FTNL_RING_STALE;
+	}
 	if (!peer->incarnation) {
 		if (echo != core->incarnation) {
-			if (!peer->hello_at ||
-			    now - peer->hello_at >= core->det.period_ns) {
-				peer->hello_at = now;
-				ftnl_ring_send(&core->det, out, pos,
-					       FTNL_MSG_HELLO);
-			}
+			ftnl_ring_core_hello(core, pos, now, out);
 			return FTNL_RING_UNPINNED;
 		}
 		peer->incarnation = incarnation;
@@ -1368,8 +1422,10 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 			out->welcome(out->ctx, pos);
 		return FTNL_RING_ACCEPT_NEW;
 	}
-	if (incarnation < peer->incarnation)
+	if (incarnation < peer->incarnation) {
+		ftnl_ring_core_hello(core, pos, now, out);
 		return FTNL_RING_STALE;
+	}
 	if (incarnation == peer->incarnation && peer->fresh) {
 		peer->fresh = false;
 		return FTNL_RING_ACCEPT_NEW;

@@ -445,6 +445,8 @@ void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 			      u64 now);
 void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);
+void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation);
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
 				 const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,

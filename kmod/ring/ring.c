@@ -637,6 +637,32 @@ static int ftnl_ring_probe_rx(struct ftnl_ring *ring, u32 pos,
 	return 0;
 }
 
+/*
+ * A member knew a later life of this node, @heard (see
+ * ftnl_ring_core_outlived()): its clock stepped back across a restart.
+ * Live on above it, everywhere this node's incarnation is used; the
+ * netns's next lives start above it too. Under the ring's lock.
+ */
+static void ftnl_ring_renew(struct ftnl_ring *ring, u64 heard)
+{
+	u64 inc = ftnl_new_incarnation(heard), old;
+	struct ftnl_net *fn = ring->fn;
+
+	pr_notice("cluster %u: a member knew incarnation %llu of this node, later than %llu (clock stepped back?): now %llu\n",
+		  ring->cluster->cluster_id, heard, ring->core.incarnation, inc);
+	ftnl_ring_core_renew(&ring->core, inc);
+	WRITE_ONCE(ring->xport.incarnation, inc);
+	ring->bcast.env.incarnation = inc;
+	old = READ_ONCE(fn->incarnation);
+	while (old < inc) {
+		u64 was = cmpxchg64(&fn->incarnation, old, inc);
+
+		if (was == old)
+			break;
+		old = was;
+	}
+}
+
 /**
  * ftnl_ring_rx - act on an authenticated datagram
  * @ring: the ring
@@ -663,6 +689,8 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		goto out;
 	}
 	ftnl_ring_sink(ring, &out);
+	if (ftnl_ring_core_outlived(&ring->core, hdr->echo))
+		ftnl_ring_renew(ring, hdr->echo);
 	/*
 	 * From a member this node may hold dead itself (cut off, it declared
 	 * the others dead first): no admission, no replay window - what it
