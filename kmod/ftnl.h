@@ -199,6 +199,8 @@ struct ftnl_proc_exit {
  *	twice at once; off its stack)
  * @fence_kill: the fence work SIGKILLs the registered processes
  * @fence_work: fences the registered processes of an expelled node
+ * @fence_comeback: the expelled node comes back: the fence work forgets
+ *	the registrations of the ended life, then tells the ring
  */
 struct ftnl_net {
 	possible_net_t net;
@@ -222,6 +224,7 @@ struct ftnl_net {
 	struct delayed_work exits_work;
 	struct ftnl_proc_exit exit_batch[FTNL_PROC_EXIT_BATCH];
 	bool fence_kill;
+	bool fence_comeback;
 	struct work_struct fence_work;
 };
 
@@ -268,7 +271,7 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
 int ftnl_proc_unregister(struct ftnl_net *fn, u32 portid);
 int ftnl_proc_snapshot(struct ftnl_net *fn, u32 index, const kuid_t *only,
 		       struct ftnl_proc_info *info);
-void ftnl_procs_expelled(struct ftnl_net *fn, bool kill);
+void ftnl_procs_expelled(struct ftnl_net *fn, bool kill, bool comeback);
 int ftnl_proc_notifier_register(void);
 void ftnl_proc_notifier_unregister(void);
 

@@ -130,7 +130,7 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
 	    nla_put_u32(msg, FTNL_A_GENERATION, cluster->generation) ||
 	    nla_put_u64_64bit(msg, FTNL_A_INCARNATION,
-			      cluster->transport->incarnation, FTNL_A_PAD) ||
+			      READ_ONCE(cluster->transport->incarnation), FTNL_A_PAD) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_ALGO, cluster->bcast_algo) ||
 	    nla_put_u8(msg, FTNL_A_BCAST_FCG_F, cluster->fcg_f) ||
 	    nla_put_u32(msg, FTNL_A_BCAST_GOSSIP_T_US, cluster->gossip_end_us) ||

@@ -328,36 +328,65 @@ static void ftnl_exits_work(struct work_struct *work)
 	}
 }
 
+/*
+ * A node that comes back as a new incarnation: the registrations of the
+ * ended life end with it, without a broadcast (the cluster holds every
+ * process of that life dead with the node) - also deaths still waiting
+ * for theirs. Their processes stay fenced: told (libftnl's groups answer
+ * -ESTALE), or killed; they register anew in the new life.
+ */
+static void ftnl_procs_forget(struct ftnl_net *fn)
+{
+	struct ftnl_cluster *cluster;
+
+	spin_lock_bh(&fn->procs_lock);
+	ftnl_procs_free_list(&fn->procs);
+	ftnl_procs_free_list(&fn->exits);
+	fn->nprocs = 0;
+	fn->nexits = 0;
+	spin_unlock_bh(&fn->procs_lock);
+	rcu_read_lock();
+	cluster = rcu_dereference(fn->cluster);
+	if (cluster)
+		ftnl_ring_fenced(cluster->ring);
+	rcu_read_unlock();
+}
+
 static void ftnl_fence_work(struct work_struct *work)
 {
 	struct ftnl_net *fn = container_of(work, struct ftnl_net, fence_work);
 	struct ftnl_proc *proc;
 	u32 killed = 0;
 
-	if (!READ_ONCE(fn->fence_kill))
-		return;
-	spin_lock_bh(&fn->procs_lock);
-	list_for_each_entry(proc, &fn->procs, list)
-		if (proc->pid && !kill_pid(proc->pid, SIGKILL, 1))
-			killed++;
-	spin_unlock_bh(&fn->procs_lock);
-	pr_notice("expelled: fence kill: %u registered processes killed\n",
-		  killed);
+	if (READ_ONCE(fn->fence_kill)) {
+		spin_lock_bh(&fn->procs_lock);
+		list_for_each_entry(proc, &fn->procs, list)
+			if (proc->pid && !kill_pid(proc->pid, SIGKILL, 1))
+				killed++;
+		spin_unlock_bh(&fn->procs_lock);
+		pr_notice("expelled: fence kill: %u registered processes killed\n",
+			  killed);
+	}
+	if (READ_ONCE(fn->fence_comeback))
+		ftnl_procs_forget(fn);
 }
 
 /**
  * ftnl_procs_expelled - this node was expelled: fence its processes
  * @fn: the node
  * @kill: the fence policy is FTNL_FENCE_KILL
+ * @comeback: the node comes back as a new incarnation once fenced
  *
  * They learn it from FTNL_CMD_EXPELLED_NTF (libftnl's groups then fail
  * with -ESTALE); with @kill they are also SIGKILLed, from a work item
- * (process context). Any context.
+ * (process context), which also forgets them and tells the ring when the
+ * node is to come back (ftnl_ring_fenced()). Any context.
  */
-void ftnl_procs_expelled(struct ftnl_net *fn, bool kill)
+void ftnl_procs_expelled(struct ftnl_net *fn, bool kill, bool comeback)
 {
 	WRITE_ONCE(fn->fence_kill, kill);
-	if (kill)
+	WRITE_ONCE(fn->fence_comeback, comeback);
+	if (kill || comeback)
 		schedule_work(&fn->fence_work);
 }
 

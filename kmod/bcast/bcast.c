@@ -55,6 +55,26 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 }
 
 /* No timer of @bcast runs after this returns. Process context. */
+/**
+ * ftnl_bcast_new_life - this node came back as @incarnation
+ * @bcast: the broadcast state (the ring's lock held)
+ *
+ * Its broadcasts start with the new incarnation; those of the ended life
+ * still in progress or waiting (corrected gossip) are dropped: the cluster
+ * held that life dead, and what it accused must not come back stamped
+ * with the new one.
+ */
+void ftnl_bcast_new_life(struct ftnl_bcast *bcast, u64 incarnation)
+{
+	lockdep_assert_held(bcast->env.lock);
+	bcast->env.incarnation = incarnation;
+	if (bcast->fcg.active)
+		memset(bcast->fcg.active, 0,
+		       FTNL_FCG_ACTIVE * sizeof(*bcast->fcg.active));
+	bcast->fcg.own = 0;
+	bcast->fcg.queue_len = 0;
+}
+
 void ftnl_bcast_stop(struct ftnl_bcast *bcast)
 {
 	ftnl_fcg_stop(&bcast->fcg);

@@ -194,6 +194,7 @@ int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
 			  struct ftnl_bcast_stats *stats);
 void ftnl_bcast_add_counters(const struct ftnl_bcast *bcast, u64 *sums);
+void ftnl_bcast_new_life(struct ftnl_bcast *bcast, u64 incarnation);
 void ftnl_bcast_stop(struct ftnl_bcast *bcast);
 void ftnl_bcast_free(struct ftnl_bcast *bcast);
 

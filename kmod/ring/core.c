@@ -500,6 +500,9 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->quorum = false;
 	core->probes = false;
 	core->resigned = FTNL_RING_MEMBER;
+	core->expelled = false;
+	core->comeback = false;
+	core->comeback_at = 0;
 	core->rejoin_auto = false;
 	core->flap_max = 0;
 	core->flap_window_ns = 0;
@@ -568,7 +571,14 @@ static bool ftnl_ring_quorum_after(const struct ftnl_ring_core *core, u8 state)
 /*
  * This incarnation is over: stop acting as a member (no heartbeat, no
  * observation, no broadcast: every input but readmission's bookkeeping is
- * ignored, as when stopped) and say so once.
+ * ignored, as when stopped) and say so once. With rejoin auto, a node the
+ * cluster told it is dead comes back as a new incarnation once fenced
+ * (ftnl_ring_core_fenced()): the cluster holds its old life dead and will
+ * readmit a new one. Not one that expelled itself (quorum lost, deaf):
+ * its own fault - the minority side of a partition, a receive path that
+ * failed - outlives the expulsion, nobody tells it when that fault is
+ * gone, and coming back would only make it flap until the flap rule
+ * holds it out; an admin (or a restart) brings it back.
  */
 static bool ftnl_ring_core_expel(struct ftnl_ring_core *core, u8 reason,
 				 u32 by, const struct ftnl_ring_sink *out)
@@ -578,6 +588,10 @@ static bool ftnl_ring_core_expel(struct ftnl_ring_core *core, u8 reason,
 	core->running = false;
 	core->probe.active = false;
 	core->expelled = true;
+	core->comeback = core->rejoin_auto &&
+			 (reason == FTNL_EXPEL_TOLD ||
+			  reason == FTNL_EXPEL_BROADCAST);
+	core->comeback_at = 0;
 	core->expel_reason = reason;
 	core->expelled_by = by;
 	core->det.timer_at = 0;
@@ -654,10 +668,15 @@ void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 	ftnl_ring_det_start(det, now, out);
 }
 
-/* No input changes the state after this but readmission's bookkeeping. */
+/*
+ * No input changes the state after this but readmission's bookkeeping;
+ * an expelled node no longer comes back either.
+ */
 void ftnl_ring_core_stop(struct ftnl_ring_core *core)
 {
 	core->running = false;
+	core->comeback = false;
+	core->comeback_at = 0;
 }
 
 /*
@@ -1025,7 +1044,12 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 
 	if (!core->running) {
 		det->timer_at = 0;
-		return FTNL_RING_IDLE;
+		if (!core->expelled || !core->comeback_at)
+			return FTNL_RING_IDLE;
+		if (now >= core->comeback_at)
+			return FTNL_RING_COMEBACK;
+		ftnl_ring_det_rearm(det, core->comeback_at);
+		return FTNL_RING_WAIT;
 	}
 	what = ftnl_ring_det_expire(det, now);
 	if (what == FTNL_RING_PROBE) {
@@ -1616,6 +1640,99 @@ bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
 	    2 * core->ndead <= n - 1 - core->nleft)
 		return false;
 	return ftnl_ring_core_expel(core, FTNL_EXPEL_TOLD, from, out);
+}
+
+/**
+ * ftnl_ring_core_fenced - the fence of this expelled node is done
+ * @core: the state
+ * @now: current time
+ *
+ * Its registered processes were told (and killed, as the policy says):
+ * none of them acts in the old life any more. A node that is to come
+ * back (@core->comeback) does so FTNL_RING_COMEBACK_HOLD after this: the
+ * suspicion timer is set for then, and its expiry says
+ * FTNL_RING_COMEBACK.
+ *
+ * Return: the comeback is scheduled (false: nothing to come back to).
+ */
+bool ftnl_ring_core_fenced(struct ftnl_ring_core *core, u64 now)
+{
+	if (!core->expelled || !core->comeback || core->comeback_at)
+		return false;
+	core->comeback_at = now + FTNL_RING_COMEBACK_HOLD(&core->det);
+	ftnl_ring_det_rearm(&core->det, core->comeback_at);
+	return true;
+}
+
+/*
+ * Accusations of this node's ended life that the cluster may never have
+ * taken (it was cut off or frozen when it made them, and its broadcasts
+ * came from a dead node): forgotten, so that the new life never tells a
+ * live member that it is dead. The deaths it learned from others stay;
+ * a true death among the forgotten ones comes back with the welcome's D,
+ * or is found again.
+ */
+static void ftnl_ring_core_forget_own(struct ftnl_ring_core *core)
+{
+	u32 pos;
+
+	for (pos = 0; pos < core->det.n; pos++) {
+		struct ftnl_ring_peer *peer = &core->peers[pos];
+
+		if (pos == core->det.self || peer->state != FTNL_NODE_STATE_DEAD ||
+		    peer->observer != core->det.self ||
+		    peer->cause != FTNL_CAUSE_OBSERVED)
+			continue;
+		peer->state = FTNL_NODE_STATE_ALIVE;
+		/* Its life goes on: news of its death in it is news again. */
+		peer->dead_incarnation = peer->incarnation ?
+					 peer->incarnation - 1 : 0;
+		core->ndead--;
+		ftnl_bit_clear(core->dead, pos);
+	}
+}
+
+/**
+ * ftnl_ring_core_comeback - this expelled node comes back as @incarnation
+ * @core: the state
+ * @incarnation: its new incarnation, larger than every one it had
+ * @now: current time
+ * @out: the sink
+ *
+ * Once the hold after the fence is over (ftnl_ring_core_expire() said
+ * FTNL_RING_COMEBACK). The node keeps D (less its own accusations: see
+ * ftnl_ring_core_forget_own()) and the incarnations it knows, and starts
+ * the detector afresh (NEW_OBSERVER to its emitter, heartbeats): the
+ * members hear a new incarnation of a node they hold dead and readmit it
+ * through the rejoin path (the first one admits it, broadcasts its JOIN
+ * and welcomes it with its D). The caller stamps @incarnation on its
+ * datagrams from now on.
+ *
+ * Return: it came back (false: not expelled to come back, the hold is
+ * not over, or @incarnation is not newer).
+ */
+bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
+			     u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_detector *det = &core->det;
+	u64 probe_lead_ns = det->probe_lead_ns;
+
+	if (!core->expelled || !core->comeback_at || now < core->comeback_at ||
+	    incarnation <= core->incarnation)
+		return false;
+	ftnl_ring_core_forget_own(core);
+	core->incarnation = incarnation;
+	core->expelled = false;
+	core->comeback = false;
+	core->comeback_at = 0;
+	core->resigned = FTNL_RING_MEMBER;
+	core->probe = (struct ftnl_ring_prober){ 0 };
+	core->owed = det->self;
+	ftnl_ring_det_init(det, det->n, det->self, det->period_ns,
+			   det->timeout_ns);
+	det->probe_lead_ns = probe_lead_ns;
+	ftnl_ring_core_start(core, now, out);
+	return true;
 }
 
 /**

@@ -84,6 +84,22 @@
 #define FTNL_RING_EXPEL_HOLD(det)	(2 * (det)->timeout_ns)
 
 /*
+ * The comeback (rejoin auto): a node the cluster told it is dead (EXPELLED,
+ * or a broadcast of its own death) starts a new incarnation this long after
+ * its fence is done, and is readmitted like a rebooted node. The members
+ * told it only 2d after its death (FTNL_RING_EXPEL_HOLD), and a death's
+ * broadcast reaches every member within d in a working cluster: 4d more,
+ * and every member holds the old life dead, with the incarnation the
+ * broadcast named, long before the new one speaks. The new life then
+ * meets a dead node everywhere (one rejoin, one JOIN, one `joined` per
+ * member) rather than racing the broadcast of the old life's death, and
+ * any late news about the old life names an incarnation that is stale
+ * (older than the new one). The flap rule (K rejoins per window W) bounds
+ * the cycle of a node that keeps being expelled.
+ */
+#define FTNL_RING_COMEBACK_HOLD(det)	(4 * (det)->timeout_ns)
+
+/*
  * Ring positions: indices 0..n-1 of the id-sorted node table; the ring
  * runs in ascending order, wrapping around.
  */
@@ -217,6 +233,7 @@ enum ftnl_ring_expiry {
 	FTNL_RING_SUSPECT,	/* task T3: the emitter is to enter D */
 	FTNL_RING_PROBE,	/* the deadline is near: probe the emitter */
 	FTNL_RING_RESIGNED,	/* this node gave up its membership */
+	FTNL_RING_COMEBACK,	/* expelled: the hold is over, come back */
 };
 
 void ftnl_ring_det_init(struct ftnl_ring_detector *det, u32 n, u32 self,
@@ -342,6 +359,9 @@ struct ftnl_ring_prober {
  * @expelled: the cluster declared this incarnation dead (or it expelled
  *	itself): it no longer acts as a member - no heartbeat, no
  *	observation, no broadcast - until it comes back as a new incarnation
+ * @comeback: expelled because the cluster said so, with rejoin auto: it
+ *	comes back (ftnl_ring_core_comeback()) once fenced and held
+ * @comeback_at: when the hold ends, 0 until the fence is done
  * @expel_reason: enum ftnl_expel_reason, when @expelled
  * @expelled_by: position of the member that said so (this node's own when
  *	it expelled itself), when @expelled
@@ -370,6 +390,8 @@ struct ftnl_ring_core {
 	bool probes;
 	u8 resigned;
 	bool expelled;
+	bool comeback;
+	u64 comeback_at;
 	u8 expel_reason;
 	u32 expelled_by;
 	bool rejoin_auto;
@@ -475,6 +497,9 @@ bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
 bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
 				u64 incarnation,
 				const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_fenced(struct ftnl_ring_core *core, u64 now);
+bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
+			     u64 now, const struct ftnl_ring_sink *out);
 void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 			 struct ftnl_node_view *view);
 bool ftnl_ring_core_take_timer(struct ftnl_ring_core *core, u64 *at);

@@ -236,7 +236,8 @@ static void ftnl_ring_sink_expelled(void *ctx)
 	} else {
 		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
 	}
-	ftnl_procs_expelled(ring->fn, ring->cluster->fence == FTNL_FENCE_KILL);
+	ftnl_procs_expelled(ring->fn, ring->cluster->fence == FTNL_FENCE_KILL,
+			    core->comeback);
 }
 
 /* The node at @pos came back too often: held out, and the log says so. */
@@ -529,6 +530,50 @@ static void ftnl_ring_note_hb_wait(struct ftnl_ring *ring, ktime_t now)
 	ftnl_ring_self_late(ring, due, now);
 }
 
+/*
+ * The netns's next lives start above @inc, this ring's new one (the
+ * netns's incarnation only grows; configuration changes write it too).
+ */
+static void ftnl_ring_raise_netns_life(struct ftnl_net *fn, u64 inc)
+{
+	u64 old = READ_ONCE(fn->incarnation);
+
+	while (old < inc) {
+		u64 was = cmpxchg64(&fn->incarnation, old, inc);
+
+		if (was == old)
+			break;
+		old = was;
+	}
+}
+
+/*
+ * The expelled node comes back (the core's hold after its fence is over):
+ * a new incarnation, stamped from now on on every datagram (transport) and
+ * broadcast (the broadcast layer, whose broadcasts of the old life are
+ * dropped), and shown by `info` (@fn->incarnation: a later `cluster set`
+ * goes on with it); heartbeats start again.
+ */
+static void ftnl_ring_comeback(struct ftnl_ring *ring, ktime_t now,
+			       const struct ftnl_ring_sink *out)
+{
+	struct ftnl_net *fn = ring->fn;
+	u64 old = ring->core.incarnation;
+	u64 inc = ftnl_new_incarnation(max_t(u64, READ_ONCE(fn->incarnation),
+					     old));
+
+	lockdep_assert_held(&ring->lock);
+	WRITE_ONCE(ring->xport.incarnation, inc);
+	ftnl_bcast_new_life(&ring->bcast, inc);
+	ftnl_ring_raise_netns_life(fn, inc);
+	if (WARN_ON_ONCE(!ftnl_ring_core_comeback(&ring->core, inc,
+						  ktime_to_ns(now), out)))
+		return;
+	pr_notice("node %u of cluster %u comes back: incarnation %llu after %llu\n",
+		  ring->cluster->self_id, ring->cluster->cluster_id, inc, old);
+	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
+}
+
 /* Task T3, the re-check of a deadline moved by T2, the local health rule. */
 static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 {
@@ -550,9 +595,16 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	}
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_note_hb_wait(ring, now);
-	if (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out) ==
-	    FTNL_RING_SUSPECT)
+	switch (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out)) {
+	case FTNL_RING_SUSPECT:
 		ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);
+		break;
+	case FTNL_RING_COMEBACK:
+		ftnl_ring_comeback(ring, now, &out);
+		break;
+	default:
+		break;
+	}
 	/* Test stall: its receive backlog is read after the timer. */
 	ftnl_ring_stall_backlog(ring, now);
 	if (ftnl_ring_core_take_timer(&ring->core, &at)) {
@@ -645,22 +697,14 @@ static int ftnl_ring_probe_rx(struct ftnl_ring *ring, u32 pos,
  */
 static void ftnl_ring_renew(struct ftnl_ring *ring, u64 heard)
 {
-	u64 inc = ftnl_new_incarnation(heard), old;
-	struct ftnl_net *fn = ring->fn;
+	u64 inc = ftnl_new_incarnation(heard);
 
 	pr_notice("cluster %u: a member knew incarnation %llu of this node, later than %llu (clock stepped back?): now %llu\n",
 		  ring->cluster->cluster_id, heard, ring->core.incarnation, inc);
 	ftnl_ring_core_renew(&ring->core, inc);
 	WRITE_ONCE(ring->xport.incarnation, inc);
 	ring->bcast.env.incarnation = inc;
-	old = READ_ONCE(fn->incarnation);
-	while (old < inc) {
-		u64 was = cmpxchg64(&fn->incarnation, old, inc);
-
-		if (was == old)
-			break;
-		old = was;
-	}
+	ftnl_ring_raise_netns_life(ring->fn, inc);
 }
 
 /**
@@ -1041,6 +1085,24 @@ bool ftnl_ring_expelled(struct ftnl_ring *ring)
 	expelled = ring->core.expelled;
 	spin_unlock_bh(&ring->lock);
 	return expelled;
+}
+
+/**
+ * ftnl_ring_fenced - the fence of this expelled node is done
+ * @ring: the ring
+ *
+ * Its registered processes of the ended life are told, killed as the
+ * policy says, and forgotten: with rejoin auto, a node the cluster told
+ * it is dead comes back as a new incarnation after the core's hold
+ * (FTNL_RING_COMEBACK_HOLD). Nothing once the ring is stopped. Process
+ * context (the fence work).
+ */
+void ftnl_ring_fenced(struct ftnl_ring *ring)
+{
+	spin_lock_bh(&ring->lock);
+	if (ftnl_ring_core_fenced(&ring->core, ktime_get_ns()))
+		ftnl_ring_sync_timer(ring);
+	spin_unlock_bh(&ring->lock);
 }
 
 /**

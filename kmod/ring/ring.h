@@ -78,6 +78,7 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why);
 void ftnl_ring_view(struct ftnl_ring *ring, u32 pos,
 		    struct ftnl_node_view *view);
 bool ftnl_ring_expelled(struct ftnl_ring *ring);
+void ftnl_ring_fenced(struct ftnl_ring *ring);
 u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 			  const struct ftnl_proc_exit *exits, u32 n);
 

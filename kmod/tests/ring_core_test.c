@@ -1258,6 +1258,122 @@ static void test_first_contact(const void *arg)
 	TAP_CHECK_INT(x.rec.nsent, 2);
 }
 
+/*
+ * The comeback: told it is dead, with rejoin auto, fenced, held 4d: a new
+ * incarnation, its own accusations forgotten, the rest of D kept, the
+ * detector started afresh; a member readmits it. Not for manual, not when
+ * it expelled itself, not before the fence or the hold.
+ */
+static void test_comeback(const void *arg)
+{
+	struct ftnl_node_view view;
+	struct node x, m;
+	u64 inc, at;
+	u32 ndead;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
+	inc = x.core.incarnation;
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_admit(&x.core, 1, 101, x.core.incarnation, 1, &x.out);
+	ftnl_ring_core_admit(&x.core, 4, 104, x.core.incarnation, 1, &x.out);
+	ftnl_ring_core_heartbeat(&x.core, 1, 1);
+	/* Node 4 died (learned), then this node, cut off, accused node 1. */
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 104, 0, 2, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1 + D + 4, &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK(ftnl_bit_test(x.dead, 1));
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	ndead = x.core.ndead;
+	TAP_CHECK_INT(ndead, 2);
+	clear(&x);
+	/* Not fenced, not expelled: nothing to come back from. */
+	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 2000));
+	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, inc + 1, 1 << 30, &x.out));
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(x.core.comeback);
+	/* Before the fence is done: the timer stays off. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 3000, &x.out), FTNL_RING_IDLE);
+	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, inc + 1, 3000, &x.out));
+	TAP_CHECK(ftnl_ring_core_fenced(&x.core, 3000));
+	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 3001));	/* once */
+	TAP_CHECK(ftnl_ring_core_take_timer(&x.core, &at));
+	TAP_CHECK_UINT(at, 3000 + 4 * D);
+	/* Early: waits for the end of the hold; then says so. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 3000 + D, &x.out), FTNL_RING_WAIT);
+	TAP_CHECK(ftnl_ring_core_take_timer(&x.core, &at));
+	TAP_CHECK_UINT(at, 3000 + 4 * D);
+	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, inc + 1, 3000 + D, &x.out));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out), FTNL_RING_COMEBACK);
+	TAP_CHECK(!ftnl_ring_core_take_timer(&x.core, &at));
+	/* Never an older or the same incarnation. */
+	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, inc, 3000 + 4 * D, &x.out));
+	TAP_CHECK_INT(x.rec.nsent, 0);
+	TAP_CHECK(ftnl_ring_core_comeback(&x.core, inc + 7, 3000 + 4 * D, &x.out));
+	TAP_CHECK(x.core.running);
+	TAP_CHECK(!x.core.expelled);
+	TAP_CHECK_UINT(x.core.incarnation, inc + 7);
+	/* Its own accusation is forgotten; the death it learned stays. */
+	TAP_CHECK(!ftnl_bit_test(x.dead, 1));
+	TAP_CHECK_INT(x.peers[1].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK(ftnl_bit_test(x.dead, 4));
+	TAP_CHECK_INT(x.core.ndead, 1);
+	/* Its old emitter's life goes on: its datagrams are accepted. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 101, x.core.incarnation,
+					   3000 + 4 * D, &x.out),
+		      FTNL_RING_ACCEPT);
+	/* The detector starts afresh: NEW_OBSERVER to its emitter. */
+	TAP_CHECK_INT(x.core.det.emitter, 1);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
+	ftnl_ring_core_view(&x.core, 2, 10, &view);
+	TAP_CHECK_INT(view.state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_UINT(view.incarnation, inc + 7);
+	/* The old life's EXPELLED and death are stale now. */
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, inc, 3, 3000 + 4 * D, &x.out);
+	TAP_CHECK(x.core.running);
+
+	/* A member that holds the old life dead readmits the new one. */
+	node_init(&m, 5, 3);
+	ftnl_ring_core_set_rejoin(&m.core, true, 3, 100000);
+	ftnl_ring_core_start(&m.core, 0, &m.out);
+	ftnl_ring_core_admit(&m.core, 2, inc, m.core.incarnation, 1, &m.out);
+	ftnl_ring_core_heartbeat(&m.core, 2, 1);
+	ftnl_ring_core_death_heard(&m.core, 2, FTNL_NODE_STATE_DEAD, inc, 4, 2, &m.out);
+	clear(&m);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&m.core, 2, inc + 7, m.core.incarnation,
+					   5000, &m.out),
+		      FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(m.rec.njoined, 1);
+	TAP_CHECK(m.rec.join_originate[0]);
+	TAP_CHECK_INT(m.core.ndead, 0);
+	ftnl_ring_core_death_heard(&m.core, 2, FTNL_NODE_STATE_DEAD, inc, 4, 5001, &m.out);
+	TAP_CHECK(!ftnl_bit_test(m.dead, 2));
+
+	/* Manual, or expelled by its own rule: no comeback. */
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_rejoin(&x.core, false, 3, 100000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, x.core.incarnation, &x.out));
+	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 10));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1 << 30, &x.out), FTNL_RING_IDLE);
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	TAP_CHECK(ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
+	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 10));
+	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, x.core.incarnation + 1, 1 << 30, &x.out));
+	/* By broadcast of its own death: it comes back too. */
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, x.core.incarnation, 3, 5, &x.out);
+	TAP_CHECK(x.core.expelled);
+	TAP_CHECK(ftnl_ring_core_fenced(&x.core, 10));
+}
+
 int main(void)
 {
 	tap_add(test_start_tick, NULL,
@@ -1280,6 +1396,8 @@ int main(void)
 		"EXPELLED for this incarnation only; from a node held dead only when most are; then nothing acts; said once");
 	tap_add(test_expelled_by_broadcast, NULL,
 		"its own death by broadcast in this incarnation expels it; an older one, a leave or no incarnation does not");
+	tap_add(test_comeback, NULL,
+		"comeback: told dead, fenced, held 4d, new incarnation, own accusations forgotten, readmitted; not manual nor self-expelled");
 	tap_add(test_expel_self, NULL,
 		"ftnl_ring_core_expel_self: once, while running, reason and self recorded, nothing sent");
 	tap_add(test_exhaustive_orders, NULL,
