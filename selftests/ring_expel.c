@@ -33,9 +33,29 @@
  * after the emitter's last heartbeat (at most h before the cut); the cut
  * to the expulsion is logged and must lie within (2d, 2.5d + MARGIN).
  * d = 1 s keeps machine stalls from causing failures that would muddle
- * the picture (see ring_leave.c).
+ * the picture (see ring_leave.c). Having expelled itself, node 3 does not
+ * come back by itself, even with rejoin auto (Documentation/ring.rst,
+ * "Comeback"): 4d after its expulsion it is still expelled, no joined.
+ *
+ * Told by the cluster, with rejoin auto (the default), a node comes back
+ * as a new incarnation once fenced and held 4d:
+ *
+ *   - frozen_then_comes_back: node 3's ring is frozen (the module's
+ *     test-only test_stall_ms: its timers wait, what it receives is not
+ *     read) for 3.5d: the others declare it dead, and when it resumes a
+ *     member tells it (reason told or broadcast). It then comes back:
+ *     every other node publishes exactly one joined for it (and nothing
+ *     else but its one death), it is expelled once only, every node lists
+ *     every node alive and node 3 with a larger incarnation, a new
+ *     registration works there, and the ring closes around all five;
+ *   - late_configured_node_joins: node 5 is configured after the others
+ *     have declared it dead (d + the 30 s boot grace: nodes of a cluster
+ *     booting minutes apart). The first member that hears it takes its
+ *     incarnation for the dead one and tells it; it comes back and
+ *     becomes a member, with the same checks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
@@ -56,6 +76,9 @@
 #define MARGIN_NS	500000000ull
 #define VICTIM		3
 #define JOB		77
+/* FTNL_RING_BOOT_GRACE_NS (kmod/ring/core.h) */
+#define BOOT_GRACE_NS	30000000000ull
+#define STALL_PARAM	"/sys/module/ftnl/parameters/test_stall_ms"
 
 /* What the registered process on the victim saw, through a pipe. */
 struct expel_report {
@@ -284,6 +307,19 @@ static void run_expel(struct __test_metadata *_metadata, struct st_vc *vc,
 		TH_LOG("ring without node %u: %s", VICTIM, why);
 	}
 
+	/* Expelled by its own rule: it does not come back by itself. */
+	while (st_mono_ns() < expelled_at + 4 * D_NS + 2 * MARGIN_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	EXPECT_EQ(0u, st_vc_count_joins(vc, 0, VICTIM));
+	ASSERT_EQ(0, st_vc_list(vc, VICTIM, &t));
+	e = st_vc_entry(&t, VICTIM);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((int)FTNL_NODE_STATE_EXPELLED, (int)e->state) {
+		TH_LOG("node %u, expelled by its own rule, came back: %s",
+		       VICTIM, ftnl_node_state_name(e->state));
+	}
+	ftnl_node_table_free(&t);
+
 	/* Configured again: a new life, which rejoins (not expelled again). */
 	back = st_mono_ns();
 	ASSERT_EQ(0, st_vc_configure(vc, VICTIM));
@@ -319,6 +355,188 @@ TEST_F_TIMEOUT(expel, cut_off_then_healed_fence_none, 120)
 TEST_F_TIMEOUT(expel, cut_off_then_healed_fence_kill, 120)
 {
 	run_expel(_metadata, &self->vc, true);
+}
+
+/*
+ * After its expulsion (at @since), @victim comes back as a new incarnation
+ * (larger than @old_inc) and every other node readmits it: one joined
+ * each, nothing else but its one death, no second expulsion, every node
+ * alive everywhere, the ring closed around all of them, and a process
+ * registers on @victim in its new life.
+ */
+static void check_comeback(struct __test_metadata *_metadata,
+			   struct st_vc *vc, uint32_t victim, uint64_t old_inc,
+			   uint64_t since)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_handle *h = NULL;
+	struct ftnl_node_table t;
+	const struct ftnl_node *e;
+	uint64_t joined = 0, inc;
+	char why[256] = "";
+	uint32_t id, of;
+	size_t i;
+
+	for (id = 1; id <= vc->n; id++) {
+		live[id] = true;
+		if (id == victim)
+			continue;
+		ASSERT_EQ(0, st_vc_wait_joins(vc, id, victim, 1,
+					      since + 12 * D_NS)) {
+			TH_LOG("node %u never readmitted node %u", id, victim);
+		}
+	}
+	for (i = 0; i < vc->njoins; i++)
+		if (vc->joins[i].f.node_id == victim &&
+		    vc->joins[i].f.time_mono_ns > joined)
+			joined = vc->joins[i].f.time_mono_ns;
+	TH_LOG("expelled to the last joined: %.1f ms (hold 4d = %.1f ms)",
+	       ((double)joined - (double)since) / 1e6, 4 * D_NS / 1e6);
+	EXPECT_LE(since + 4 * D_NS, joined);
+	ASSERT_EQ(0, st_vc_wait_ring(vc, live, 10000, why, sizeof(why))) {
+		TH_LOG("ring with node %u back: %s", victim, why);
+	}
+	/* Quiet for 3d: nothing flaps. */
+	while (st_mono_ns() < joined + 3 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	for (id = 1; id <= vc->n; id++) {
+		if (id == victim)
+			continue;
+		EXPECT_EQ(1u, st_vc_count_events(vc, id, victim, -1));
+		EXPECT_EQ(1u, st_vc_count_joins(vc, id, victim));
+		EXPECT_EQ(1u, st_vc_count_joins(vc, id, 0));
+	}
+	for (i = 0; i < vc->nevents; i++) {
+		const struct st_vc_event *ev = &vc->events[i];
+
+		if (ev->at == victim)
+			continue;
+		EXPECT_EQ(victim, ev->f.node_id) {
+			TH_LOG("node %u: event about node %u (%s)", ev->at,
+			       ev->f.node_id, ftnl_event_cause_name(ev->f.cause));
+			ST_VC_LOG_STALL(vc);
+		}
+	}
+	EXPECT_EQ(1u, vc->node[victim].expelled);
+	inc = st_vc_incarnation(vc, victim);
+	EXPECT_LT(old_inc, inc);
+	for (i = 0; i < vc->njoins; i++)
+		if (vc->joins[i].f.node_id == victim)
+			EXPECT_EQ(inc, vc->joins[i].f.incarnation);
+	for (id = 1; id <= vc->n; id++) {
+		ASSERT_EQ(0, st_vc_list(vc, id, &t));
+		for (of = 1; of <= vc->n; of++) {
+			e = st_vc_entry(&t, of);
+			ASSERT_NE(NULL, e);
+			EXPECT_EQ((int)FTNL_NODE_STATE_ALIVE, (int)e->state) {
+				TH_LOG("node %u holds node %u %s", id, of,
+				       ftnl_node_state_name(e->state));
+			}
+			if (of == victim)
+				EXPECT_EQ(inc, e->incarnation);
+		}
+		ftnl_node_table_free(&t);
+	}
+	/* The new life takes registrations. */
+	ASSERT_EQ(0, setns(vc->node[victim].ns, CLONE_NEWNET));
+	ASSERT_EQ(0, ftnl_open(&h));
+	EXPECT_EQ(0, ftnl_proc_register(h, JOB, 9));
+	ftnl_close(h);
+	ASSERT_EQ(0, setns(vc->root_ns, CLONE_NEWNET));
+}
+
+/* Freeze node @id's ring for @ms ms (the write acts in the writer's netns). */
+static int stall(struct st_vc *vc, uint32_t id, unsigned int ms)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", ms), err = 0, fd;
+
+	fd = open(STALL_PARAM, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (setns(vc->node[id].ns, CLONE_NEWNET))
+		err = -errno;
+	else if (pwrite(fd, buf, (size_t)len, 0) != len)
+		err = -errno;
+	if (setns(vc->root_ns, CLONE_NEWNET) && !err)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+TEST_F_TIMEOUT(expel, frozen_then_comes_back, 120)
+{
+	struct st_vc *vc = &self->vc;
+	struct ftnl_cluster_info ci;
+	uint64_t frozen, resumed;
+	char why[256] = "";
+	uint32_t id;
+
+	ASSERT_EQ(0, st_vc_configure_all(vc));
+	ASSERT_EQ(0, st_vc_wait_settled(vc, 20000, why, sizeof(why))) {
+		TH_LOG("cluster did not settle: %s", why);
+	}
+	ASSERT_EQ(0, ftnl_cluster_get(vc->node[VICTIM].h, &ci));
+	frozen = st_mono_ns();
+	ASSERT_EQ(0, stall(vc, VICTIM, 7 * D_US / 2000)) {
+		TH_LOG("%s: a module without the test stall", STALL_PARAM);
+	}
+	resumed = frozen + 7 * D_NS / 2;
+	for (id = 1; id <= N; id++)
+		if (id != VICTIM)
+			ASSERT_EQ(0, st_vc_wait_event(vc, id, VICTIM, 1,
+						      resumed)) {
+				TH_LOG("node %u never declared node %u dead",
+				       id, VICTIM);
+			}
+	while (!vc->node[VICTIM].expelled && st_mono_ns() < resumed + 10 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	ASSERT_EQ(1u, vc->node[VICTIM].expelled);
+	EXPECT_EQ(ci.incarnation, vc->node[VICTIM].expel.incarnation);
+	EXPECT_NE((uint32_t)VICTIM, vc->node[VICTIM].expel.by_id);
+	EXPECT_TRUE(vc->node[VICTIM].expel.reason == FTNL_EXPEL_TOLD ||
+		    vc->node[VICTIM].expel.reason == FTNL_EXPEL_BROADCAST) {
+		TH_LOG("reason %s",
+		       ftnl_expel_reason_name(vc->node[VICTIM].expel.reason));
+	}
+	TH_LOG("resumed to expelled: %.1f ms (by node %u, reason %s)",
+	       ((double)vc->node[VICTIM].expel.time_mono_ns -
+		(double)resumed) / 1e6, vc->node[VICTIM].expel.by_id,
+	       ftnl_expel_reason_name(vc->node[VICTIM].expel.reason));
+	check_comeback(_metadata, vc, VICTIM, ci.incarnation,
+		       vc->node[VICTIM].expel.time_mono_ns);
+}
+
+/* A node configured after the others declared it dead (boot grace). */
+TEST_F_TIMEOUT(expel, late_configured_node_joins, 150)
+{
+	struct st_vc *vc = &self->vc;
+	uint64_t first, since;
+	char why[256] = "";
+	uint32_t id;
+
+	for (id = 1; id < N; id++)
+		ASSERT_EQ(0, st_vc_configure(vc, id));
+	first = st_mono_ns();
+	for (id = 1; id < N; id++)
+		ASSERT_EQ(0, st_vc_wait_event(vc, id, N, 1,
+					      first + BOOT_GRACE_NS +
+					      4 * D_NS + 20 * MARGIN_NS)) {
+			TH_LOG("node %u never declared the unconfigured node %u dead",
+			       id, N);
+		}
+	ASSERT_EQ(0, st_vc_configure(vc, N));
+	since = st_mono_ns();
+	while (!vc->node[N].expelled && st_mono_ns() < since + 10 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 50));
+	TH_LOG("node %u, configured %.1f s after node 1, expelled: %u", N,
+	       (since - first) / 1e9, vc->node[N].expelled);
+	ASSERT_EQ(1u, vc->node[N].expelled) {
+		TH_LOG("(%s)", st_vc_node_note(vc, N, why, sizeof(why)));
+	}
+	EXPECT_EQ((uint32_t)FTNL_EXPEL_TOLD, vc->node[N].expel.reason);
+	check_comeback(_metadata, vc, N, vc->node[N].expel.incarnation,
+		       vc->node[N].expel.time_mono_ns);
 }
 
 TEST_HARNESS_MAIN
