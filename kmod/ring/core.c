@@ -1716,6 +1716,7 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 {
 	struct ftnl_ring_detector *det = &core->det;
 	u64 probe_lead_ns = det->probe_lead_ns;
+	u64 stall_waits = det->stall_waits;
 
 	if (!core->expelled || !core->comeback_at || now < core->comeback_at ||
 	    incarnation <= core->incarnation)
@@ -1730,7 +1731,9 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 	core->owed = det->self;
 	ftnl_ring_det_init(det, det->n, det->self, det->period_ns,
 			   det->timeout_ns);
+	/* Settings and counters outlive a life. */
 	det->probe_lead_ns = probe_lead_ns;
+	det->stall_waits = stall_waits;
 	ftnl_ring_core_start(core, now, out);
 	return true;
 }

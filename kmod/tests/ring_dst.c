@@ -62,6 +62,17 @@
  *   no flap              the flapping node's (K+1)-th life is held out
  *                        everywhere (dead or held out, never alive).
  *
+ * Mode comeback (rejoin auto): crashes, then one node frozen past d as in
+ * mode freeze, the datagrams to it lost or not; once expelled, its fence
+ * takes up to 2d, then it comes back after the core's hold as a new
+ * incarnation (ftnl_ring_core_fenced(), ftnl_ring_core_comeback()).
+ * Checked, beyond the freeze's properties: it is expelled once only (its
+ * new life never), no node ever puts its new life in D, and at the end
+ * every node, the one that came back included, knows the same D and every
+ * member alive (the new life everywhere), the ring is reconnected around
+ * all of them, and every node that never failed published exactly one
+ * joined for it.
+ *
  *   ring-dst [SCHEDULES [FIRST_SEED]]   TAP; a failing seed is printed and
  *                                       replays alone: ring-dst 1 SEED
  *                                       (RING_DST_TRACE=1: every event)
@@ -87,7 +98,8 @@
 #define AFTER_HEAL	(1500 * MS)
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
-	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY };
+	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
+	       EV_FENCED };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -101,6 +113,9 @@ enum mode {
 			 * late broadcasts
 			 */
 	MODE_ADAPTIVE,	/* crashes, leaves; adaptive timeouts in [d_min, d] */
+	MODE_COMEBACK,	/* freeze with rejoin auto: the expelled node comes
+			 * back as a new incarnation
+			 */
 };
 
 /*
@@ -168,6 +183,7 @@ struct node {
 	u64 inc;		/* this life's incarnation */
 	u64 prev_max;		/* the largest of its earlier lives */
 	u32 restarts;		/* lives after the first */
+	u64 fenced_at;		/* MODE_COMEBACK: its fence done */
 	bool held_out_life;	/* this life was refused (flap) somewhere */
 	u32 joined_seen[MAX_N];	/* joined published about each node */
 	u64 stall_until;	/* CPU stall: nothing runs */
@@ -530,6 +546,10 @@ static void sink_expelled(void *ctx)
 		     s->cur, took / 1000, bound / 1000);
 	if (took > s->worst_expel_ns)
 		s->worst_expel_ns = took;
+	/* Its fence: a work item that takes its time. */
+	if (s->mode == MODE_COMEBACK)
+		push(s, (struct ev){ .time = s->now + rnd_in(s, 0, 2 * D_NS),
+				     .type = EV_FENCED, .node = s->cur });
 }
 
 /*
@@ -671,11 +691,41 @@ static void do_tick(struct dst *s, u32 i)
 	ftnl_ring_core_tick(&s->node[i].core, s->now, sink(s, i, &out));
 }
 
+/*
+ * The expelled node comes back: a new life (as a restart's), the core
+ * keeps what it knew; a new tick chain.
+ */
+static void do_comeback(struct dst *s, u32 i)
+{
+	struct node *x = &s->node[i];
+	struct ftnl_ring_sink out;
+
+	if (!ftnl_ring_core_comeback(&x->core, x->inc + 100, s->now,
+				     sink(s, i, &out))) {
+		fail(s, "node %u: comeback refused at %llu ms", i, s->now / MS);
+		return;
+	}
+	if (s->now < x->fenced_at + FTNL_RING_COMEBACK_HOLD(&x->core.det))
+		fail(s, "node %u came back %llu us after its fence", i,
+		     (s->now - x->fenced_at) / 1000);
+	if (trace)
+		fprintf(stderr, "%llu us: node %u comes back, life %llu\n",
+			s->now / 1000, i, x->inc + 100);
+	x->inc += 100;
+	x->restarts++;
+	x->zombie = false;
+	s->failed_mask &= ~(1ULL << i);
+	push(s, (struct ev){ .time = s->now, .type = EV_TICK, .node = i,
+			     .sinc = x->inc });
+}
+
 static void do_timer(struct dst *s, u32 i)
 {
 	struct ftnl_ring_sink out;
 
-	ftnl_ring_core_expire(&s->node[i].core, s->now, sink(s, i, &out));
+	if (ftnl_ring_core_expire(&s->node[i].core, s->now, sink(s, i, &out)) ==
+	    FTNL_RING_COMEBACK)
+		do_comeback(s, i);
 	sync_timer(s, i);
 }
 
@@ -1014,7 +1064,7 @@ static void episode_check(struct dst *s)
 
 struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
-	u64 freezes, worst_expel_ns;
+	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals;
 	u64 worst_num, worst_den;
@@ -1090,10 +1140,11 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
 	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
-		    mode != MODE_ADAPTIVE && rnd(s) % 3 == 0;
+		    mode != MODE_ADAPTIVE && mode != MODE_COMEBACK &&
+		    rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
-	if (mode == MODE_REJOIN)
+	if (mode == MODE_REJOIN || mode == MODE_COMEBACK)
 		s->quorum = false;
 	s->split_mask = split_mask;
 	f = mode == MODE_SPLIT ? 0 : (u32)rnd_in(s, 0, max_failures(s));
@@ -1128,7 +1179,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		push(s, (struct ev){ .time = fail_at[k],
 				     .type = EV_FAIL, .node = victim,
 				     .arg = rnd(s) % 4 == 0 &&
-					    mode != MODE_REJOIN });
+					    mode != MODE_REJOIN &&
+					    mode != MODE_COMEBACK });
 	}
 	if (mode == MODE_DEAF) {
 		do {
@@ -1137,7 +1189,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		push(s, (struct ev){ .time = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN),
 				     .type = EV_DEAF, .node = s->deaf });
 	}
-	if (mode == MODE_FREEZE && s->n - f >= 2) {
+	if ((mode == MODE_FREEZE || mode == MODE_COMEBACK) && s->n - f >= 2) {
 		u32 victim;
 
 		do {
@@ -1202,7 +1254,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * news), or later; one other node may flap: K + 1 restarts within W.
 	 */
 	s->flapper = MAX_N;
-	s->rejoin = mode == MODE_REJOIN;
+	s->rejoin = mode == MODE_REJOIN || mode == MODE_COMEBACK;
 	/*
 	 * Flap history is what each member saw: a member that restarts
 	 * forgets it. So in a schedule with a flapping node, the other
@@ -1212,7 +1264,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * The flapper alone fails in its schedule: each of its deaths is
 	 * found before it comes back, so each comeback is a rejoin.
 	 */
-	if (s->rejoin && !f && s->n >= 3 && rnd(s) % 2 == 0) {
+	if (mode == MODE_REJOIN && !f && s->n >= 3 && rnd(s) % 2 == 0) {
 		do {
 			s->flapper = (u32)rnd_in(s, 0, s->n - 1);
 		} while (victim_mask >> s->flapper & 1);
@@ -1232,7 +1284,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * Documentation/ring.rst, Rejoin).
 	 */
 	for (k = f ? (u32)rnd_in(s, 0, f - 1) : 0;
-	     k < f && s->rejoin && s->flapper == MAX_N; k = f) {
+	     k < f && mode == MODE_REJOIN && s->flapper == MAX_N; k = f) {
 		u64 at;
 
 		switch (rnd(s) % 3) {
@@ -1272,9 +1324,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (trace)
 			fprintf(stderr, "%llu us: ev %u node %u from %u kind %u wire %u\n",
 				s->now / 1000, ev.type, ev.node, ev.from, ev.kind, ev.wire);
-		/* Not configured yet: no ring, datagrams are dropped. */
+		/*
+		 * Not configured yet: no ring, datagrams are dropped. An
+		 * expelled node only waits for its fence and its hold.
+		 */
 		if (!x->core.running && !x->failed && ev.type != EV_START &&
-		    ev.type != EV_FAIL && ev.type != EV_RESTART)
+		    ev.type != EV_FAIL && ev.type != EV_RESTART &&
+		    ev.type != EV_FENCED &&
+		    !(ev.type == EV_TIMER && x->core.expelled))
 			continue;
 		switch (ev.type) {
 		case EV_START:
@@ -1376,6 +1433,16 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			push(s, copy);
 			break;
 		}
+		case EV_FENCED:
+			if (!x->core.expelled || x->failed)
+				break;
+			x->fenced_at = s->now;
+			if (!ftnl_ring_core_fenced(&x->core, s->now))
+				fail(s, "node %u: expelled by the cluster, no comeback",
+				     ev.node);
+			sync_timer(s, ev.node);
+			sum->comebacks++;
+			break;
 		case EV_RESTART:
 			/*
 			 * Heard first by its initial emitter or observer;
@@ -1421,6 +1488,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		fail(s, "deaf node %u did not resign", s->deaf);
 	if (!s->bad && mode == MODE_SPLIT && !s->healed)
 		fail(s, "the split was never healed");
+	for (i = 0; i < s->n && mode == MODE_COMEBACK && !s->bad; i++)
+		if (s->node[i].zombie)
+			fail(s, "node %u, expelled, never came back", i);
 	/*
 	 * Joined once per rejoin at every node that never failed; none for
 	 * the flapper's refused life. (Lemma 2 counts lives, not nodes: not
@@ -1492,6 +1562,7 @@ static const char *const mode_name[] = {
 	[MODE_REJOIN] = "rejoin",
 	[MODE_REPLAY] = "replay",
 	[MODE_ADAPTIVE] = "adaptive",
+	[MODE_COMEBACK] = "comeback",
 };
 
 static void test_schedules(const void *arg)
@@ -1517,9 +1588,12 @@ static void test_schedules(const void *arg)
 		 " failures, %llu stalls (%llu of them receive stalls)",
 		 mode_name[mode], sum.schedules, sum.events, sum.failures,
 		 sum.stalls, sum.rx_stalls);
-	if (mode == MODE_FREEZE)
+	if (mode == MODE_FREEZE || mode == MODE_COMEBACK)
 		tap_diag("%llu freezes past d, each expelled; worst resumed-to-expelled %llu us",
 			 sum.freezes, sum.worst_expel_ns / 1000);
+	if (mode == MODE_COMEBACK)
+		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
+			 sum.comebacks);
 	if (mode == MODE_FAULTS)
 		tap_diag("most detections of one failure %u; worst episode at %llu"
 			 "%% of Theorem 1's bound", sum.max_detections,
@@ -1580,7 +1654,8 @@ static void test_splits(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive SCHEDULES SEED  one kind
+ *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback
+ *            SCHEDULES SEED                 one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  */
 int main(int argc, char **argv)
@@ -1590,11 +1665,11 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_ADAPTIVE; m++)
+		for (m = 0; m <= MODE_COMEBACK; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -1649,6 +1724,11 @@ int main(int argc, char **argv)
 			"ring DST, adaptive timeouts in [1.5h, d]: %llu schedules from seed %llu"
 			": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1 with d_max,"
 			" crashes found sooner than d on average",
+			nschedules, first_seed);
+	if (all || mode == MODE_COMEBACK)
+		tap_add(test_schedules, (void *)(long)MODE_COMEBACK,
+			"ring DST, one node frozen past d, rejoin auto: %llu schedules from seed %llu"
+			": expelled once, comes back as a new incarnation, same D and members everywhere, joined once",
 			nschedules, first_seed);
 	return tap_run();
 }
