@@ -54,10 +54,10 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 	return 0;
 }
 
-/* No timer of @bcast runs after this returns. Process context. */
 /**
  * ftnl_bcast_new_life - this node came back as @incarnation
  * @bcast: the broadcast state (the ring's lock held)
+ * @incarnation: the new one
  *
  * Its broadcasts start with the new incarnation; those of the ended life
  * still in progress or waiting (corrected gossip) are dropped: the cluster
@@ -75,6 +75,7 @@ void ftnl_bcast_new_life(struct ftnl_bcast *bcast, u64 incarnation)
 	bcast->fcg.queue_len = 0;
 }
 
+/* No timer of @bcast runs after this returns. Process context. */
 void ftnl_bcast_stop(struct ftnl_bcast *bcast)
 {
 	ftnl_fcg_stop(&bcast->fcg);

@@ -549,9 +549,9 @@ static void ftnl_ring_raise_netns_life(struct ftnl_net *fn, u64 inc)
 
 /*
  * The expelled node comes back (the core's hold after its fence is over):
- * a new incarnation, stamped from now on on every datagram (transport) and
- * broadcast (the broadcast layer, whose broadcasts of the old life are
- * dropped), and shown by `info` (@fn->incarnation: a later `cluster set`
+ * a new incarnation, which every datagram (transport) and broadcast (the
+ * broadcast layer, whose broadcasts of the old life are dropped) carries
+ * from now on, and `info` shows (@fn->incarnation: a later `cluster set`
  * goes on with it); heartbeats start again.
  */
 static void ftnl_ring_comeback(struct ftnl_ring *ring, ktime_t now,
