@@ -6,7 +6,9 @@
 # as a member and have its processes fenced (Documentation/admin-guide.rst,
 # "Expulsion and fencing"). Node V runs a job of 2 ranks of
 # ftnl-group-worker registered with the module (FTNL_GROUP_MODULE=on).
-#   Phase 1, fence none (the default): V frozen; every survivor publishes
+#   Phase 1, fence none (the default), V configured again with rejoin
+#   manual (its own policy: it does not come back by itself; the
+#   survivors keep rejoin auto): V frozen; every survivor publishes
 #   exactly one death of V, within the bound of a power-kill; V thawed:
 #     - V publishes exactly one expelled event naming the incarnation the
 #       cluster declared dead, within d + h + the harness margin of the
@@ -22,7 +24,11 @@
 #   publishes exactly one joined event naming it, the ring is the full
 #   cycle. V is frozen and thawed again: one more death at every survivor,
 #   one more expelled event at V (the new incarnation), and its ranks are
-#   SIGKILLed by the module (exit status 137 from their shell).
+#   SIGKILLed by the module (exit status 137 from their shell). With
+#   rejoin auto, V then comes back by itself as a newer incarnation once
+#   fenced and held 4d (Documentation/ring.rst, "Comeback"): every
+#   survivor publishes a second joined event naming it, every node sees
+#   every node alive, the ring is the full cycle, and a new job registers.
 # The time from thaw to expelled (host stamps) goes to
 # $FTNL_CLUSTER_DIR/latency.txt as "expel V V MS".
 . "$FTNL_CLUSTER_ROOT/tools/cluster/lib.sh"
@@ -162,6 +168,9 @@ freeze_thaw() {
 cl_settle
 cl_baseline
 inc0=$(inc_of "$V")
+check "node $V: cluster set again with rejoin manual (same incarnation)" \
+	node_run "$V" "ftnl-cli cluster set file /etc/ftnl/cluster.conf self $V rejoin manual"
+check "node $V: still incarnation $inc0" test "$(inc_of "$V")" = "$inc0"
 check "node $V: a job of $PER ranks registered with the module" \
 	start_registered 1
 
@@ -250,6 +259,41 @@ done
 check "node $V: exactly two expelled events, one per incarnation" count_is 2 events_at "$V" expelled "$V"
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V per incarnation, none of a survivor"; else
 	not_ok "every survivor: one death of node $V per incarnation, none of a survivor"; diag "$bad"; diag_nodes; fi
-check "the survivors' ring is closed without node $V" cl_ring_closed "${survivors[@]}"
+
+# ---- phase 3: the comeback (rejoin auto) -------------------------------------
+t2=$(cl_now)
+limit_ms=$((6 * D_MS + CL_MARGIN_MS))
+wait_for $((limit_ms / 1000 + 30)) all_survivors_count 2 joined
+inc2=$(inc_of "$V")
+check "node $V: came back as a newer incarnation ($inc1 -> $inc2)" \
+	test -n "$inc2" -a "$inc2" != "$inc1"
+bad=''
+for n in "${survivors[@]}"; do
+	c=$(events_at "$n" joined "$V" | wc -l)
+	[ "$c" -eq 2 ] || { bad+=" node $n: $c joined events;"; continue; }
+	ms=$(ms_between "$t2" "$(events_at "$n" joined "$V" | sed -n 2p)")
+	echo "comeback $V $n $ms" >>"$CL_DIR/latency.txt"
+	grep -q "\"incarnation\":$inc2," <<<"$(event_json "$n" joined "$V")" ||
+		bad+=" node $n: joined names another incarnation;"
+done
+if [ -z "$bad" ]; then ok "every survivor: a second joined event, about node $V's comeback"; else
+	not_ok "every survivor: a second joined event, about node $V's comeback"; diag "$bad"; diag_nodes; fi
+sleep_ms $((2 * D_MS + 1000))
+want=''
+for i in $(seq "$CL_N"); do want+="$i:alive "; done
+bad=''
+for n in $(seq "$CL_N"); do
+	got=$(cl_states_of "$n")
+	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
+	c=$(events_at "$n" joined "$V" | wc -l)
+	[ "$n" -eq "$V" ] || [ "$c" -eq 2 ] || bad+=" node $n: $c joined events;"
+done
+if [ -z "$bad" ]; then ok "after the comeback every node sees every node alive, no more joined"; else
+	not_ok "after the comeback every node sees every node alive, no more joined"; diag "$bad"; diag_nodes; fi
+check "node $V: still exactly two expelled events" count_is 2 events_at "$V" expelled "$V"
+# shellcheck disable=SC2046 # one id per word
+check "the ring is the full cycle again" cl_ring_closed $(seq "$CL_N")
+check "node $V: a new job of $PER ranks registered in its new life" \
+	start_registered 4
 
 tap_end
