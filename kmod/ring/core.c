@@ -1692,6 +1692,28 @@ static void ftnl_ring_core_forget_own(struct ftnl_ring_core *core)
 	}
 }
 
+/*
+ * Algorithm 1's state as ftnl_ring_det_init() leaves it, for a new life:
+ * what configures the detector (h, d, the probe lead, the adaptive
+ * estimator, which starts afresh with the first heartbeat of an emitter
+ * not heard yet) and its counters stay.
+ */
+static void ftnl_ring_det_new_life(struct ftnl_ring_detector *det)
+{
+	det->emitter = ftnl_ring_pred(det->self, det->n);
+	det->observer = ftnl_ring_succ(det->self, det->n);
+	det->observing = det->emitter != det->self;
+	det->heard_emitter = false;
+	det->emitter_knows = false;
+	det->observer_claimed = false;
+	det->stall_grace = false;
+	det->late_at = 0;
+	det->timer_moved = false;
+	det->susp_deadline = 0;
+	det->last_hb = 0;
+	det->timer_at = 0;
+}
+
 /**
  * ftnl_ring_core_comeback - this expelled node comes back as @incarnation
  * @core: the state
@@ -1715,8 +1737,6 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 			     u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	u64 probe_lead_ns = det->probe_lead_ns;
-	u64 stall_waits = det->stall_waits;
 
 	if (!core->expelled || !core->comeback_at || now < core->comeback_at ||
 	    incarnation <= core->incarnation)
@@ -1729,11 +1749,7 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 	core->resigned = FTNL_RING_MEMBER;
 	core->probe = (struct ftnl_ring_prober){ 0 };
 	core->owed = det->self;
-	ftnl_ring_det_init(det, det->n, det->self, det->period_ns,
-			   det->timeout_ns);
-	/* Settings and counters outlive a life. */
-	det->probe_lead_ns = probe_lead_ns;
-	det->stall_waits = stall_waits;
+	ftnl_ring_det_new_life(det);
 	ftnl_ring_core_start(core, now, out);
 	return true;
 }
