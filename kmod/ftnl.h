@@ -244,6 +244,7 @@ struct ftnl_proc_info {
 
 /* netns.c */
 struct ftnl_net *ftnl_net(const struct net *net);
+bool ftnl_netns_ready(void);
 u64 ftnl_new_incarnation(u64 previous);
 int ftnl_netns_register(void);
 void ftnl_netns_unregister(void);

@@ -11,6 +11,8 @@
 #include "ftnl.h"
 
 static unsigned int ftnl_net_id __read_mostly;
+/* Every netns has its ftnl_net: set and cleared under kernel_param_lock. */
+static bool ftnl_netns_up;
 
 struct ftnl_net *ftnl_net(const struct net *net)
 {
@@ -67,10 +69,36 @@ static struct pernet_operations ftnl_net_ops = {
 
 int ftnl_netns_register(void)
 {
-	return register_pernet_subsys(&ftnl_net_ops);
+	int err = register_pernet_subsys(&ftnl_net_ops);
+
+	if (!err) {
+		kernel_param_lock(THIS_MODULE);
+		ftnl_netns_up = true;
+		kernel_param_unlock(THIS_MODULE);
+	}
+	return err;
 }
 
 void ftnl_netns_unregister(void)
 {
+	kernel_param_lock(THIS_MODULE);
+	ftnl_netns_up = false;
+	kernel_param_unlock(THIS_MODULE);
 	unregister_pernet_subsys(&ftnl_net_ops);
+}
+
+/**
+ * ftnl_netns_ready - may a module parameter's handler use ftnl_net()?
+ *
+ * A parameter given to insmod is set before the module's init registers
+ * the per-netns state, and one written in sysfs may race the module's
+ * exit: ftnl_net() is valid only between the two. The caller holds
+ * kernel_param_lock (every kernel_param_ops.set runs under it once the
+ * module is live; at load time this returns false).
+ *
+ * Return: true if ftnl_net() may be called.
+ */
+bool ftnl_netns_ready(void)
+{
+	return ftnl_netns_up;
 }

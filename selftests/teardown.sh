@@ -144,6 +144,10 @@ check "a netns can be deleted while the module is unloaded" netns_del "$(ns 3)"
 
 # --- reload --------------------------------------------------------------------------
 
+# A parameter whose handler needs a ring (test_stall_ms) cannot be given to
+# insmod: it is set before the module registers its per-netns state. The
+# load must fail cleanly, not oops (the kernel log check below).
+check "insmod $KO test_stall_ms=5 is refused" sh -c "! insmod '$KO' test_stall_ms=5 2>/dev/null && ! test -d /sys/module/ftnl"
 check "insmod $KO again" insmod "$KO"
 reloaded() {
 	"$CLI" -j info | grep -q '"configured": *false' || return 1

@@ -443,8 +443,8 @@ static int ftnl_ring_inject_stall(struct ftnl_ring *ring, unsigned int ms)
 /* Writing N stalls the ring of the writer's netns for N ms (test only). */
 static int ftnl_ring_param_stall(const char *val, const struct kernel_param *kp)
 {
-	struct ftnl_net *fn = ftnl_net(current->nsproxy->net_ns);
 	struct ftnl_cluster *cluster;
+	struct ftnl_net *fn;
 	unsigned int ms;
 	int err;
 
@@ -453,6 +453,10 @@ static int ftnl_ring_param_stall(const char *val, const struct kernel_param *kp)
 		return err;
 	if (!ms || ms > 10000)
 		return -ERANGE;
+	/* Given to insmod, or written while the module goes away: no ring. */
+	if (!ftnl_netns_ready())
+		return -ENOENT;
+	fn = ftnl_net(current->nsproxy->net_ns);
 	mutex_lock(&fn->lock);
 	cluster = ftnl_cluster_current(fn);
 	err = cluster ? ftnl_ring_inject_stall(cluster->ring, ms) : -ENOENT;
