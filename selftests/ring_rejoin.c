@@ -115,12 +115,42 @@ FIXTURE_TEARDOWN(rejoin)
 	}
 }
 
+/*
+ * Node 5 dies (its namespace goes): every other node of @live publishes
+ * its death within the detection bound, and the ring closes without it.
+ * @live no longer holds node 5.
+ */
+static void kill_node_known(struct __test_metadata *_metadata,
+			    struct st_vc *vc, bool *live)
+{
+	char why[256] = "";
+	uint64_t t_kill;
+	uint32_t id;
+
+	ASSERT_EQ(0, st_vc_kill(vc, NODE, &t_kill));
+	live[NODE] = false;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_wait_event(vc, id, NODE, 1,
+					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
+					      4 * MARGIN_NS)) {
+			TH_LOG("node %u did not learn of node 5's death", id);
+		}
+	}
+	ASSERT_EQ(0, st_vc_wait_ring(vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring without node 5: %s", why);
+	}
+}
+
 TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
 	char why[256] = "", death[96], key[2 * FTNL_KEY_LEN + 1];
 	char addr[16], seq[24], poke[48], fwd[12], fwd_inc[24];
-	uint64_t inc_old, inc_new, t_kill, t_back, last = 0;
+	uint64_t inc_old, inc_new, t_back, last = 0;
 	struct ftnl_stats s0, s;
 	size_t i, nbefore;
 	uint32_t id;
@@ -141,23 +171,8 @@ TEST_F_TIMEOUT(rejoin, auto_and_late_broadcast, 120)
 			    OBSERVER, 1);
 	ASSERT_LT(0, pid);
 
-	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
-	live[NODE] = false;
-	for (id = 1; id <= N; id++) {
-		if (!live[id])
-			continue;
-		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
-					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
-					      4 * MARGIN_NS)) {
-			TH_LOG("node %u did not learn of node 5's death", id);
-		}
-	}
+	kill_node_known(_metadata, &self->vc, live);
 	ASSERT_EQ(0, st_wait_pid(pid, 30000));
-	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
-				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
-				     why, sizeof(why))) {
-		TH_LOG("ring without node 5: %s", why);
-	}
 	nbefore = self->vc.nevents;
 	ASSERT_EQ(0u, st_vc_count_joins(&self->vc, 0, 0));
 
@@ -312,22 +327,7 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 	}
 
 	/* Node 5 dies, and everybody knows it. */
-	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
-	live[NODE] = false;
-	for (id = 1; id <= N; id++) {
-		if (!live[id])
-			continue;
-		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
-					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
-					      4 * MARGIN_NS)) {
-			TH_LOG("node %u did not learn of node 5's death", id);
-		}
-	}
-	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
-				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
-				     why, sizeof(why))) {
-		TH_LOG("ring without node 5: %s", why);
-	}
+	kill_node_known(_metadata, &self->vc, live);
 
 	/* Back, and cut off: it hears nobody but the replay. */
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
@@ -385,11 +385,10 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 	EXPECT_EQ(inc4, inc);
 }
 
-
 TEST_F_TIMEOUT(rejoin, clock_back, 120)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
-	uint64_t inc_old, inc_new, t_kill, t_back;
+	uint64_t inc_old, inc_new, t_back;
 	char why[256] = "";
 	size_t i, nbefore;
 	uint32_t id;
@@ -397,22 +396,7 @@ TEST_F_TIMEOUT(rejoin, clock_back, 120)
 	for (id = 1; id <= N; id++)
 		live[id] = true;
 	inc_old = st_vc_incarnation(&self->vc, NODE);
-	ASSERT_EQ(0, st_vc_kill(&self->vc, NODE, &t_kill));
-	live[NODE] = false;
-	for (id = 1; id <= N; id++) {
-		if (!live[id])
-			continue;
-		ASSERT_EQ(0, st_vc_wait_event(&self->vc, id, NODE, 1,
-					      t_kill + 2 * (D_US * 1000ull + MARGIN_NS) +
-					      4 * MARGIN_NS)) {
-			TH_LOG("node %u did not learn of node 5's death", id);
-		}
-	}
-	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live,
-				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
-				     why, sizeof(why))) {
-		TH_LOG("ring without node 5: %s", why);
-	}
+	kill_node_known(_metadata, &self->vc, live);
 	nbefore = self->vc.nevents;
 
 	/* A reboot with the wall clock an hour behind. */
