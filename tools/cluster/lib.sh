@@ -314,6 +314,19 @@ cl_failures_at() {
 		index($3, "\"node_id\":" v ",") { print $1 }' "$CL_EVENTS"
 }
 
+# cl_false_deaths NODE LIVE...: for each LIVE node that NODE published a
+# failure event about, " node NODE: C deaths of live node L;" (for a
+# diag); nothing when there is none. A live node declared dead is the
+# failure every scenario must rule out.
+cl_false_deaths() {
+	local n=$1 v c
+	shift
+	for v; do
+		c=$(cl_failures_at "$n" "$v" | wc -l)
+		[ "$c" -eq 0 ] || printf ' node %s: %s deaths of live node %s;' "$n" "$c" "$v"
+	done
+}
+
 # cl_mark_time NODE WHAT: the stamp of the last harness action WHAT on NODE.
 cl_mark_time() {
 	awk -v n="$1" -v w="{\"harness\":\"$2\"" '$2 == n && index($3, w) == 1 { t = $1 } END { print t }' "$CL_EVENTS"
@@ -346,6 +359,27 @@ cl_emitter_of() {
 cl_states_of() {
 	node_run "$1" "ftnl-cli -j node list" | tr '{' '\n' |
 		sed -n 's/.*"id":\([0-9]*\),.*"state":"\([a-z]*\)".*/\1:\2/p' | sort -n | tr '\n' ' '
+}
+
+# cl_want_states [DEAD...]: the view, as cl_states_of prints it, of a node
+# that holds the DEAD nodes dead and every other node alive.
+cl_want_states() {
+	local i st
+	for i in $(seq "$CL_N"); do
+		case " $* " in *" $i "*) st=dead ;; *) st=alive ;; esac
+		printf '%s:%s ' "$i" "$st"
+	done
+}
+
+# cl_views_unlike WANT NODE...: " node I: [VIEW] want [WANT];" for each
+# NODE whose view (cl_states_of) is not WANT; nothing when all agree.
+cl_views_unlike() {
+	local want=$1 n got
+	shift
+	for n; do
+		got=$(cl_states_of "$n")
+		[ "$got" = "$want" ] || printf ' node %s: [%s] want [%s];' "$n" "$got" "$want"
+	done
 }
 
 # cl_settle: let every node hear its first emitter and the ring run a
@@ -416,21 +450,11 @@ cl_check_deaths() {
 		done
 		[ -z "$nfirst" ] || [ "$nfirst" -le "$first_ms" ] ||
 			late+=" first@$n:${nfirst}ms>${first_ms}ms"
-		for v in "${surv[@]}"; do
-			c=$(cl_failures_at "$n" "$v" | wc -l)
-			[ "$c" -eq 0 ] || falsely+=" node $n: $c about live node $v;"
-		done
-		local want='' i st
-		for i in $(seq "$CL_N"); do
-			st=alive
-			for v in $victims; do [ "$v" != "$i" ] || st=dead; done
-			# Nodes dead before this fault stay dead.
-			case " ${CL_DEAD:-} " in *" $i "*) st=dead ;; esac
-			want+="$i:$st "
-		done
-		got=$(cl_states_of "$n")
-		[ "$got" = "$want" ] || views+=" node $n: [$got] want [$want];"
+		falsely+=$(cl_false_deaths "$n" "${surv[@]}")
 	done
+	# Nodes dead before this fault stay dead.
+	# shellcheck disable=SC2086 # lists of ids, one a word
+	views=$(cl_views_unlike "$(cl_want_states $victims ${CL_DEAD:-})" "${surv[@]}")
 	diag "$fault: learned at (victim@node: ms after the fault, host clock):$lat_all"
 	local what="$fault of node(s) $victims, survivors ${surv[*]}"
 	if [ -z "$dup" ]; then ok "$what: every survivor got exactly one event per death"; else
@@ -459,12 +483,9 @@ cl_bound_ms() {
 # cl_baseline: before any fault, every node sees every node alive, no
 # failure event anywhere, and the ring is the full cycle (TAP).
 cl_baseline() {
-	local n want='' got bad='' c
-	for n in $(seq "$CL_N"); do want+="$n:alive "; done
-	for n in $(seq "$CL_N"); do
-		got=$(cl_states_of "$n")
-		[ "$got" = "$want" ] || bad+=" node $n: [$got];"
-	done
+	local bad c
+	# shellcheck disable=SC2046 # one id per word
+	bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 	c=$(grep -c '"event":"failure"' "$CL_EVENTS")
 	[ "$c" -eq 0 ] || bad+=" $c failure events before any fault;"
 	if [ -z "$bad" ]; then ok "baseline: $CL_N nodes see each other alive, no failure event"; else

@@ -194,15 +194,9 @@ for n in "${survivors[@]}"; do
 	[ "$c" -eq 1 ] || bad+=" node $n: $c deaths of $V;"
 	c=$(events_at "$n" joined "$V" | wc -l)
 	[ "$c" -eq 0 ] || bad+=" node $n: $c joined events;"
-	for s in "${survivors[@]}"; do
-		c=$(events_at "$n" failure "$s" | wc -l)
-		[ "$c" -eq 0 ] || bad+=" node $n: $c deaths of live node $s;"
-	done
-	want=''
-	for i in $(seq "$CL_N"); do [ "$i" -eq "$V" ] && want+="$i:dead " || want+="$i:alive "; done
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
+	bad+=$(cl_false_deaths "$n" "${survivors[@]}")
 done
+bad+=$(cl_views_unlike "$(cl_want_states "$V")" "${survivors[@]}")
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; else
 	not_ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; diag "$bad"; diag_nodes; fi
 check "the survivors' ring stays closed without node $V" cl_ring_closed "${survivors[@]}"
@@ -228,13 +222,8 @@ for n in "${survivors[@]}"; do
 done
 if [ -z "$bad" ]; then ok "every survivor: exactly one joined event about node $V's new incarnation, within $limit_ms ms"; else
 	not_ok "every survivor: exactly one joined event about node $V's new incarnation, within $limit_ms ms"; diag "$bad"; fi
-want=''
-for i in $(seq "$CL_N"); do want+="$i:alive "; done
-bad=''
-for n in $(seq "$CL_N"); do
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
-done
+# shellcheck disable=SC2046 # one id per word
+bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 if [ -z "$bad" ]; then ok "every node sees every node alive again"; else
 	not_ok "every node sees every node alive again"; diag "$bad"; fi
 # shellcheck disable=SC2046 # one id per word
@@ -251,10 +240,7 @@ bad=''
 for n in "${survivors[@]}"; do
 	c=$(events_at "$n" failure "$V" | wc -l)
 	[ "$c" -eq 2 ] || bad+=" node $n: $c deaths of $V;"
-	for s in "${survivors[@]}"; do
-		c=$(events_at "$n" failure "$s" | wc -l)
-		[ "$c" -eq 0 ] || bad+=" node $n: $c deaths of live node $s;"
-	done
+	bad+=$(cl_false_deaths "$n" "${survivors[@]}")
 done
 check "node $V: exactly two expelled events, one per incarnation" count_is 2 events_at "$V" expelled "$V"
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V per incarnation, none of a survivor"; else
@@ -279,14 +265,11 @@ done
 if [ -z "$bad" ]; then ok "every survivor: a second joined event, about node $V's comeback"; else
 	not_ok "every survivor: a second joined event, about node $V's comeback"; diag "$bad"; diag_nodes; fi
 sleep_ms $((2 * D_MS + 1000))
-want=''
-for i in $(seq "$CL_N"); do want+="$i:alive "; done
-bad=''
-for n in $(seq "$CL_N"); do
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
+# shellcheck disable=SC2046 # one id per word
+bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
+for n in "${survivors[@]}"; do
 	c=$(events_at "$n" joined "$V" | wc -l)
-	[ "$n" -eq "$V" ] || [ "$c" -eq 2 ] || bad+=" node $n: $c joined events;"
+	[ "$c" -eq 2 ] || bad+=" node $n: $c joined events;"
 done
 if [ -z "$bad" ]; then ok "after the comeback every node sees every node alive, no more joined"; else
 	not_ok "after the comeback every node sees every node alive, no more joined"; diag "$bad"; diag_nodes; fi

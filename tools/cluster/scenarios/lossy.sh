@@ -41,13 +41,8 @@ fi
 susp=''
 for i in $(seq "$CL_N"); do susp+=" $i:$(($(susp_of "$i") - before[i - 1]))"; done
 diag "suspicions counted per node during the run (ftnl-cli stats):$susp"
-want=''
-for i in $(seq "$CL_N"); do want+="$i:alive "; done
-bad=''
-for i in $(seq "$CL_N"); do
-	got=$(cl_states_of "$i")
-	[ "$got" = "$want" ] || bad+=" node $i: [$got];"
-done
+# shellcheck disable=SC2046 # one id per word
+bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 if [ -z "$bad" ]; then ok "every node still sees every node alive"; else
 	not_ok "every node still sees every node alive"; diag "$bad"; fi
 # shellcheck disable=SC2046 # one id per word

@@ -57,12 +57,8 @@ for n in "${survivors[@]}"; do
 	c=$(cl_failures_at "$n" "$V" | wc -l)
 	[ "$c" -eq 1 ] || bad+=" node $n: $c failure events about $V;"
 done
-want=''
-for i in $(seq "$CL_N"); do want+="$i:alive "; done
-for n in $(seq "$CL_N"); do
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
-done
+# shellcheck disable=SC2046 # one id per word
+bad+=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 if [ -z "$bad" ]; then ok "rejoin auto: every survivor readmits node $V once (joined), every node sees every node alive"; else
 	not_ok "rejoin auto: every survivor readmits node $V once (joined), every node sees every node alive"; diag "$bad"; fi
 # shellcheck disable=SC2046 # one id per word

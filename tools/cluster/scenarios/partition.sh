@@ -106,10 +106,7 @@ for n in "${majority[@]}"; do
 		lat+=" $v@$n:${ms}ms"
 		[ "$ms" -le "$lmax" ] || lmax=$ms
 	done
-	for v in "${majority[@]}"; do
-		c=$(cl_failures_at "$n" "$v" | wc -l)
-		[ "$c" -eq 0 ] || falsely+=" node $n: $c about $v;"
-	done
+	falsely+=$(cl_false_deaths "$n" "${majority[@]}")
 done
 diag "the majority learned (victim@node: ms after the cut):$lat"
 if [ -z "$dup" ]; then ok "every majority node: exactly one failure event per minority node (last ${lmax} ms after the cut)"; else
@@ -161,16 +158,12 @@ if [ -z "$bad" ]; then ok "no minority node published a death that left it witho
 	not_ok "no minority node published a death that left it without a majority, nor any after its expulsion"; diag "$bad"; fi
 
 # Views: the majority agrees; the minority shows itself expelled.
-want=''
-for i in $(seq "$CL_N"); do
-	case " ${minority[*]} " in *" $i "*) want+="$i:dead " ;; *) want+="$i:alive " ;; esac
-done
+want=$(cl_want_states "${minority[@]}")
 bad=''
 for n in "${majority[@]}"; do
 	[ -z "$(expels_of "$n")" ] || bad+=" node $n was expelled;"
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got] want [$want];"
 done
+bad+=$(cl_views_unlike "$want" "${majority[@]}")
 if [ -z "$bad" ]; then ok "the majority stays: no one expelled, every node list has the minority dead"; else
 	not_ok "the majority stays: no one expelled, every node list has the minority dead"; diag "$bad"; fi
 bad=''
@@ -193,11 +186,7 @@ if [ "$c" -eq 0 ]; then ok "healed: no event on any node for 3d (nobody flaps)";
 	not_ok "healed: no event on any node for 3d (nobody flaps)"
 	diag "$(awk -v t="$t1" '$1 > t && $2 != 0 && index($3, "{\"time\"") == 1' "$CL_EVENTS" | head -n 10)"
 fi
-bad=''
-for n in "${majority[@]}"; do
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
-done
+bad=$(cl_views_unlike "$want" "${majority[@]}")
 for v in "${minority[@]}"; do
 	st=$(cl_states_of "$v" | tr ' ' '\n' | sed -n "s/^$v://p")
 	[ "$st" = expelled ] || bad+=" node $v: '$st';"

@@ -73,13 +73,8 @@ if [ -z "$late" ]; then ok "every joined event within 2d + margin ($limit_ms ms)
 	not_ok "every joined event within 2d + margin ($limit_ms ms) of the configuration"; diag "$late"; fi
 diag "rejoin time (node $V configured to the last survivor's joined event): $lmax ms"
 
-want=''
-for i in $(seq "$CL_N"); do want+="$i:alive "; done
-bad=''
-for n in $(seq "$CL_N"); do
-	got=$(cl_states_of "$n")
-	[ "$got" = "$want" ] || bad+=" node $n: [$got];"
-done
+# shellcheck disable=SC2046 # one id per word
+bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 c=$(awk -v t="$t1" '$1 > t && index($3, "\"event\":\"failure\"")' "$CL_EVENTS" | wc -l)
 [ "$c" -eq 0 ] || bad+=" $c failure events after the reboot;"
 if [ -z "$bad" ]; then ok "every node sees every node alive, no failure event since"; else
