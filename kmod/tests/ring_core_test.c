@@ -168,6 +168,38 @@ static u64 timer(struct node *x)
 	return ftnl_ring_core_take_timer(&x->core, &at) ? at : 0;
 }
 
+/* Node @self of a ring of @n, started at time 0. */
+static void node_start(struct node *x, u32 n, u32 self)
+{
+	node_init(x, n, self);
+	ftnl_ring_core_start(&x->core, 0, &x->out);
+}
+
+/* As node_start(), with the rejoin policy set first. */
+static void node_start_rejoin(struct node *x, u32 n, u32 self, bool rejoin_auto,
+			      u32 flap_max, u64 flap_window_ns)
+{
+	node_init(x, n, self);
+	ftnl_ring_core_set_rejoin(&x->core, rejoin_auto, flap_max,
+				  flap_window_ns);
+	ftnl_ring_core_start(&x->core, 0, &x->out);
+}
+
+/* Node 2 of 5, started at 0, its emitter (node 1) heard at 100. */
+static void node_heard_at_100(struct node *x)
+{
+	node_start(x, 5, 2);
+	ftnl_ring_core_heartbeat(&x->core, 1, 100);
+	timer(x);
+}
+
+/* A datagram of @from's incarnation @inc that echoes this node's own. */
+static enum ftnl_ring_admit admit(struct node *x, u32 from, u64 inc, u64 now)
+{
+	return ftnl_ring_core_admit(&x->core, from, inc, x->core.incarnation,
+				    now, &x->out);
+}
+
 static void test_start_tick(const void *arg)
 {
 	struct node x;
@@ -228,10 +260,7 @@ static void test_t3_stall_guard(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 5, 2);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_heartbeat(&x.core, 1, 100);
-	timer(&x);
+	node_heard_at_100(&x);
 	clear(&x);
 	/* More than h late: a stalled CPU; judge h later, once. */
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H + 1, &x.out),
@@ -334,10 +363,7 @@ static void test_local_health(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 5, 2);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_heartbeat(&x.core, 1, 100);
-	timer(&x);
+	node_heard_at_100(&x);
 	/* Late before the window (which opens at 100): no effect. */
 	ftnl_ring_core_self_late(&x.core, 5 * H, 90);
 	/* At most h late inside it: no effect either. */
@@ -348,10 +374,7 @@ static void test_local_health(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_UINT(x.core.det.stall_waits, 0);
 
-	node_init(&x, 5, 2);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_heartbeat(&x.core, 1, 100);
-	timer(&x);
+	node_heard_at_100(&x);
 	/* Its heartbeat timer ran 2h late, inside the window. */
 	ftnl_ring_core_self_late(&x.core, 2 * H, 100 + D - 1);
 	clear(&x);
@@ -368,10 +391,7 @@ static void test_local_health(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
 
-	node_init(&x, 5, 2);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_heartbeat(&x.core, 1, 100);
-	timer(&x);
+	node_heard_at_100(&x);
 	ftnl_ring_core_self_late(&x.core, 3 * H, 100 + D);
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
@@ -393,21 +413,20 @@ static void test_admit(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 4, 0);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start(&x, 4, 0);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, x.core.incarnation, 1, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(admit(&x, 3, 7, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 3, 7, 1), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(admit(&x, 3, 6, 1), FTNL_RING_STALE);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* A newer incarnation: the one known restarted, it is dead. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 8, x.core.incarnation, 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 3, 8, 2), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK(x.rec.originate[0]);
 	TAP_CHECK_INT(x.peers[3].cause, FTNL_CAUSE_RESTARTED);
 	TAP_CHECK_UINT(x.peers[3].dead_incarnation, 7);
 	TAP_CHECK_INT(x.core.det.emitter, 2);	/* it was the emitter */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, x.core.incarnation, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 3, 9, 3), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* Readmission: errors change nothing; then a newer one only. */
 	{
@@ -430,8 +449,8 @@ static void test_admit(const void *arg)
 	TAP_CHECK_UINT(timer(&x), 0);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 2 + 2 * D, &x.out), FTNL_RING_WAIT);
 	TAP_CHECK_UINT(timer(&x), 4 + 2 * D);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, x.core.incarnation, 5, &x.out), FTNL_RING_STALE);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 9, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 3, 7, 5), FTNL_RING_STALE);
+	TAP_CHECK_INT(admit(&x, 3, 9, 5), FTNL_RING_ACCEPT_NEW);
 }
 
 static void test_broadcast_and_leave(const void *arg)
@@ -439,9 +458,8 @@ static void test_broadcast_and_leave(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 6, 3);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_admit(&x.core, 1, 20, x.core.incarnation, 1, &x.out);
+	node_start(&x, 6, 3);
+	admit(&x, 1, 20, 1);
 	clear(&x);
 	/* T5 about an older incarnation than known: stale news. */
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 19, 0, 2, &x.out);
@@ -495,50 +513,48 @@ static void test_tell_dead(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 5, 0);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	node_start(&x, 5, 0);
+	TAP_CHECK_INT(admit(&x, 2, 42, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 42, 1, 2, &x.out);
 	clear(&x);
 	/* Within 2d of the death: not yet (a zombie's fresh accusation). */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 - 1, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 42, t0 - 1), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 42, t0), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
 	TAP_CHECK_INT(x.rec.expel_to[0], 2);
 	TAP_CHECK_UINT(x.rec.expel_inc[0], 42);
 	/* Within h/2: nothing more, however much it sends. */
 	for (int k = 0; k < 100; k++)
-		ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 + H / 2 - 1, &x.out);
+		admit(&x, 2, 42, t0 + H / 2 - 1);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, t0 + H / 2, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 42, t0 + H / 2), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 2);
 	/* A newer incarnation is told of its previous life: it decides. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 43, x.core.incarnation, t0 + 2 * H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 43, t0 + 2 * H), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 3);
 	TAP_CHECK_UINT(x.rec.expel_inc[2], 42);
 	/* Left: it said goodbye itself. */
-	ftnl_ring_core_admit(&x.core, 1, 50, x.core.incarnation, 200, &x.out);
+	admit(&x, 1, 50, 200);
 	ftnl_ring_core_leave_rx(&x.core, 1, 201, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 50, x.core.incarnation, 201 + 3 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 1, 50, 201 + 3 * D), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
 	/* Declared dead unheard: the first incarnation heard is the dead one. */
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4, 202, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 60, x.core.incarnation, 202 + 2 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 3, 60, 202 + 2 * D), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
 	TAP_CHECK_UINT(x.rec.expel_inc[0], 60);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 61, x.core.incarnation, 202 + 2 * D + H, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 3, 61, 202 + 2 * D + H), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_UINT(x.rec.expel_inc[1], 60);
 	clear(&x);
 	/* A driver without ->expel: dropped as before. */
 	x.out.expel = NULL;
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 42, x.core.incarnation, 1000 * D, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 42, 1000 * D), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
 	/* An observer held dead is told so (from 2d on), not heartbeaten... */
-	node_init(&x, 3, 0);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_admit(&x.core, 1, 70, x.core.incarnation, 1, &x.out);
+	node_start(&x, 3, 0);
+	admit(&x, 1, 70, 1);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 70, 2, 2, &x.out);
 	clear(&x);
 	ftnl_ring_core_tick(&x.core, t0 - 1, &x.out);
@@ -552,8 +568,7 @@ static void test_tell_dead(const void *arg)
 	for (u32 k = 0; k < x.rec.nsent; k++)
 		TAP_CHECK(x.rec.to[k] != 1 || x.rec.type[k] != FTNL_MSG_HEARTBEAT);
 	/* ...and one whose incarnation no one knows is sent nothing. */
-	node_init(&x, 3, 0);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start(&x, 3, 0);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 2, &x.out);
 	clear(&x);
 	ftnl_ring_core_tick(&x.core, 10 * D, &x.out);
@@ -564,8 +579,9 @@ static void test_tell_dead(const void *arg)
 
 /*
  * EXPELLED obeyed for the current incarnation only (from a member this node
- * holds dead only when it holds most others dead); then nothing acts: no heartbeat, no NEW_OBSERVER,
- * no suspicion, no broadcast, no EXPELLED answered; said once.
+ * holds dead only when it holds most others dead); then nothing acts: no
+ * heartbeat, no NEW_OBSERVER, no suspicion, no broadcast, no EXPELLED
+ * answered; said once.
  */
 static void test_expelled(const void *arg)
 {
@@ -574,11 +590,10 @@ static void test_expelled(const void *arg)
 	u64 inc;
 
 	(void)arg;
-	node_init(&x, 5, 2);
+	node_start(&x, 5, 2);
 	inc = x.core.incarnation;
-	ftnl_ring_core_start(&x.core, 0, &x.out);
 	ftnl_ring_core_heartbeat(&x.core, 1, 5);
-	ftnl_ring_core_admit(&x.core, 3, 77, x.core.incarnation, 5, &x.out);
+	admit(&x, 3, 77, 5);
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 77, 4, 6, &x.out);
 	clear(&x);
 	/* A previous life, or this node's own id: ignored. */
@@ -623,9 +638,8 @@ static void test_expelled_by_broadcast(const void *arg)
 	u64 inc;
 
 	(void)arg;
-	node_init(&x, 4, 1);
+	node_start(&x, 4, 1);
 	inc = x.core.incarnation;
-	ftnl_ring_core_start(&x.core, 0, &x.out);
 	clear(&x);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, inc - 1, 2, 5, &x.out);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 5, &x.out);
@@ -694,8 +708,7 @@ static void check_order(u32 n, u32 self, const u32 *order, u32 k)
 	u32 set = 0, i, j, t3 = 0, originated = 0;
 	u64 now = 1000;
 
-	node_init(&x, n, self);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start(&x, n, self);
 	for (i = 0; i < n; i++)
 		if (i != self)
 			ftnl_ring_core_heartbeat(&x.core, i, 1);
@@ -774,53 +787,51 @@ static void test_rejoin(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 6, 3);
-	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 20, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 	clear(&x);
 	/* Heard here in a new life: admitted, JOIN to broadcast. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK(x.rec.join_originate[0]);
 	TAP_CHECK(!ftnl_bit_test(x.dead, 2));
 	TAP_CHECK_INT(x.core.det.emitter, 2);	/* back between 3 and its emitter */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 4, &x.out), FTNL_RING_ACCEPT);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 4, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(admit(&x, 2, 30, 4), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(admit(&x, 2, 20, 4), FTNL_RING_STALE);
 	/* The same JOIN from elsewhere: nothing more. */
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 5, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	/* Another node dies; its JOIN comes by broadcast: no originate, and
 	 * its first datagram opens a new replay window.
 	 */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 50, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 5, 50, 5), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 50, 0, 6, &x.out);
 	clear(&x);
 	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 5, 55, 0, 7, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK(!x.rec.join_originate[0]);
 	TAP_CHECK_UINT(x.peers[5].incarnation, 55);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, x.core.incarnation, 8, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 5, 55, x.core.incarnation, 8, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(admit(&x, 5, 55, 8), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 5, 55, 8), FTNL_RING_ACCEPT);
 	/* Node 2 flaps: its 2nd rejoin in the window passes, the 3rd not. */
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 10, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 40, x.core.incarnation, 11, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 40, 11), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 40, 1, 12, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 13, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 45, 13), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK_INT(x.rec.nheld_out, 1);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_HELD_OUT);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 	/* Told once; still held out while the window lasts. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 14, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 45, 14), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nheld_out, 1);
 	/* After the window (it started at 3): back. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 45, x.core.incarnation, 1003, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 45, 1003), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
 
@@ -828,13 +839,11 @@ static void test_rejoin(const void *arg)
 	 * A death learned within 2d of admitting a node (a broadcast planned
 	 * while it was dead skipped it): D goes to it again; later, not.
 	 */
-	node_init(&x, 6, 3);
-	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 20, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 4, 40, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 10, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 30, 10), FTNL_RING_ACCEPT_NEW);
 	clear(&x);
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 40, 5, 10 + 2 * D - 1,
 				   &x.out);
@@ -854,10 +863,10 @@ static void test_rejoin(const void *arg)
 	ftnl_ring_core_set_rules(&x.core, true, false);
 	ftnl_ring_core_set_rejoin(&x.core, true, 2, 1000);
 	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 20, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	TAP_CHECK(!ftnl_ring_core_has_quorum(&x.core, 1));
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
 	/* Its JOIN heard from elsewhere counts the same. */
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 4, &x.out);
@@ -869,13 +878,11 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_MEMBER);
 
 	/* Manual: a new life stays dead, no JOIN. */
-	node_init(&x, 6, 3);
-	ftnl_ring_core_set_rejoin(&x.core, false, 2, 1000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	node_start_rejoin(&x, 6, 3, false, 2, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 20, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 30, x.core.incarnation, 3, &x.out), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 3, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
@@ -887,9 +894,8 @@ static void test_late_news_after_readmit(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 6, 3);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 20, x.core.incarnation, 1, &x.out), FTNL_RING_ACCEPT_NEW);
+	node_start(&x, 6, 3);
+	TAP_CHECK_INT(admit(&x, 1, 20, 1), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 2, &x.out);
 	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 20);
 	TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 1, 3, &x.out, &why), 0);
@@ -902,11 +908,11 @@ static void test_late_news_after_readmit(const void *arg)
 	TAP_CHECK_INT(x.peers[1].state, FTNL_NODE_STATE_ALIVE);
 	TAP_CHECK(!ftnl_bit_test(x.dead, 1));
 	/* Heard in its new life: the same, and its datagrams are accepted. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, x.core.incarnation, 5, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 1, 25, 5), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 20, 0, 6, &x.out);
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 0, 6, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 25, x.core.incarnation, 7, &x.out), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(admit(&x, 1, 25, 7), FTNL_RING_ACCEPT);
 	/* The new life's own death counts. */
 	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 25, 0, 8, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
@@ -915,7 +921,7 @@ static void test_late_news_after_readmit(const void *arg)
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 0, 0, 9, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 2);
 	/* A newer life's death is the known life's death too. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 40, x.core.incarnation, 9, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 4, 40, 9), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 41, 0, 9, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 3);
 	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 41);
@@ -1127,6 +1133,19 @@ static void test_quorum(const void *arg)
  * NEW_OBSERVER's rule over every D of n <= 10: the closest live successor
  * may observe this node; any node past a live one may not.
  */
+/* Brute force: @from is not @self, and every node after @self, before
+ * @from (going round the ring), is dead.
+ */
+static bool nothing_live_between(unsigned long dead, u32 n, u32 self, u32 from)
+{
+	if (from == self)
+		return false;
+	for (u32 p = (self + 1) % n; p != from; p = (p + 1) % n)
+		if (!(dead >> p & 1))
+			return false;
+	return true;
+}
+
 static void test_can_observe(const void *arg)
 {
 	(void)arg;
@@ -1137,16 +1156,9 @@ static void test_can_observe(const void *arg)
 
 				if (dead >> self & 1)
 					continue;
-				for (u32 from = 0; from < n; from++) {
-					bool want = from != self;
-
-					for (u32 p = (self + 1) % n; p != from && want;
-					     p = (p + 1) % n)
-						if (!(dead >> p & 1))
-							want = false;
-					TAP_CHECK(ftnl_ring_can_observe(&dead, n, self,
-									from) == want);
-				}
+				for (u32 from = 0; from < n; from++)
+					TAP_CHECK(ftnl_ring_can_observe(&dead, n, self, from) ==
+						  nothing_live_between(dead, n, self, from));
 				if (first != self)
 					TAP_CHECK(ftnl_ring_can_observe(&dead, n, self, first));
 			}
@@ -1189,11 +1201,11 @@ static void test_inherit(const void *arg)
 				   &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* Its old incarnation stays dead; the live one's older stays stale. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 7, x.core.incarnation, 1002, &x.out),
+	TAP_CHECK_INT(admit(&x, 1, 7, 1002),
 		      FTNL_RING_DEAD_SENDER);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 8, x.core.incarnation, 1002, &x.out),
+	TAP_CHECK_INT(admit(&x, 4, 8, 1002),
 		      FTNL_RING_STALE);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 9, x.core.incarnation, 1002, &x.out),
+	TAP_CHECK_INT(admit(&x, 4, 9, 1002),
 		      FTNL_RING_ACCEPT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 }
@@ -1214,8 +1226,7 @@ static void test_first_contact(const void *arg)
 	struct node x;
 
 	(void)arg;
-	node_init(&x, 4, 0);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start(&x, 4, 0);
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 0, 10, &x.out),
 		      FTNL_RING_UNPINNED);
@@ -1239,12 +1250,10 @@ static void test_first_contact(const void *arg)
 	ftnl_ring_core_admit(&x.core, 2, 7, 0, 13 + H, &x.out);
 	TAP_CHECK_UINT(x.peers[2].heard, 9);
 	/* It echoes node 0's incarnation: proven, pinned. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 9, x.core.incarnation,
-					   14 + H, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 2, 9, 14 + H), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_UINT(x.peers[2].incarnation, 9);
 	/* Now the old life is stale, and nobody was declared dead. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, x.core.incarnation,
-					   15 + H, &x.out), FTNL_RING_STALE);
+	TAP_CHECK_INT(admit(&x, 2, 7, 15 + H), FTNL_RING_STALE);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
 	/* A HELLO of node 3: one HELLO_ACK per h, however many come. */
@@ -1272,12 +1281,10 @@ static void test_comeback(const void *arg)
 	u32 ndead;
 
 	(void)arg;
-	node_init(&x, 5, 2);
-	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
+	node_start_rejoin(&x, 5, 2, true, 3, 100000);
 	inc = x.core.incarnation;
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_admit(&x.core, 1, 101, x.core.incarnation, 1, &x.out);
-	ftnl_ring_core_admit(&x.core, 4, 104, x.core.incarnation, 1, &x.out);
+	admit(&x, 1, 101, 1);
+	admit(&x, 4, 104, 1);
 	ftnl_ring_core_heartbeat(&x.core, 1, 1);
 	/* Node 4 died (learned), then this node, cut off, accused node 1. */
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 104, 0, 2, &x.out);
@@ -1319,8 +1326,7 @@ static void test_comeback(const void *arg)
 	TAP_CHECK(ftnl_bit_test(x.dead, 4));
 	TAP_CHECK_INT(x.core.ndead, 1);
 	/* Its old emitter's life goes on: its datagrams are accepted. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 1, 101, x.core.incarnation,
-					   3000 + 4 * D, &x.out),
+	TAP_CHECK_INT(admit(&x, 1, 101, 3000 + 4 * D),
 		      FTNL_RING_ACCEPT);
 	/* The detector starts afresh: NEW_OBSERVER to its emitter. */
 	TAP_CHECK_INT(x.core.det.emitter, 1);
@@ -1336,15 +1342,12 @@ static void test_comeback(const void *arg)
 	TAP_CHECK(x.core.running);
 
 	/* A member that holds the old life dead readmits the new one. */
-	node_init(&m, 5, 3);
-	ftnl_ring_core_set_rejoin(&m.core, true, 3, 100000);
-	ftnl_ring_core_start(&m.core, 0, &m.out);
-	ftnl_ring_core_admit(&m.core, 2, inc, m.core.incarnation, 1, &m.out);
+	node_start_rejoin(&m, 5, 3, true, 3, 100000);
+	admit(&m, 2, inc, 1);
 	ftnl_ring_core_heartbeat(&m.core, 2, 1);
 	ftnl_ring_core_death_heard(&m.core, 2, FTNL_NODE_STATE_DEAD, inc, 4, 2, &m.out);
 	clear(&m);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&m.core, 2, inc + 7, m.core.incarnation,
-					   5000, &m.out),
+	TAP_CHECK_INT(admit(&m, 2, inc + 7, 5000),
 		      FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_INT(m.rec.njoined, 1);
 	TAP_CHECK(m.rec.join_originate[0]);
@@ -1353,23 +1356,18 @@ static void test_comeback(const void *arg)
 	TAP_CHECK(!ftnl_bit_test(m.dead, 2));
 
 	/* Manual, or expelled by its own rule: no comeback. */
-	node_init(&x, 5, 2);
-	ftnl_ring_core_set_rejoin(&x.core, false, 3, 100000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start_rejoin(&x, 5, 2, false, 3, 100000);
 	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, x.core.incarnation, &x.out));
 	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 10));
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1 << 30, &x.out), FTNL_RING_IDLE);
-	node_init(&x, 5, 2);
-	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
+	node_start_rejoin(&x, 5, 2, true, 3, 100000);
 	TAP_CHECK(ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
 	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 10));
 	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, x.core.incarnation + 1, 1 << 30, &x.out));
 	/* By broadcast of its own death: it comes back too. */
-	node_init(&x, 5, 2);
-	ftnl_ring_core_set_rejoin(&x.core, true, 3, 100000);
-	ftnl_ring_core_start(&x.core, 0, &x.out);
-	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, x.core.incarnation, 3, 5, &x.out);
+	node_start_rejoin(&x, 5, 2, true, 3, 100000);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD,
+				   x.core.incarnation, 3, 5, &x.out);
 	TAP_CHECK(x.core.expelled);
 	TAP_CHECK(ftnl_ring_core_fenced(&x.core, 10));
 }
