@@ -14,8 +14,6 @@
 #include "../bcast/message.h"
 #include "../wire.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* Above RAND_MAX: never one of the random ids the tests use. */
 #define OUTSIDER	0xdeadbeefU
 
@@ -165,7 +163,8 @@ static void test_round_trip(const void *arg)
 
 				if (!buf2)
 					abort();
-				TAP_CHECK_UINT(ftnl_bcast_msg_encode(buf2, cap, &msg, dead, &again), len);
+				TAP_CHECK_UINT(ftnl_bcast_msg_encode(buf2, cap, &msg, dead,
+								     &again), len);
 				TAP_CHECK(!memcmp(buf, buf2, len));
 				free(buf2);
 			}
@@ -217,7 +216,8 @@ static void test_rejects(const void *arg)
 		/* Every truncation and every extension. */
 		for (u32 l = 0; l < len; l++)
 			if (ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, l) != -1)
-				TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, buf, l), -1);
+				TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos,
+								    &members, buf, l), -1);
 		memcpy(bad, buf, len);
 		bad[len] = 0;
 		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len + 1), -1);

@@ -34,6 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Elements in array @a, as the kernel's ARRAY_SIZE() (case tables). */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 typedef void (*tap_case_fn)(const void *arg);
 
 struct tap_case {

@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "tap.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 
 /* Split @line on spaces into a NULL-terminated argv, argv[0] the program. */

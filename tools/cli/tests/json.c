@@ -9,8 +9,6 @@
 #include "cli.h"
 #include "tap.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* Capture what a writer produces. */
 struct capture {
 	char *text;

@@ -10,8 +10,6 @@
 #include "cli.h"
 #include "tap.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* 2024-05-01T12:00:00.123456789Z */
 #define T_RECV	1714564800123456789ull
 /* 2024-05-01T11:59:59.999999999Z */

@@ -10,8 +10,6 @@
 #include "cli.h"
 #include "tap.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 struct capture {
 	char *text;
 	size_t len;
