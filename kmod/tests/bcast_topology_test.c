@@ -342,7 +342,8 @@ static void test_view_mapping(const void *arg)
 
 int main(void)
 {
-	tap_add(test_cubes_cover, NULL, "the two hypercubes cover every label, n <= %u", FTNL_TEST_MAX_N);
+	tap_add(test_cubes_cover, NULL, "the two hypercubes cover every label, n <= %u",
+		FTNL_TEST_MAX_N);
 	tap_add(test_view_mapping, NULL, "labels are ring order from the source, for every source");
 	tap_add(test_hypercube_steps, NULL, "fault-free dual hypercube within 4k one-port steps");
 	tap_add(test_hypercube, NULL,

@@ -288,7 +288,7 @@ int main(void)
 	size_t i;
 
 	tap_add(test_rules, NULL, "window rules: new, seen, old, slide, restart, forward once per cube");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		tap_add(test_bursts, &cases[i],
 			"%d origins x %u broadcasts in flight, %d copies per cube, delays up to %llu, %u seeds: exactly once in the window, never twice",
 			ORIGINS, cases[i].burst, COPIES,

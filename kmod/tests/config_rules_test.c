@@ -39,7 +39,7 @@ static void test_addresses(const void *arg)
 	size_t i;
 
 	(void)arg;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *why = ftnl_rules_addr(cases[i].family, cases[i].addr);
 
 		if (!!why == cases[i].ok) {

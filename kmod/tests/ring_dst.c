@@ -90,7 +90,7 @@
 #define MS		1000000ULL
 #define H_NS		(10 * MS)
 #define D_NS		(50 * MS)
-#define MAX_EVENTS	(1 << 16)
+#define MAX_EVENTS	65536
 #define MAX_SCHEDULE_EVENTS	2000000ULL
 #define FAIL_FROM	(500 * MS)	/* after every first heartbeat */
 #define FAIL_SPAN	(1000 * MS)
@@ -138,7 +138,7 @@ struct ev {
 	u64 time;
 	u64 seq;
 	u8 type;
-	u8 kind;	/* EV_MSG: MSG_*; EV_STALL: 1 = receive stall;
+	u8 kind;	/* EV_MSG: a MSG_ kind; EV_STALL: 1 = receive stall;
 			 * EV_FREEZE: 1 = datagrams to it are lost
 			 */
 	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
@@ -291,6 +291,18 @@ static void push(struct dst *s, struct ev ev)
 		i = (i - 1) / 2;
 	}
 	s->heap[i] = ev;
+}
+
+/* An event of @type at @node (no other field) due at @time. */
+static void push_at(struct dst *s, u64 time, u8 type, u32 node)
+{
+	push(s, (struct ev){ .time = time, .type = type, .node = node });
+}
+
+/* Node @node's next tick, due at @time, in its life @inc. */
+static void push_tick(struct dst *s, u64 time, u32 node, u64 inc)
+{
+	push(s, (struct ev){ .time = time, .type = EV_TICK, .node = node, .sinc = inc });
 }
 
 static struct ev pop(struct dst *s)
@@ -548,8 +560,7 @@ static void sink_expelled(void *ctx)
 		s->worst_expel_ns = took;
 	/* Its fence: a work item that takes its time. */
 	if (s->mode == MODE_COMEBACK)
-		push(s, (struct ev){ .time = s->now + rnd_in(s, 0, 2 * D_NS),
-				     .type = EV_FENCED, .node = s->cur });
+		push_at(s, s->now + rnd_in(s, 0, 2 * D_NS), EV_FENCED, s->cur);
 }
 
 /*
@@ -678,8 +689,12 @@ static void sync_timer(struct dst *s, u32 i)
 		return;
 	x->timer_gen++;
 	x->timer_due = false;
-	push(s, (struct ev){ .time = at > s->now ? at : s->now,
-			     .type = EV_TIMER, .node = i, .from = x->timer_gen });
+	push(s, (struct ev){
+		.time = at > s->now ? at : s->now,
+		.type = EV_TIMER,
+		.node = i,
+		.from = x->timer_gen,
+	});
 }
 
 /* ---- inputs -------------------------------------------------------------- */
@@ -715,8 +730,7 @@ static void do_comeback(struct dst *s, u32 i)
 	x->restarts++;
 	x->zombie = false;
 	s->failed_mask &= ~(1ULL << i);
-	push(s, (struct ev){ .time = s->now, .type = EV_TICK, .node = i,
-			     .sinc = x->inc });
+	push_tick(s, s->now, i, x->inc);
 }
 
 static void do_timer(struct dst *s, u32 i)
@@ -745,8 +759,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		ftnl_ring_core_renew(&x->core, x->inc);
 		s->renewals++;
 		/* Its ticks are keyed by its life: a new chain for this one. */
-		push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
-				     .node = ev->node, .sinc = x->inc });
+		push_tick(s, s->now + H_NS, ev->node, x->inc);
 	}
 	/* From a member it may itself hold dead: no admission (ring.c). */
 	if (ev->kind == MSG_RING && ev->wire == FTNL_MSG_EXPELLED) {
@@ -845,8 +858,7 @@ static void unstall(struct dst *s, u32 i)
 	if (x->tick_due) {
 		x->tick_due = false;
 		do_tick(s, i);
-		push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
-				     .node = i, .sinc = x->inc });
+		push_tick(s, s->now + H_NS, i, x->inc);
 	}
 	for (k = 0; k < x->nbacklog && !x->failed && x->core.running; k++)
 		do_msg(s, &x->backlog[k]);
@@ -920,8 +932,7 @@ static void do_restart(struct dst *s, u32 i)
 	s->failed_mask &= ~(1ULL << i);
 	ftnl_ring_core_start(&x->core, s->now, sink(s, i, &out));
 	sync_timer(s, i);
-	push(s, (struct ev){ .time = s->now, .type = EV_TICK, .node = i,
-			     .sinc = x->inc });
+	push_tick(s, s->now, i, x->inc);
 }
 
 /* ---- properties ------------------------------------------------------ */
@@ -1133,7 +1144,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	u32 i, f, k;
 
 	memset(s, 0, sizeof(*s));
-	s->seed = s->rng = seed;
+	s->seed = seed;
+	s->rng = seed;
 	s->worst_ratio_den = 1;
 	s->mode = mode;
 	s->n = n ? n : (u32)rnd_in(s, mode == MODE_DEAF ? 3 : 2,
@@ -1162,8 +1174,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
 		/* Nodes are configured one after another. */
-		push(s, (struct ev){ .time = rnd_in(s, 0, 100 * MS),
-				     .type = EV_START, .node = i });
+		push_at(s, rnd_in(s, 0, 100 * MS), EV_START, i);
 	}
 	for (k = 0; k < f; k++) {
 		u32 victim;
@@ -1176,18 +1187,19 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		victims[k] = victim;
 		fail_at[k] = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN);
 		/* Leaves with rejoin are not modelled yet: crashes only. */
-		push(s, (struct ev){ .time = fail_at[k],
-				     .type = EV_FAIL, .node = victim,
-				     .arg = rnd(s) % 4 == 0 &&
-					    mode != MODE_REJOIN &&
-					    mode != MODE_COMEBACK });
+		push(s, (struct ev){
+			.time = fail_at[k],
+			.type = EV_FAIL,
+			.node = victim,
+			.arg = rnd(s) % 4 == 0 && mode != MODE_REJOIN &&
+			       mode != MODE_COMEBACK,
+		});
 	}
 	if (mode == MODE_DEAF) {
 		do {
 			s->deaf = (u32)rnd_in(s, 0, s->n - 1);
 		} while (s->failed_mask >> s->deaf & 1);
-		push(s, (struct ev){ .time = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN),
-				     .type = EV_DEAF, .node = s->deaf });
+		push_at(s, FAIL_FROM + rnd_in(s, 0, FAIL_SPAN), EV_DEAF, s->deaf);
 	}
 	if ((mode == MODE_FREEZE || mode == MODE_COMEBACK) && s->n - f >= 2) {
 		u32 victim;
@@ -1203,19 +1215,20 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		 * resuming is a delay past the bound, which Algorithm 1 does
 		 * not promise to absorb.
 		 */
-		push(s, (struct ev){ .time = FAIL_FROM + FAIL_SPAN +
-					     rnd_in(s, 0, FAIL_SPAN),
-				     .type = EV_FREEZE, .node = victim,
-				     .kind = rnd(s) % 2,
-				     .arg = rnd_in(s, 4 * D_NS, 8 * D_NS) });
+		push(s, (struct ev){
+			.time = FAIL_FROM + FAIL_SPAN + rnd_in(s, 0, FAIL_SPAN),
+			.type = EV_FREEZE,
+			.node = victim,
+			.kind = rnd(s) % 2,
+			.arg = rnd_in(s, 4 * D_NS, 8 * D_NS),
+		});
 		sum->freezes++;
 	}
 	victim_mask = s->failed_mask;
 	s->failed_mask = 0;
 	if (mode == MODE_SPLIT) {
 		push(s, (struct ev){ .time = FAIL_FROM, .type = EV_SPLIT });
-		push(s, (struct ev){ .time = FAIL_FROM + SPLIT_FOR,
-				     .type = EV_HEAL });
+		push(s, (struct ev){ .time = FAIL_FROM + SPLIT_FOR, .type = EV_HEAL });
 	}
 	/*
 	 * Stalls, one at a time, each at most d - h - t - 1 long: a CPU stall
@@ -1232,9 +1245,13 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		u64 len = rnd_in(s, 1, D_NS - H_NS - s->t_ns - 1);
 
 		when += rnd_in(s, 0, 300 * MS);
-		push(s, (struct ev){ .time = when, .type = EV_STALL, .kind = rx,
-				     .node = (u32)rnd_in(s, 0, s->n - 1),
-				     .arg = len });
+		push(s, (struct ev){
+			.time = when,
+			.type = EV_STALL,
+			.kind = rx,
+			.node = (u32)rnd_in(s, 0, s->n - 1),
+			.arg = len,
+		});
 		when += len + 2 * D_NS;
 		sum->stalls++;
 		sum->rx_stalls += rx;
@@ -1269,11 +1286,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			s->flapper = (u32)rnd_in(s, 0, s->n - 1);
 		} while (victim_mask >> s->flapper & 1);
 		for (k = 0, when = FAIL_FROM; k <= FLAP_K; k++) {
-			push(s, (struct ev){ .time = when, .type = EV_FAIL,
-					     .node = s->flapper });
+			push_at(s, when, EV_FAIL, s->flapper);
 			when += 3 * D_NS;
-			push(s, (struct ev){ .time = when, .type = EV_RESTART,
-					     .node = s->flapper });
+			push_at(s, when, EV_RESTART, s->flapper);
 			when += 10 * D_NS;
 		}
 		sum->flaps++;
@@ -1299,8 +1314,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			at = fail_at[k] + rnd_in(s, 2 * D_NS, 20 * D_NS);
 			break;
 		}
-		push(s, (struct ev){ .time = at, .type = EV_RESTART,
-				     .node = victims[k] });
+		push_at(s, at, EV_RESTART, victims[k]);
 	}
 	s->failed_mask = 0;
 	for (i = 0; i < s->n && s->rejoin; i++)
@@ -1337,8 +1351,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		case EV_START:
 			ftnl_ring_core_start(&x->core, s->now, sink(s, ev.node, &out));
 			sync_timer(s, ev.node);
-			push(s, (struct ev){ .time = s->now, .type = EV_TICK,
-					     .node = ev.node, .sinc = x->inc });
+			push_tick(s, s->now, ev.node, x->inc);
 			break;
 		case EV_TICK:
 			if (x->failed || ev.sinc != x->inc)
@@ -1350,8 +1363,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				break;
 			}
 			do_tick(s, ev.node);
-			push(s, (struct ev){ .time = s->now + H_NS, .type = EV_TICK,
-					     .node = ev.node, .sinc = x->inc });
+			push_tick(s, s->now + H_NS, ev.node, x->inc);
 			break;
 		case EV_TIMER:
 			if (x->failed || ev.from != x->timer_gen)
@@ -1384,8 +1396,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				x->rx_until = s->now + ev.arg;
 			else
 				x->stall_until = s->now + ev.arg;
-			push(s, (struct ev){ .time = s->now + ev.arg,
-					     .type = EV_UNSTALL, .node = ev.node });
+			push_at(s, s->now + ev.arg, EV_UNSTALL, ev.node);
 			break;
 		case EV_UNSTALL:
 			unstall(s, ev.node);
@@ -1412,14 +1423,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			}
 			x->zombie = true;
 			x->drop_rx = ev.kind;
-			x->stall_until = x->rx_until = s->now + ev.arg;
+			x->stall_until = s->now + ev.arg;
+			x->rx_until = x->stall_until;
 			s->fail_order[s->nfail++] = ev.node;
 			s->failed_mask |= 1ULL << ev.node;
 			s->unstable = true;
 			s->episode_start = s->now;
 			s->episode_f = 1;
-			push(s, (struct ev){ .time = s->now + ev.arg,
-					     .type = EV_UNSTALL, .node = ev.node });
+			push_at(s, s->now + ev.arg, EV_UNSTALL, ev.node);
 			break;
 		case EV_REPLAY: {
 			struct ev copy;
@@ -1584,8 +1595,7 @@ static void test_schedules(const void *arg)
 			return;
 		}
 	}
-	tap_diag("%s: %llu schedules, %llu events, %llu"
-		 " failures, %llu stalls (%llu of them receive stalls)",
+	tap_diag("%s: %llu schedules, %llu events, %llu failures, %llu stalls (%llu of them receive stalls)",
 		 mode_name[mode], sum.schedules, sum.events, sum.failures,
 		 sum.stalls, sum.rx_stalls);
 	if (mode == MODE_FREEZE || mode == MODE_COMEBACK)
@@ -1595,8 +1605,8 @@ static void test_schedules(const void *arg)
 		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
 			 sum.comebacks);
 	if (mode == MODE_FAULTS)
-		tap_diag("most detections of one failure %u; worst episode at %llu"
-			 "%% of Theorem 1's bound", sum.max_detections,
+		tap_diag("most detections of one failure %u; worst episode at %llu%% of Theorem 1's bound",
+			 sum.max_detections,
 			 sum.worst_den ? 100 * sum.worst_num / sum.worst_den : 0);
 	if (mode == MODE_REJOIN)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes, %llu lives renewed above a later one (a quarter of the restarts step their clock back)",
@@ -1691,44 +1701,35 @@ int main(int argc, char **argv)
 	}
 	if (all || mode == MODE_FAULTS)
 		tap_add(test_schedules, (void *)(long)MODE_FAULTS,
-			"ring DST: %llu seeded schedules from seed %llu"
-			": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1",
+			"ring DST: %llu seeded schedules from seed %llu: no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1",
 			nschedules, first_seed);
 	if (all || mode == MODE_DEAF)
 		tap_add(test_schedules, (void *)(long)MODE_DEAF,
-			"ring DST, one node's receive path cut: %llu schedules from seed %llu"
-			": no live node declared dead, the deaf node resigns, real failures still found",
+			"ring DST, one node's receive path cut: %llu schedules from seed %llu: no live node declared dead, the deaf node resigns, real failures still found",
 			nschedules, first_seed);
 	if (all || mode == MODE_FREEZE)
 		tap_add(test_schedules, (void *)(long)MODE_FREEZE,
-			"ring DST, one node frozen for 4d to 8d: %llu schedules from seed %llu"
-			": declared dead, expelled within 2d + 2h + 2t of resuming, no live node expelled",
+			"ring DST, one node frozen for 4d to 8d: %llu schedules from seed %llu: declared dead, expelled within 2d + 2h + 2t of resuming, no live node expelled",
 			nschedules, first_seed);
 	if (all || mode == MODE_SPLIT)
 		tap_add(test_splits, NULL,
-			"ring DST, every partition of 3..%u nodes: a side without majority resigns,"
-			" the majority declares it dead, nobody flaps at the heal",
+			"ring DST, every partition of 3..%u nodes: a side without majority resigns, the majority declares it dead, nobody flaps at the heal",
 			split_n_max);
 	if (all || mode == MODE_REJOIN)
 		tap_add(test_schedules, (void *)(long)MODE_REJOIN,
-			"ring DST, failed nodes come back (rejoin auto): %llu schedules from seed %llu"
-			": no stale kill, readmitted by every member, joined once, no flap",
+			"ring DST, failed nodes come back (rejoin auto): %llu schedules from seed %llu: no stale kill, readmitted by every member, joined once, no flap",
 			nschedules, first_seed);
 	if (all || mode == MODE_REPLAY)
 		tap_add(test_schedules, (void *)(long)MODE_REPLAY,
-			"ring DST, old NEW_OBSERVERs replayed, broadcasts up to 4d late: %llu schedules from seed %llu"
-			": no observer stolen, no false suspicion, ring reconnected",
+			"ring DST, old NEW_OBSERVERs replayed, broadcasts up to 4d late: %llu schedules from seed %llu: no observer stolen, no false suspicion, ring reconnected",
 			nschedules, first_seed);
 	if (all || mode == MODE_ADAPTIVE)
 		tap_add(test_schedules, (void *)(long)MODE_ADAPTIVE,
-			"ring DST, adaptive timeouts in [1.5h, d]: %llu schedules from seed %llu"
-			": no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1 with d_max,"
-			" crashes found sooner than d on average",
+			"ring DST, adaptive timeouts in [1.5h, d]: %llu schedules from seed %llu: no false suspicion, every failure known, ring reconnected, Lemma 2, Theorem 1 with d_max, crashes found sooner than d on average",
 			nschedules, first_seed);
 	if (all || mode == MODE_COMEBACK)
 		tap_add(test_schedules, (void *)(long)MODE_COMEBACK,
-			"ring DST, one node frozen past d, rejoin auto: %llu schedules from seed %llu"
-			": expelled once, comes back as a new incarnation, same D and members everywhere, joined once",
+			"ring DST, one node frozen past d, rejoin auto: %llu schedules from seed %llu: expelled once, comes back as a new incarnation, same D and members everywhere, joined once",
 			nschedules, first_seed);
 	return tap_run();
 }

@@ -188,7 +188,7 @@ static void test_no_domain_is_id_order(const void *arg)
 /* A worked example the admin guide shows: 4 racks of 4, ids 1..16. */
 static void test_four_racks(const void *arg)
 {
-	static const char *racks[] = { "r0", "r1", "r2", "r3" };
+	static const char * const racks[] = { "r0", "r1", "r2", "r3" };
 	static const u32 expect[16] = { 1, 9, 2, 10, 3, 11, 4, 12,
 					5, 13, 6, 14, 7, 15, 8, 16 };
 	struct ftnl_ring_member m[16];
