@@ -46,23 +46,16 @@ FIXTURE(deaf) {
 
 FIXTURE_SETUP(deaf)
 {
-	char why[256] = "";
+	char why[512] = "";
 
 	/* Checked first: a process started later stalls a TCG guest. */
 	ASSERT_EQ(0, system("command -v nft >/dev/null")) {
 		TH_LOG("nft is missing in the guest: run 'make setup' (nftables)");
 	}
 	st_wait_quiet_machine(1000, 10000, NULL);
-	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
-	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
-		TH_LOG("cluster did not settle: %s", why);
-	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ASSERT_EQ(0u, self->vc.nevents) {
-		TH_LOG("failure event while the cluster settled: node %u about %u",
-		       self->vc.events[0].at, self->vc.events[0].f.node_id);
-		ST_VC_LOG_STALL(&self->vc);
+	ASSERT_EQ(0, st_vc_start(&self->vc, N, CLUSTER, H_US, D_US, 10000,
+				 why, sizeof(why))) {
+		TH_LOG("%s", why);
 	}
 }
 

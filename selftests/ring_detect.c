@@ -79,29 +79,25 @@ FIXTURE(ring) {
 	struct st_vc vc;
 };
 
+/* timing is measured: start on a calm machine (see ring_quiet.c). Until
+ * every node heard its first emitter, the boot grace (d + 30 s) applies;
+ * after, the paper's rules. 10 s: configuration and first heartbeats take
+ * well under a second even under TCG.
+ */
+static void start_cluster(struct __test_metadata *_metadata, struct st_vc *vc)
+{
+	char why[512] = "";
+
+	st_wait_quiet_machine(1000, 10000, NULL);
+	ASSERT_EQ(0, st_vc_start(vc, N, CLUSTER, H_US, D_US, 10000, why,
+				 sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+}
+
 FIXTURE_SETUP(ring)
 {
-	char why[256] = "";
-
-	/* timing is measured: start on a calm machine (see ring_quiet.c) */
-	st_wait_quiet_machine(1000, 10000, NULL);
-
-	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
-	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	/* Until every node heard its first emitter, the boot grace (d + 30 s)
-	 * applies; after, the paper's rules. 10 s: configuration and first
-	 * heartbeats take well under a second even under TCG.
-	 */
-	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
-		TH_LOG("cluster did not settle: %s", why);
-	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ASSERT_EQ(0u, self->vc.nevents) {
-		TH_LOG("failure event while the cluster settled: node %u about %u (%s)",
-		       self->vc.events[0].at, self->vc.events[0].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[0].f.cause));
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	start_cluster(_metadata, &self->vc);
 }
 
 FIXTURE_TEARDOWN(ring)
@@ -394,19 +390,7 @@ FIXTURE_VARIANT_ADD(segment, f3) { .f = 3 };	/* floor(log2 16) - 1 */
 
 FIXTURE_SETUP(segment)
 {
-	char why[256] = "";
-
-	st_wait_quiet_machine(1000, 10000, NULL);
-
-	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
-	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
-		TH_LOG("cluster did not settle: %s", why);
-	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ASSERT_EQ(0u, self->vc.nevents) {
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	start_cluster(_metadata, &self->vc);
 }
 
 FIXTURE_TEARDOWN(segment)

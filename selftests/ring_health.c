@@ -71,21 +71,17 @@ FIXTURE(health) {
 
 FIXTURE_SETUP(health)
 {
-	char why[256] = "";
+	char why[512] = "";
 
 	self->param = open(PARAM, O_WRONLY);
 	ASSERT_LE(0, self->param) {
 		TH_LOG("%s: %s (a module without the test stall)", PARAM,
 		       strerror(errno));
 	}
-	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_MS * 1000,
-				D_MS * 1000));
-	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
-		TH_LOG("cluster did not settle: %s", why);
+	ASSERT_EQ(0, st_vc_start(&self->vc, N, CLUSTER, H_MS * 1000, D_MS * 1000,
+				 10000, why, sizeof(why))) {
+		TH_LOG("%s", why);
 	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ASSERT_EQ(0u, self->vc.nevents);
 }
 
 FIXTURE_TEARDOWN(health)

@@ -52,15 +52,12 @@ FIXTURE(leave) {
 
 FIXTURE_SETUP(leave)
 {
-	char why[256] = "";
+	char why[512] = "";
 
-	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
-	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
-	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
-		TH_LOG("cluster did not settle: %s", why);
+	ASSERT_EQ(0, st_vc_start(&self->vc, N, CLUSTER, H_US, D_US, 10000, why,
+				 sizeof(why))) {
+		TH_LOG("%s", why);
 	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ASSERT_EQ(0u, self->vc.nevents);
 }
 
 FIXTURE_TEARDOWN(leave)

@@ -854,6 +854,45 @@ int st_vc_wait_settled(struct st_vc *vc, unsigned int timeout_ms,
 	}
 }
 
+int st_vc_start(struct st_vc *vc, size_t n, uint32_t cluster_id,
+		uint32_t h_us, uint32_t d_us, unsigned int settle_ms,
+		char *why, size_t len)
+{
+	const struct st_vc_event *e;
+	char ring[256] = "", note[320];
+	int err;
+
+	err = st_vc_init(vc, n, cluster_id, h_us, d_us);
+	if (err) {
+		snprintf(why, len, "cluster not built: %s", strerror(-err));
+		return err;
+	}
+	err = st_vc_configure_all(vc);
+	if (err) {
+		snprintf(why, len, "cluster not configured: %s", strerror(-err));
+		return err;
+	}
+	err = st_vc_wait_settled(vc, settle_ms, ring, sizeof(ring));
+	if (err) {
+		snprintf(why, len, "cluster did not settle: %s", ring);
+		return err;
+	}
+	err = st_vc_poll_events(vc, 0);
+	if (err < 0) {
+		snprintf(why, len, "events not read: %s", strerror(-err));
+		return err;
+	}
+	if (vc->nevents) {
+		e = &vc->events[0];
+		snprintf(why, len,
+			 "failure event while the cluster settled: node %u about %u (%s); %s",
+			 e->at, e->f.node_id, ftnl_event_cause_name(e->f.cause),
+			 st_vc_stall_note(vc, note, sizeof(note)));
+		return -EPROTO;
+	}
+	return 0;
+}
+
 uint64_t st_vc_max_lateness(struct st_vc *vc, uint32_t *worst)
 {
 	uint64_t max = 0;

@@ -175,6 +175,16 @@ int st_vc_configure_all(struct st_vc *vc);
 int st_vc_wait_settled(struct st_vc *vc, unsigned int timeout_ms,
 		       char *why, size_t len);
 
+/* The usual start of a test: st_vc_init(), st_vc_configure_all(),
+ * st_vc_wait_settled() within @settle_ms, and no failure event published
+ * meanwhile (events polled: @vc->nevents is 0 after). 0, or a negative
+ * errno with @why saying which step failed; for a failure event, which
+ * one, with st_vc_stall_note(). st_vc_fini() releases what was built.
+ */
+int st_vc_start(struct st_vc *vc, size_t n, uint32_t cluster_id,
+		uint32_t h_us, uint32_t d_us, unsigned int settle_ms,
+		char *why, size_t len);
+
 /* Take the ring order from node @id's dump (nodes come in ring order):
  * @vc->ring and @vc->pos, which st_vc_ring_check() then follows. -EPROTO
  * if the dump is not a permutation of the ids 1..n.
@@ -277,7 +287,6 @@ uint64_t st_vc_max_lateness(struct st_vc *vc, uint32_t *worst);
 /* The same as a sentence for a failure message, in @buf. */
 const char *st_vc_stall_note(struct st_vc *vc, char *buf, size_t len);
 
-/* In a test (with _metadata in scope): log st_vc_stall_note(). */
 /* Node @id's incarnation as its cluster info says, 0 if unreadable. */
 uint64_t st_vc_incarnation(struct st_vc *vc, uint32_t id);
 
@@ -296,6 +305,7 @@ const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
 	TH_LOG("%s", st_vc_node_note((vc), (id), _st_node, sizeof(_st_node))); \
 } while (0)
 
+/* In a test (with _metadata in scope): log st_vc_stall_note(). */
 #define ST_VC_LOG_STALL(vc) do { \
 	char _st_note[320]; \
 	TH_LOG("%s", st_vc_stall_note((vc), _st_note, sizeof(_st_note))); \
