@@ -1296,24 +1296,17 @@ int st_vc_forge(struct st_vc *vc, uint32_t where, const char *const *args)
 	return st_wait_pid(pid, 30000);
 }
 
-pid_t st_vc_capture(struct st_vc *vc, const char *file, uint32_t node,
-		    unsigned int type, uint32_t dest, uint32_t sender,
-		    unsigned int count)
+/*
+ * Start ftnl_forge's capture @argv (in the bridge's netns) writing @file,
+ * and wait up to 10 s for its FILE.ready: listening from then on. The
+ * capture's pid, or a negative errno (nothing left running).
+ */
+static pid_t spawn_capture(struct st_vc *vc, const char *file, char **argv)
 {
-	char ifname[IFNAMSIZ], ready[PATH_MAX], t[12], d[12], s[12], c[12];
-	char *argv[] = {
-		forge_path(), "capture", ifname, "7600", (char *)file,
-		"--type", t, "--dest", d, "--sender", s, "--count", c,
-		"--timeout", "10000", NULL,
-	};
 	uint64_t deadline = st_mono_ns() + 10000000000ull;
+	char ready[PATH_MAX];
 	pid_t pid;
 
-	st_vc_port_if(node, ifname, sizeof(ifname));
-	snprintf(t, sizeof(t), "%u", type);
-	snprintf(d, sizeof(d), "%u", dest);
-	snprintf(s, sizeof(s), "%u", sender);
-	snprintf(c, sizeof(c), "%u", count);
 	snprintf(ready, sizeof(ready), "%s.ready", file);
 	unlink(ready);
 	pid = st_vc_spawn(vc, 0, argv);
@@ -1329,35 +1322,40 @@ pid_t st_vc_capture(struct st_vc *vc, const char *file, uint32_t node,
 	return pid;
 }
 
+pid_t st_vc_capture(struct st_vc *vc, const char *file, uint32_t node,
+		    unsigned int type, uint32_t dest, uint32_t sender,
+		    unsigned int count)
+{
+	char ifname[IFNAMSIZ], t[12], d[12], s[12], c[12];
+	char *argv[] = {
+		forge_path(), "capture", ifname, "7600", (char *)file,
+		"--type", t, "--dest", d, "--sender", s, "--count", c,
+		"--timeout", "10000", NULL,
+	};
+
+	st_vc_port_if(node, ifname, sizeof(ifname));
+	snprintf(t, sizeof(t), "%u", type);
+	snprintf(d, sizeof(d), "%u", dest);
+	snprintf(s, sizeof(s), "%u", sender);
+	snprintf(c, sizeof(c), "%u", count);
+	return spawn_capture(vc, file, argv);
+}
+
 pid_t st_vc_capture_bridge(struct st_vc *vc, const char *file,
 			   unsigned int type, unsigned int idle_ms,
 			   unsigned int timeout_ms)
 {
-	char ready[PATH_MAX], t[12], idle[12], tmo[12];
+	char t[12], idle[12], tmo[12];
 	char *argv[] = {
 		forge_path(), "capture", "any", "7600", (char *)file,
 		"--type", t, "--outgoing", "--count", "1000000", "--idle", idle,
 		"--timeout", tmo, NULL,
 	};
-	uint64_t deadline = st_mono_ns() + 10000000000ull;
-	pid_t pid;
 
 	snprintf(t, sizeof(t), "%u", type);
 	snprintf(idle, sizeof(idle), "%u", idle_ms);
 	snprintf(tmo, sizeof(tmo), "%u", timeout_ms);
-	snprintf(ready, sizeof(ready), "%s.ready", file);
-	unlink(ready);
-	pid = st_vc_spawn(vc, 0, argv);
-	if (pid < 0)
-		return pid;
-	while (access(ready, F_OK) && st_mono_ns() < deadline)
-		st_msleep(10);
-	if (access(ready, F_OK)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		return -ETIMEDOUT;
-	}
-	return pid;
+	return spawn_capture(vc, file, argv);
 }
 
 int st_wait_quiet_machine(unsigned int quiet_ms, unsigned int max_ms,
