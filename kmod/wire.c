@@ -38,6 +38,7 @@ void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe)
 	ftnl_put_be32(buf, probe->target_id);
 	ftnl_put_be32(buf + 4, probe->origin_id);
 	buf[8] = probe->flags;
+	ftnl_put_be32(buf + 9, probe->probe_id);
 }
 
 int ftnl_wire_probe_decode(struct ftnl_wire_probe *probe, const u8 *buf,
@@ -48,6 +49,7 @@ int ftnl_wire_probe_decode(struct ftnl_wire_probe *probe, const u8 *buf,
 	probe->target_id = ftnl_get_be32(buf);
 	probe->origin_id = ftnl_get_be32(buf + 4);
 	probe->flags = buf[8];
+	probe->probe_id = ftnl_get_be32(buf + 9);
 	return 0;
 }
 

@@ -61,15 +61,17 @@ enum ftnl_wire_type {
 /*
  * PROBE_REQ and PROBE_ACK payload: the suspect's node id, the id of the
  * observer that suspects it, flags (FTNL_PROBE_ALIVE: the suspect itself
- * answered; no other bit is valid).
+ * answered; no other bit is valid), the observer's identifier of the
+ * probe, which every answer echoes (protocol version 5).
  */
-#define FTNL_WIRE_PROBE_LEN	9
+#define FTNL_WIRE_PROBE_LEN	13
 #define FTNL_PROBE_ALIVE	0x01
 
 struct ftnl_wire_probe {
 	u32 target_id;
 	u32 origin_id;
 	u8 flags;
+	u32 probe_id;
 };
 
 void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe);

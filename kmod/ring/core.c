@@ -511,6 +511,7 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->nleft = 0;
 	core->probe_budget = FTNL_RING_PROBE_BUDGET;
 	core->probe = (struct ftnl_ring_prober){ 0 };
+	core->probe_ids = 0;
 	core->refuted = 0;
 	core->throttled = 0;
 	core->owed = self;
@@ -613,8 +614,8 @@ static void ftnl_ring_core_resign(struct ftnl_ring_core *core, u8 why,
 	core->resigned = why;
 	core->probe.active = false;
 	/* Resigning is expelling itself: the same state, event and fence. */
-	ftnl_ring_core_expel(core, why == FTNL_RING_QUORUM_LOST ?
-			     FTNL_EXPEL_QUORUM : FTNL_EXPEL_DEAF,
+	ftnl_ring_core_expel(core, why == FTNL_RING_UNHEARD ?
+			     FTNL_EXPEL_DEAF : FTNL_EXPEL_QUORUM,
 			     core->det.self, out);
 	core->running = false;
 	if (out->resigned)
@@ -642,6 +643,9 @@ void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
 		return;		/* inherited once only */
 	core->peers[pos] = *peer;
 	core->peers[pos].observer = observer;
+	/* Marks of the replaced ring's probes: its identifiers restart. */
+	core->peers[pos].probe_asked = 0;
+	core->peers[pos].probe_confirmed = 0;
 	if (peer->state == FTNL_NODE_STATE_ALIVE)
 		return;
 	ftnl_bit_set(core->dead, pos);
@@ -813,12 +817,37 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 
 /* ---- indirect probes -------------------------------------------------- */
 
-/* Helpers for all rounds of one suspicion: enough to reach the majority. */
+/*
+ * The confirmation rule (FTNL_RING_PROBE_HELPERS): with the quorum rule,
+ * an observed death needs a strict majority of the members that did not
+ * leave, the observer included.
+ */
+static bool ftnl_ring_confirming(const struct ftnl_ring_core *core)
+{
+	return core->quorum && core->probes;
+}
+
+/* Helpers for all rounds of one suspicion. */
 static u32 ftnl_ring_probe_cap(const struct ftnl_ring_core *core)
 {
 	u32 half = core->det.n / 2;
 
+	if (ftnl_ring_confirming(core))
+		return core->det.n;	/* every live member, if need be */
 	return half > FTNL_RING_PROBE_HELPERS ? half : FTNL_RING_PROBE_HELPERS;
+}
+
+/*
+ * The first round's size: k helpers; with the confirmation rule the
+ * majority less this node, plus k for helpers that died unnoticed (a run
+ * of failures).
+ */
+static u32 ftnl_ring_probe_first(const struct ftnl_ring_core *core)
+{
+	if (ftnl_ring_confirming(core))
+		return (core->det.n - core->nleft) / 2 +
+		       FTNL_RING_PROBE_HELPERS;
+	return FTNL_RING_PROBE_HELPERS;
 }
 
 static bool ftnl_ring_probe_candidate(const struct ftnl_ring_core *core,
@@ -826,6 +855,42 @@ static bool ftnl_ring_probe_candidate(const struct ftnl_ring_core *core,
 {
 	return pos != core->det.self && pos != core->probe.target &&
 	       !ftnl_bit_test(core->dead, pos);
+}
+
+/*
+ * Confirmations of the probe in progress: this node's own and those of
+ * the helpers that answered it and are still alive here (one that died
+ * or left since vouches for nothing now).
+ */
+static u32 ftnl_ring_probe_confirmations(const struct ftnl_ring_core *core)
+{
+	u32 pos, count = 1;
+
+	for (pos = 0; pos < core->det.n; pos++)
+		count += ftnl_ring_probe_candidate(core, pos) &&
+			 core->peers[pos].probe_confirmed == core->probe.id;
+	return count;
+}
+
+/* @count confirmations are a strict majority of the members left. */
+static bool ftnl_ring_probe_majority(const struct ftnl_ring_core *core,
+				     u32 count)
+{
+	return 2 * count > core->det.n - core->nleft;
+}
+
+/*
+ * Enough helpers answered to accuse (once the suspect's own answer would
+ * be in): one, or with the confirmation rule a strict majority of the
+ * members that did not leave. A walk over the members: at the judgement
+ * only, not per answer (ftnl_ring_core_probe_rx() counts them).
+ */
+static bool ftnl_ring_probe_enough(const struct ftnl_ring_core *core)
+{
+	if (!ftnl_ring_confirming(core))
+		return core->probe.heard_helper;
+	return ftnl_ring_probe_majority(core,
+					ftnl_ring_probe_confirmations(core));
 }
 
 /*
@@ -840,6 +905,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 	const struct ftnl_ring_probe req = {
 		.target = p->target,
 		.origin = core->det.self,
+		.id = p->id,
 	};
 	u32 cap = ftnl_ring_probe_cap(core), asked = 0, steps;
 
@@ -848,8 +914,12 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 		u32 pos = p->cursor;
 
 		p->cursor = ftnl_ring_succ(pos, core->det.n);
-		if (!ftnl_ring_probe_candidate(core, pos))
+		/* The confirmation rule's second round: the rest only. */
+		if (!ftnl_ring_probe_candidate(core, pos) ||
+		    (ftnl_ring_confirming(core) &&
+		     core->peers[pos].probe_asked == p->id))
 			continue;
+		core->peers[pos].probe_asked = p->id;
 		out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
 		asked++;
 		p->asked++;
@@ -860,29 +930,51 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 	return asked;
 }
 
-/* A new probe of the emitter. Return: some helper was asked. */
+/*
+ * A new probe of the emitter, under a new identifier: answers to an
+ * earlier one (of this suspect too) count for nothing. Return: some
+ * helper was asked.
+ */
 static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 				  const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
 
+	if (!++core->probe_ids)
+		core->probe_ids = 1;
 	*p = (struct ftnl_ring_prober){
 		.active = true,
+		.id = core->probe_ids,
 		.target = core->det.emitter,
 		.cursor = ftnl_ring_succ(core->det.self, core->det.n),
 	};
-	if (ftnl_ring_probe_round(core, FTNL_RING_PROBE_HELPERS, now, out))
+	if (ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now, out))
 		return true;
 	p->active = false;
 	return false;
 }
 
 /*
- * The deadline passed: what the probe says. FTNL_RING_SUSPECT when a
- * helper hears this node and none relayed an answer of the suspect (or
- * nobody is left to ask: Algorithm 1 as written); FTNL_RING_WAIT while the
- * round is open or a new one runs; FTNL_RING_RESIGNED when no helper of
- * any round answered: the fault is this node's own.
+ * Nobody is left to ask: Algorithm 1 as written accuses; with the
+ * confirmation rule this node alone is no majority, and resigns.
+ */
+static enum ftnl_ring_expiry ftnl_ring_probe_alone(struct ftnl_ring_core *core,
+						   const struct ftnl_ring_sink *out)
+{
+	if (!ftnl_ring_confirming(core))
+		return FTNL_RING_SUSPECT;
+	ftnl_ring_core_resign(core, FTNL_RING_UNCONFIRMED, out);
+	return FTNL_RING_RESIGNED;
+}
+
+/*
+ * The deadline passed: what the probe says. FTNL_RING_SUSPECT when enough
+ * helpers hear this node (ftnl_ring_probe_enough()) and none relayed an
+ * answer of the suspect (or nobody is left to ask, without the
+ * confirmation rule: Algorithm 1 as written); FTNL_RING_WAIT while the
+ * round is open or a new one runs; FTNL_RING_RESIGNED when the last round
+ * closed without enough: no helper answered (the fault is this node's
+ * own), or too few for a majority (this node is on a minority side).
  */
 static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 						   u64 now,
@@ -894,30 +986,28 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 	if (!p->active || p->target != det->emitter) {
 		/* The timer ran past the time to probe (a stall): now. */
 		if (!ftnl_ring_probe_start(core, now, out))
-			return FTNL_RING_SUSPECT;
+			return ftnl_ring_probe_alone(core, out);
 	} else if (p->heard_alive) {
 		/*
 		 * It answers others: only its heartbeats to this node are
 		 * lost. Ask again, and tell it again who observes it.
 		 */
 		core->refuted++;
-		p->heard_alive = false;
-		p->heard_helper = false;
-		p->asked = 0;
-		p->cursor = ftnl_ring_succ(det->self, det->n);
-		if (!ftnl_ring_probe_round(core, FTNL_RING_PROBE_HELPERS, now,
-					   out))
-			return FTNL_RING_SUSPECT;
+		if (!ftnl_ring_probe_start(core, now, out))
+			return ftnl_ring_probe_alone(core, out);
 		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
-	} else if (p->heard_helper) {
+	} else if (p->decide_at && ftnl_ring_probe_enough(core)) {
 		if (now >= p->decide_at)
 			return FTNL_RING_SUSPECT;
 		det->stall_grace = true;
 		ftnl_ring_det_rearm(det, p->decide_at);
 		return FTNL_RING_WAIT;
 	} else if (now >= p->close &&
-		   !ftnl_ring_probe_round(core, 2 * p->round_size, now, out)) {
-		ftnl_ring_core_resign(core, FTNL_RING_UNHEARD, out);
+		   !ftnl_ring_probe_round(core, ftnl_ring_confirming(core) ?
+					  det->n : 2 * p->round_size, now, out)) {
+		ftnl_ring_core_resign(core, p->heard_helper ?
+				      FTNL_RING_UNCONFIRMED : FTNL_RING_UNHEARD,
+				      out);
 		return FTNL_RING_RESIGNED;
 	}
 	/* The stall guard already had its turn at this deadline. */
@@ -959,8 +1049,10 @@ static bool ftnl_ring_probe_spend(struct ftnl_ring_core *core)
  * The suspect answers a request with PROBE_ACK (alive). A helper answers
  * the origin itself at once (it hears it) and forwards the request to the
  * suspect, unless the suspect is dead here; it relays the suspect's answer
- * to the origin. The origin records what it hears for its probe. Each
- * datagram costs at most two sends, and requests and relays are served
+ * to the origin. Every answer carries the request's identifier. The
+ * origin records what it hears for the probe that identifier names (a
+ * helper's answer once per helper asked: its confirmation). Each datagram
+ * costs at most two sends, and requests and relays are served
  * FTNL_RING_PROBE_BUDGET times per period at most.
  */
 void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
@@ -972,6 +1064,7 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 	struct ftnl_ring_probe ack = {
 		.target = probe->target,
 		.origin = probe->origin,
+		.id = probe->id,
 	};
 
 	if (!core->running || !core->probes || from == self ||
@@ -998,19 +1091,35 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 	if (type != FTNL_MSG_PROBE_ACK)
 		return;
 	if (probe->origin == self) {
-		if (!p->active || p->target != probe->target)
+		struct ftnl_ring_peer *helper = &core->peers[from];
+
+		if (!p->active || p->target != probe->target ||
+		    probe->id != p->id)
 			return;
 		if (probe->alive) {
 			p->heard_alive = true;
-		} else if (!p->heard_helper) {
-			/*
-			 * The request and this answer crossed twice; the
-			 * suspect's answer crosses twice more.
-			 */
-			p->heard_helper = true;
-			p->decide_at = p->started + 2 * (now - p->started);
-			ftnl_ring_probe_wake(core, p->decide_at);
+			return;
 		}
+		if (helper->probe_asked != p->id ||
+		    helper->probe_confirmed == p->id)
+			return;
+		helper->probe_confirmed = p->id;
+		p->heard_helper = true;
+		p->confirmed++;
+		/*
+		 * Counted, not walked: a helper that died since still counts
+		 * here; the judgement walks the live ones.
+		 */
+		if (ftnl_ring_confirming(core) &&
+		    !ftnl_ring_probe_majority(core, 1 + p->confirmed))
+			return;
+		/*
+		 * The request and this answer crossed twice; the suspect's
+		 * answer crosses twice more.
+		 */
+		if (!p->decide_at)
+			p->decide_at = p->started + 2 * (now - p->started);
+		ftnl_ring_probe_wake(core, p->decide_at);
 		return;
 	}
 	/* The suspect's own answer, for the helper to relay. */

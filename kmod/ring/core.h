@@ -49,14 +49,21 @@
 /*
  * Indirect probes (SWIM's ping-req), so that a node that cannot hear is no
  * judge: before an observer declares its emitter dead it asks helpers,
- * other live members, to reach it. The first round asks
- * FTNL_RING_PROBE_HELPERS of them, d/2 before the suspicion deadline; a
+ * other live members, to reach it, d/2 before the suspicion deadline; a
  * round closes 2d after it started (four network crossings: request,
- * forward, answer, relay). A round nobody answered is followed by one
- * twice as large, up to max(k, n/2) helpers in all: a node on the majority
- * side of any partition then always reaches one. A node that a helper
- * hears and that hears the helper back, while the suspect answers nobody,
- * accuses; one that hears no helper at all doubts itself and resigns.
+ * forward, answer, relay). A helper that answers (it hears the observer)
+ * while the suspect answers nobody confirms the suspicion; one that hears
+ * no helper at all doubts itself and resigns.
+ *
+ * Without the quorum rule one confirmation accuses: the first round asks
+ * FTNL_RING_PROBE_HELPERS helpers, a round nobody answered is followed by
+ * one twice as large, up to max(k, n/2) helpers in all. With it, a death
+ * is published only when a strict majority of the members that did not
+ * leave confirmed it, the observer included (the confirmation rule): the
+ * first round asks that majority less the observer, plus k, the second
+ * every other live member; a node that the last round leaves without a
+ * majority is on a minority side (or cannot hear) and resigns, accusing
+ * nobody. Answers are bound to one probe by its identifier.
  */
 #define FTNL_RING_PROBE_HELPERS	3
 /*
@@ -283,6 +290,10 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  * @flap_count: rejoins in that window
  * @welcome_until: this node admitted it (a rejoin): until then, each
  *	death it learns is sent to it too (FTNL_RING_WELCOME_WINDOW)
+ * @probe_asked: identifier of this node's probe that asked it to help
+ *	(0: none)
+ * @probe_confirmed: identifier of this node's probe it answered as a
+ *	helper (0: none): a confirmation, counted while it is alive here
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -294,6 +305,8 @@ struct ftnl_ring_peer {
 	u64 flap_since;
 	u32 flap_count;
 	u64 welcome_until;
+	u32 probe_asked;
+	u32 probe_confirmed;
 	bool fresh;
 	u32 observer;
 	u8 state;
@@ -306,11 +319,13 @@ struct ftnl_ring_peer {
  * @origin: position of the observer that suspects it
  * @alive: PROBE_ACK only: the suspect itself answered (relayed by the
  *	helper); false: the helper hears the origin
+ * @id: the origin's identifier of the probe, echoed by every answer
  */
 struct ftnl_ring_probe {
 	u32 target;
 	u32 origin;
 	bool alive;
+	u32 id;
 };
 
 /* Why a node gave up its membership (ftnl_ring_sink.resigned). */
@@ -318,27 +333,33 @@ enum ftnl_ring_resign {
 	FTNL_RING_MEMBER,		/* it did not */
 	FTNL_RING_QUORUM_LOST,		/* a death would leave it in a minority */
 	FTNL_RING_UNHEARD,		/* no helper answered its probes */
+	FTNL_RING_UNCONFIRMED,		/* no majority confirmed its suspicion */
 };
 
 /**
  * struct ftnl_ring_prober - the indirect probe of the emitter in progress
  * @active: a probe of @target runs
+ * @id: its identifier (struct ftnl_ring_probe), never 0
  * @target: the suspect (the emitter when it started)
  * @heard_helper: a helper answered: it hears this node
  * @heard_alive: a helper relayed the suspect's own answer
+ * @confirmed: helpers' answers counted (once per helper asked)
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
  * @cursor: where the walk for the next helper goes on
  * @started: the current round started
  * @close: the current round closes
- * @decide_at: a helper answered: the suspect's own answer, two crossings
- *	further, would be here by then (twice the first answer's round trip)
+ * @decide_at: enough helpers answered (one, or with the quorum rule the
+ *	majority's last): the suspect's own answer, two crossings further,
+ *	would be here by then (twice that answer's round trip), 0 until then
  */
 struct ftnl_ring_prober {
 	bool active;
 	bool heard_helper;
 	bool heard_alive;
+	u32 id;
 	u32 target;
+	u32 confirmed;
 	u32 asked;
 	u32 round_size;
 	u32 cursor;
@@ -353,7 +374,8 @@ struct ftnl_ring_prober {
  * @running: started and not stopped (nor expelled): timers and datagrams
  *	are acted on
  * @quorum: the quorum rule is on: no death is published that would leave
- *	this node's live set without a strict majority of the cluster
+ *	this node's live set without a strict majority of the cluster, and
+ *	one it observed only once a majority confirmed it (with @probes)
  * @probes: indirect probes before an accusation (struct ftnl_ring_prober)
  * @resigned: enum ftnl_ring_resign, FTNL_RING_MEMBER until it gives up
  * @expelled: the cluster declared this incarnation dead (or it expelled
@@ -370,6 +392,7 @@ struct ftnl_ring_prober {
  * @nleft: members that left gracefully (they form no side of a partition)
  * @probe_budget: probe requests and relays it still serves this period
  * @probe: the probe in progress
+ * @probe_ids: the last probe identifier used
  * @refuted: suspicions withheld because the suspect answered a helper
  * @throttled: probe requests and relays refused over the budget
  * @owed: a node whose NEW_OBSERVER D did not allow (a live node between):
@@ -403,6 +426,7 @@ struct ftnl_ring_core {
 	u32 nleft;
 	u32 probe_budget;
 	struct ftnl_ring_prober probe;
+	u32 probe_ids;
 	u64 refuted;
 	u64 throttled;
 	u32 owed;

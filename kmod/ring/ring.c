@@ -81,6 +81,7 @@ static void ftnl_ring_sink_probe(void *ctx, u32 pos, u8 type,
 		.target_id = ftnl_ring_id(ring, probe->target),
 		.origin_id = ftnl_ring_id(ring, probe->origin),
 		.flags = probe->alive ? FTNL_PROBE_ALIVE : 0,
+		.probe_id = probe->id,
 	};
 	u8 buf[FTNL_WIRE_PROBE_LEN];
 
@@ -105,6 +106,8 @@ static void ftnl_ring_sink_resigned(void *ctx, u8 why)
 		ring->cluster->cluster_id, ring->cluster->self_id,
 		why == FTNL_RING_QUORUM_LOST ?
 		"a death would have left it without a majority" :
+		why == FTNL_RING_UNCONFIRMED ?
+		"no majority of the cluster confirmed its suspicion: it is on a minority side" :
 		"no member answered its probes: it cannot hear");
 }
 
@@ -684,6 +687,7 @@ static int ftnl_ring_probe_rx(struct ftnl_ring *ring, u32 pos,
 		.target = target - ring->cluster->nodes,
 		.origin = origin - ring->cluster->nodes,
 		.alive = wire.flags & FTNL_PROBE_ALIVE,
+		.id = wire.probe_id,
 	};
 	ftnl_ring_count(ring, hdr->type == FTNL_MSG_PROBE_REQ ?
 			FTNL_A_STATS_PROBE_REQ_RECV :

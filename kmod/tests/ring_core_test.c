@@ -974,7 +974,7 @@ static void test_probe_observer(const void *arg)
 	}
 	/* A helper hears us; the deadline passes: accused. */
 	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 2, 3, false }, 1030,
+				&(struct ftnl_ring_probe){ 2, 3, false, 1 }, 1030,
 				&x.out);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
 		      FTNL_RING_SUSPECT);
@@ -987,10 +987,10 @@ static void test_probe_observer(const void *arg)
 	probing_node(&x, false);
 	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
 	ftnl_ring_core_probe_rx(&x.core, 4, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 2, 3, false }, 1030,
+				&(struct ftnl_ring_probe){ 2, 3, false, 1 }, 1030,
 				&x.out);
 	ftnl_ring_core_probe_rx(&x.core, 4, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 2, 3, true }, 1031,
+				&(struct ftnl_ring_probe){ 2, 3, true, 1 }, 1031,
 				&x.out);
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
@@ -1035,7 +1035,7 @@ static void test_probe_helper(const void *arg)
 	probing_node(&x, false);
 	/* The suspect itself: alive, to whoever asked. */
 	ftnl_ring_core_probe_rx(&x.core, 6, FTNL_MSG_PROBE_REQ,
-				&(struct ftnl_ring_probe){ 3, 1, false }, 1010,
+				&(struct ftnl_ring_probe){ 3, 1, false, 7 }, 1010,
 				&x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);
 	TAP_CHECK_INT(x.rec.probe_to[0], 6);
@@ -1045,7 +1045,7 @@ static void test_probe_helper(const void *arg)
 	clear(&x);
 	/* A helper: answers the origin, forwards to the suspect. */
 	ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
-				&(struct ftnl_ring_probe){ 0, 1, false }, 1010,
+				&(struct ftnl_ring_probe){ 0, 1, false, 7 }, 1010,
 				&x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 2);
 	TAP_CHECK_INT(x.rec.probe_to[0], 1);
@@ -1056,13 +1056,13 @@ static void test_probe_helper(const void *arg)
 	clear(&x);
 	/* The suspect's answer is relayed to the origin; nothing else is. */
 	ftnl_ring_core_probe_rx(&x.core, 0, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 0, 1, true }, 1011,
+				&(struct ftnl_ring_probe){ 0, 1, true, 7 }, 1011,
 				&x.out);
 	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 0, 1, true }, 1011,
+				&(struct ftnl_ring_probe){ 0, 1, true, 7 }, 1011,
 				&x.out);
 	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_REQ,
-				&(struct ftnl_ring_probe){ 0, 1, false }, 1011,
+				&(struct ftnl_ring_probe){ 0, 1, false, 7 }, 1011,
 				&x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);
 	TAP_CHECK_INT(x.rec.probe_to[0], 1);
@@ -1070,16 +1070,284 @@ static void test_probe_helper(const void *arg)
 	/* Bounded work: the budget, refilled every period. */
 	for (k = 0; k < 2 * FTNL_RING_PROBE_BUDGET; k++)
 		ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
-					&(struct ftnl_ring_probe){ 0, 1, false },
+					&(struct ftnl_ring_probe){ 0, 1, false, 7 },
 					1012, &x.out);
 	/* 3 spent above: the suspect's answer, a helper's, a relay. */
 	TAP_CHECK_UINT(x.core.throttled, FTNL_RING_PROBE_BUDGET + 3);
 	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	clear(&x);
 	ftnl_ring_core_probe_rx(&x.core, 1, FTNL_MSG_PROBE_REQ,
-				&(struct ftnl_ring_probe){ 0, 1, false }, 1020,
+				&(struct ftnl_ring_probe){ 0, 1, false, 7 }, 1020,
 				&x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 2);
+}
+
+/* A helper's answer to @x's probe @id: it hears it (or relays the suspect). */
+static void probe_ack(struct node *x, u32 from, u32 target, bool alive, u32 id,
+		      u64 now)
+{
+	const struct ftnl_ring_probe ack = {
+		.target = target,
+		.origin = x->core.det.self,
+		.alive = alive,
+		.id = id,
+	};
+
+	ftnl_ring_core_probe_rx(&x->core, from, FTNL_MSG_PROBE_ACK, &ack, now,
+				&x->out);
+}
+
+/*
+ * Node @self of @n with the quorum rule and probes, running, its emitter
+ * heard at 1000 (deadline 1000 + D), its probe started at 1000 + D/2:
+ * returns the probe's identifier.
+ */
+static u32 confirming_node(struct node *x, u32 n, u32 self)
+{
+	node_init(x, n, self);
+	ftnl_ring_core_set_rules(&x->core, true, true);
+	ftnl_ring_core_start(&x->core, 1000, &x->out);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x->core, x->core.det.emitter, 1000));
+	timer(x);
+	clear(x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK(x->rec.nprobes > 0);
+	return x->rec.probe[0].id;
+}
+
+/*
+ * The confirmation rule: with the quorum rule, an observed death is
+ * published only once a strict majority of the members (the observer,
+ * helpers that answered this very probe and are alive) confirmed it; an
+ * observer that the last round leaves short of it resigns, accusing
+ * nobody.
+ */
+static void test_confirm_split(const void *arg)
+{
+	struct node x;
+	u32 id, i;
+
+	(void)arg;
+	/*
+	 * 3 | 5 split of 8, node 3 on the minority side {3, 4, 5}, its
+	 * emitter 2 on the majority side. The first round asks the
+	 * majority less itself plus k: every other live member here, from
+	 * its observer's side on, under one identifier.
+	 */
+	id = confirming_node(&x, 8, 3);
+	TAP_CHECK(id != 0);
+	TAP_CHECK_INT(x.rec.nprobes, 6);
+	for (i = 0; i < 6; i++) {
+		TAP_CHECK_INT(x.rec.probe_to[i], (4 + i) % 8);
+		TAP_CHECK_INT(x.rec.probe_type[i], FTNL_MSG_PROBE_REQ);
+		TAP_CHECK_INT(x.rec.probe[i].target, 2);
+		TAP_CHECK_INT(x.rec.probe[i].id, id);
+	}
+	/* Its side answers: 3 of 8 is no majority. */
+	probe_ack(&x, 4, 2, false, id, 1030);
+	probe_ack(&x, 5, 2, false, id, 1031);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * D);
+	/* The round closes, nobody is left to ask: it resigns, no death. */
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_QUORUM);
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	TAP_CHECK(!ftnl_bit_test(x.core.dead, 2));
+	TAP_CHECK(!x.core.running);
+
+	/*
+	 * The same split seen from the majority: node 3 on {3, 4, 5, 6, 7},
+	 * its emitter 2 on the minority side. Four confirmations (itself
+	 * and three helpers) are not enough at the deadline; the fifth is:
+	 * the accusation then waits twice that answer's round trip.
+	 */
+	id = confirming_node(&x, 8, 3);
+	probe_ack(&x, 4, 2, false, id, 1030);
+	probe_ack(&x, 5, 2, false, id, 1030);
+	probe_ack(&x, 6, 2, false, id, 1030);
+	/* Bound to the probe and the helper: a stale, a repeat, a stranger. */
+	probe_ack(&x, 7, 2, false, id + 1, 1031);
+	probe_ack(&x, 7, 2, false, 0, 1031);
+	probe_ack(&x, 6, 2, false, id, 1031);
+	probe_ack(&x, 4, 1, false, id, 1031);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * D);
+	probe_ack(&x, 7, 2, false, id, 1060);
+	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * (1060 - 1000 - D / 2));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1095, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 2);
+	TAP_CHECK(x.rec.originate[0]);
+	TAP_CHECK(x.core.running);
+
+	/*
+	 * A second death while the first is confirmed: helper 7 is learned
+	 * dead after it answered; its word no longer counts, and the
+	 * accusation waits until a live helper makes the majority again.
+	 */
+	id = confirming_node(&x, 8, 3);
+	for (i = 4; i < 8; i++)
+		probe_ack(&x, i, 2, false, id, 1030);
+	ftnl_ring_core_death_heard(&x.core, 7, FTNL_NODE_STATE_DEAD, 0, 6,
+				   1040, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	probe_ack(&x, 0, 2, false, id, 1055);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 2);
+	TAP_CHECK_INT(x.rec.failed[1], 2);
+	/* The next emitter, 1, under a new probe: 0's old answer is void. */
+	clear(&x);
+	timer(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056 + 2 * D - D / 2,
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 4);	/* 4, 5, 6, 0 */
+	TAP_CHECK(x.rec.probe[0].id != id);
+	TAP_CHECK_INT(x.rec.probe[0].target, 1);
+	probe_ack(&x, 0, 1, false, id, 1140);
+	probe_ack(&x, 4, 1, false, x.rec.probe[0].id, 1140);
+	probe_ack(&x, 5, 1, false, x.rec.probe[0].id, 1140);
+	probe_ack(&x, 6, 1, false, x.rec.probe[0].id, 1140);
+	/* Itself, 4, 5 and 6 are 4 of 8: no majority; 0's old answer void. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056 + 2 * D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	probe_ack(&x, 0, 1, false, x.rec.probe[0].id, 1160);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1250, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 1);
+}
+
+/* The rule on 3 and 4 nodes, with leaves, and the deaf node. */
+static void test_confirm_small(const void *arg)
+{
+	struct node x;
+	u32 id;
+
+	(void)arg;
+	/* n = 3: the other live node is the majority's second voice. */
+	id = confirming_node(&x, 3, 0);
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_INT(x.rec.probe_to[0], 1);
+	probe_ack(&x, 1, 2, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	/* Then 1 of 3 alive besides itself: nobody can confirm. Resigns. */
+	clear(&x);
+	ftnl_ring_core_expire(&x.core, 1000 + D + 2 * D - D / 2, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + 3 * D, &x.out),
+		      FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* n = 3, cut from both others: no answer, it resigns as deaf. */
+	confirming_node(&x, 3, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_DEAF);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+
+	/* n = 4 split 2 | 2: one helper makes 2 of 4, no majority. */
+	id = confirming_node(&x, 4, 0);
+	TAP_CHECK_INT(x.rec.nprobes, 2);
+	probe_ack(&x, 1, 3, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* n = 4, both others answer: 3 of 4. */
+	id = confirming_node(&x, 4, 0);
+	probe_ack(&x, 1, 3, false, id, 1030);
+	probe_ack(&x, 2, 3, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 3);
+
+	/*
+	 * Leaves are out of the count: 2 of 8 left, a majority of 6 is 4,
+	 * and the first round asks 6 / 2 + k (every live member here).
+	 */
+	node_init(&x, 8, 3);
+	ftnl_ring_core_set_rules(&x.core, true, true);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	ftnl_ring_core_leave_rx(&x.core, 0, 1000, &x.out);
+	ftnl_ring_core_leave_rx(&x.core, 1, 1000, &x.out);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 2, 1000));
+	timer(&x);
+	clear(&x);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 4);
+	id = x.rec.probe[0].id;
+	probe_ack(&x, 4, 2, false, id, 1030);
+	probe_ack(&x, 5, 2, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	probe_ack(&x, 6, 2, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+
+	/* The deaf node of 8: one round, nobody answers, nobody accused. */
+	confirming_node(&x, 8, 3);
+	TAP_CHECK_INT(x.rec.nprobes, 6);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+}
+
+/* Beyond 10 nodes: a second round asks every remaining live member. */
+static void test_confirm_rounds(const void *arg)
+{
+	struct node x;
+	u32 id, i;
+
+	(void)arg;
+	/* 16: 8 + 3 first (4..14), then 15, 0 and 1 (the suspect 2 never). */
+	id = confirming_node(&x, 16, 3);
+	TAP_CHECK_INT(x.rec.nprobes, 11);
+	for (i = 4; i < 11; i++)
+		probe_ack(&x, i, 2, false, id, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 3);
+	TAP_CHECK_INT(x.rec.probe_to[0], 15);
+	TAP_CHECK_INT(x.rec.probe_to[1], 0);
+	TAP_CHECK_INT(x.rec.probe_to[2], 1);
+	TAP_CHECK_INT(x.rec.probe[0].id, id);
+	/* 1 + 7 = 8 of 16 is no majority; the 9th voice is. */
+	probe_ack(&x, 15, 2, false, id, 1000 + D / 2 + 2 * D + 5);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core,
+					    1000 + D / 2 + 2 * D + 10, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
 }
 
 static void test_quorum(const void *arg)
@@ -1404,6 +1672,12 @@ int main(void)
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
 	tap_add(test_probe_helper, NULL,
 		"probes: the suspect answers, a helper answers and forwards, relays only the suspect, budget");
+	tap_add(test_confirm_split, NULL,
+		"confirmation: 3 | 5, the minority resigns accusing nobody, the majority accuses; answers bound to the probe; a confirmer's death");
+	tap_add(test_confirm_small, NULL,
+		"confirmation: n = 3 and 4, leaves out of the count, the deaf node resigns accusing nobody");
+	tap_add(test_confirm_rounds, NULL,
+		"confirmation: a majority plus k first, then every other live member");
 	tap_add(test_quorum, NULL,
 		"quorum: a death that leaves no strict majority resigns instead; leaves out of the count; off");
 	tap_add(test_can_observe, NULL,

@@ -149,7 +149,9 @@ struct ev {
 			 * MSG_PROBE: the suspect; the origin in obs
 			 */
 	u32 obs;
-	u64 arg;	/* MSG_BCAST/JOIN: D's snapshot; EV_STALL: length; EV_FAIL: 1 = leave */
+	u64 arg;	/* MSG_BCAST/JOIN: D's snapshot; EV_STALL: length;
+			 * EV_FAIL: 1 = leave; MSG_PROBE: the probe's id
+			 */
 	u64 inc;	/* MSG_BCAST: failed incarnation; EXPELLED: the dead one;
 			 * MSG_JOIN: the new one
 			 */
@@ -219,6 +221,7 @@ struct dst {
 	u32 fail_order[MAX_N];
 	u64 failed_mask;
 	u32 detections[MAX_N];	/* task T3 suspicions of each node */
+	u64 probe_dgrams;	/* PROBE_REQ and PROBE_ACK sent */
 	u64 crashed_at[MAX_N];	/* when each node crashed, 0 if it did not */
 	u64 detected_at[MAX_N];	/* its first task T3 suspicion, 0 if none */
 	bool rejoin;		/* rejoin auto, nodes restart */
@@ -363,6 +366,34 @@ static bool gone(const struct dst *s, u32 i)
 
 static bool member(const struct dst *s, u32 i);
 
+/* Nodes on the side of @i of the split (MODE_SPLIT). */
+static u32 side_size(const struct dst *s, u32 i)
+{
+	u32 j, side = 0;
+
+	for (j = 0; j < s->n; j++)
+		side += s->node[j].side == s->node[i].side;
+	return side;
+}
+
+/*
+ * May @accuser put @pos, which runs, in D while the split is in place?
+ * Without the quorum rule, across the cut: each side goes on alone. With
+ * it, only a member of the majority side may, and only a node of a side
+ * without a majority, which resigns (expels itself): no node publishes
+ * the death of a node that goes on as a member, and a side without a
+ * majority publishes no death of a live node at all.
+ */
+static bool split_excuses(const struct dst *s, u32 accuser, u32 pos)
+{
+	if (!s->split)
+		return false;
+	if (!s->quorum)
+		return s->node[pos].side != s->node[accuser].side;
+	return 2 * side_size(s, accuser) > s->n &&
+	       2 * side_size(s, pos) <= s->n;
+}
+
 /* The current node's D with incarnations, for a broadcast or a welcome. */
 static u32 snapshot(struct dst *s)
 {
@@ -412,7 +443,7 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 		fail(s, "node %u put node %u in D after the heal: flapping",
 		     s->cur, pos);
 	else if (!gone(s, pos) && !s->node[pos].deaf && member(s, s->cur) &&
-		 !(s->split && s->node[pos].side != x->side) &&
+		 !split_excuses(s, s->cur, pos) &&
 		 (!s->rejoin ||
 		  (!peer->dead_incarnation && !s->node[pos].restarts) ||
 		  (peer->dead_incarnation >= s->node[pos].inc &&
@@ -470,6 +501,7 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 
 	if (to >= s->n || to == s->cur)
 		fail(s, "node %u sends probe type %u to %u", s->cur, type, to);
+	s->probe_dgrams++;
 	push(s, (struct ev){
 		.time = s->now + rnd_in(s, 1, s->t_ns),
 		.type = EV_MSG,
@@ -480,6 +512,7 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 		.from = s->cur,
 		.pos = probe->target,
 		.obs = probe->origin,
+		.arg = probe->id,
 		.sinc = s->node[s->cur].inc,
 		.echo = to < s->n ? echo_of(s, to) : 0,
 	});
@@ -495,17 +528,21 @@ static void fail_node(struct dst *s, u32 i);
 static void sink_resigned(void *ctx, u8 why)
 {
 	struct dst *s = ctx;
-	u32 i = s->cur, j, side = 0;
+	u32 i = s->cur, side = side_size(s, i);
 
-	for (j = 0; j < s->n; j++)
-		side += s->node[j].side == s->node[i].side;
 	/* A zombie may: no one hears it. It is already counted failed. */
 	if (s->node[i].zombie) {
 		s->node[i].resigned = true;
 		s->node[i].failed = true;
 		return;
 	}
-	if (why == FTNL_RING_UNHEARD && s->mode == MODE_DEAF && i == s->deaf)
+	/*
+	 * The deaf node: nobody answered it, or with the quorum rule too few
+	 * (some answers came in before its receive path was cut).
+	 */
+	if (s->mode == MODE_DEAF && i == s->deaf &&
+	    (why == FTNL_RING_UNHEARD ||
+	     (s->quorum && why == FTNL_RING_UNCONFIRMED)))
 		;
 	else if (s->split && 2 * side <= s->n)
 		;
@@ -787,6 +824,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 			.target = ev->pos,
 			.origin = ev->obs,
 			.alive = ev->state,
+			.id = (u32)ev->arg,
 		};
 
 		ftnl_ring_core_probe_rx(&x->core, ev->from, ev->wire, &probe,
@@ -1081,6 +1119,8 @@ struct summary {
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
+	/* By the quorum rule (index 1: on): probe cost per accusation. */
+	u64 probe_dgrams[2], probes[2], accusations[2], accused_n[2];
 };
 
 static void dst_free(struct dst *s)
@@ -1550,6 +1590,12 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (took > sum->detect_worst_ns)
 			sum->detect_worst_ns = took;
 	}
+	for (k = 0; k < s->n; k++) {
+		sum->accusations[s->quorum] += s->detections[k];
+		sum->accused_n[s->quorum] += (u64)s->detections[k] * s->n;
+		sum->probes[s->quorum] += s->node[k].core.probe_ids;
+	}
+	sum->probe_dgrams[s->quorum] += s->probe_dgrams;
 	sum->schedules++;
 	sum->renewals += s->renewals;
 	sum->failures += s->nfail;
@@ -1613,6 +1659,20 @@ static void test_schedules(const void *arg)
 			 sum.restarts, sum.late_restarts, sum.flaps, sum.renewals);
 	if (mode == MODE_REPLAY)
 		tap_diag("%llu old NEW_OBSERVERs delivered again", sum.replays);
+	/*
+	 * What probes cost, with and without the quorum rule's
+	 * confirmation: probes started (most end with a late heartbeat),
+	 * every probe datagram sent, and the accusations they led to,
+	 * with the mean cluster size of those.
+	 */
+	for (k = 0; k < 2 && mode == MODE_FAULTS; k++)
+		if (sum.accusations[k] && sum.probes[k])
+			tap_diag("quorum %s: %llu probes, %llu probe datagrams (%llu per probe), %llu accusations (mean n %llu)",
+				 k ? "on" : "off", sum.probes[k],
+				 sum.probe_dgrams[k],
+				 sum.probe_dgrams[k] / sum.probes[k],
+				 sum.accusations[k],
+				 sum.accused_n[k] / sum.accusations[k]);
 	if (mode == MODE_FAULTS || mode == MODE_ADAPTIVE) {
 		u64 mean = sum.crashes_detected ?
 			   sum.detect_sum_ns / sum.crashes_detected : 0;

@@ -118,9 +118,10 @@ static void test_probe_payload(const void *arg)
 {
 	const struct ftnl_wire_probe probe = {
 		.target_id = 0x01020304, .origin_id = 0x0a0b0c0d,
-		.flags = FTNL_PROBE_ALIVE,
+		.flags = FTNL_PROBE_ALIVE, .probe_id = 0x11223344,
 	};
-	const u8 want[FTNL_WIRE_PROBE_LEN] = { 1, 2, 3, 4, 10, 11, 12, 13, 1 };
+	const u8 want[FTNL_WIRE_PROBE_LEN] = { 1, 2, 3, 4, 10, 11, 12, 13, 1,
+					       0x11, 0x22, 0x33, 0x44 };
 	u8 buf[FTNL_WIRE_PROBE_LEN];
 	struct ftnl_wire_probe back = { 0 };
 
@@ -131,6 +132,9 @@ static void test_probe_payload(const void *arg)
 	TAP_CHECK_UINT(back.target_id, probe.target_id);
 	TAP_CHECK_UINT(back.origin_id, probe.origin_id);
 	TAP_CHECK_UINT(back.flags, probe.flags);
+	TAP_CHECK_UINT(back.probe_id, probe.probe_id);
+	/* Version 4's 9 bytes (no identifier) are refused. */
+	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, 9), -EINVAL);
 	TAP_CHECK_INT(ftnl_wire_probe_decode(&back, buf, sizeof(buf) - 1),
 		      -EINVAL);
 	buf[8] = 0x02;

@@ -36,11 +36,11 @@
 #define FTNL_FAMILY_VERSION	1
 
 /*
- * Version of the on-the-wire protocol between nodes (datagrams). 4 (one
- * bump for this development cycle): indirect probes, and the header
- * echoes the destination's incarnation (kmod/wire.h).
+ * Version of the on-the-wire protocol between nodes (datagrams). 4:
+ * indirect probes, and the header echoes the destination's incarnation;
+ * 5: a probe's answers carry its identifier (kmod/wire.h).
  */
-#define FTNL_PROTO_VERSION	4
+#define FTNL_PROTO_VERSION	5
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
