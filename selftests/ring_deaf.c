@@ -19,9 +19,10 @@
  *   - its observer then finds it silent: every other node learns DEAF's
  *     death once, and the ring closes around it.
  *
- * Margins: DEAF expels itself about d + 1.5d + 2d = 135 ms after the last
- * heartbeat it heard (two probe rounds on 8 nodes), and is detected d
- * later; 5 s leaves TCG room. A false event about a live node is a
+ * Margins: DEAF expels itself about d + 1.5d = 75 ms after the last
+ * heartbeat it heard (one probe round on 8 nodes with the quorum rule: it
+ * asks all 6 other live nodes at once), and is detected d later; 5 s
+ * leaves TCG room. A false event about a live node is a
  * failure whatever the load (the VM stall diagnostic is logged with it).
  */
 #include <errno.h>

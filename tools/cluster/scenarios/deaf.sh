@@ -16,9 +16,11 @@
 #     within (2R + 1.5)d + h + the harness margin of the cut, every node
 #     list agrees, the ring closes over the others. V gives up when its
 #     R-th probe round closes: the first starts d/2 before its deadline,
-#     each lasts 2d, R = 1 from 5 to 7 nodes, 2 on 4 or 8, 3 on 3 (the
-#     rounds ask 3 helpers, then twice as many, max(3, N/2) in all);
-#     its observer finds it silent d later.
+#     each lasts 2d; with the quorum rule (the default) R = 1 up to 10
+#     nodes, 2 beyond (the first round asks N/2 + 3 helpers, the second
+#     the rest); without it R = 1 from 5 to 7 nodes, 2 on 4 or 8 (the
+#     rounds ask 3 helpers, then twice as many, max(3, N/2) in all); its
+#     observer finds it silent d later.
 # Then the rule is removed (V hears again): for 3d no event on any node,
 # V stays expelled and silent.
 # Times go to $FTNL_CLUSTER_DIR/latency.txt: "deaf-expel V V MS" and
@@ -50,16 +52,23 @@ cl_mark "$V" deaf "\"port\":$port"
 check "node $V: input to UDP port $port dropped (nft)" node_run "$V" \
 	"nft 'add table inet ftnl_deaf; add chain inet ftnl_deaf input { type filter hook input priority 0; }; add rule inet ftnl_deaf input udp dport $port drop'"
 
-# R: probe rounds until max(3, N/2) helpers were asked (kmod/ring/core.c,
-# ftnl_ring_probe_round(): a round asks each other node at most once).
-cap=$((CL_N / 2 > 3 ? CL_N / 2 : 3)) asked=0 size=3 rounds=0
-while :; do
-	take=$size
-	[ $take -le $((cap - asked)) ] || take=$((cap - asked))
-	[ $take -le $((CL_N - 2)) ] || take=$((CL_N - 2))
-	[ $take -gt 0 ] || break
-	asked=$((asked + take)) size=$((2 * take)) rounds=$((rounds + 1))
-done
+# R: probe rounds (kmod/ring/core.c, ftnl_ring_probe_round()). With the
+# quorum rule, N/2 + 3 helpers, then every other live member; without it,
+# rounds until max(3, N/2) helpers were asked (a round asks each other
+# node at most once).
+quorum=$(node_run "$V" "ftnl-cli -j cluster show" | field quorum)
+if [ "$quorum" = true ]; then
+	rounds=$((CL_N / 2 + 3 >= CL_N - 2 ? 1 : 2))
+else
+	cap=$((CL_N / 2 > 3 ? CL_N / 2 : 3)) asked=0 size=3 rounds=0
+	while :; do
+		take=$size
+		[ $take -le $((cap - asked)) ] || take=$((cap - asked))
+		[ $take -le $((CL_N - 2)) ] || take=$((CL_N - 2))
+		[ $take -gt 0 ] || break
+		asked=$((asked + take)) size=$((2 * take)) rounds=$((rounds + 1))
+	done
+fi
 bound=$(((4 * rounds + 3) * D / 2 + FTNL_CLUSTER_H_MS + CL_MARGIN_MS))
 diag "$rounds probe round(s) before node $V gives up: its death known within $bound ms"
 deadline=$((${EPOCHREALTIME%.*} + bound / 1000 + 30))
