@@ -6,29 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "tap.h"
-
-/* Capture what a writer produces. */
-struct capture {
-	char *text;
-	size_t len;
-	FILE *out;
-};
-
-static bool capture_start(struct capture *c)
-{
-	c->text = NULL;
-	c->len = 0;
-	c->out = open_memstream(&c->text, &c->len);
-	return c->out != NULL;
-}
-
-static const char *capture_end(struct capture *c)
-{
-	fclose(c->out);
-	return c->text;
-}
 
 struct escape_case {
 	const char *name;

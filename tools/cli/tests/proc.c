@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "tap.h"
 
@@ -14,26 +15,6 @@
 #define T_RECV	1714564800123456789ull
 /* 2024-05-01T11:59:59.999999999Z */
 #define T_REAL	1714564799999999999ull
-
-struct capture {
-	char *text;
-	size_t len;
-	FILE *out;
-};
-
-static bool capture_start(struct capture *c)
-{
-	c->text = NULL;
-	c->len = 0;
-	c->out = open_memstream(&c->text, &c->len);
-	return c->out != NULL;
-}
-
-static const char *capture_end(struct capture *c)
-{
-	fclose(c->out);
-	return c->text;
-}
 
 /* ---- proc list ---------------------------------------------------------------- */
 
