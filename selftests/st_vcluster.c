@@ -1144,15 +1144,21 @@ size_t st_vc_count_joins(const struct st_vc *vc, uint32_t at,
 	return n;
 }
 
-int st_vc_wait_joins(struct st_vc *vc, uint32_t at, uint32_t node_id,
-		     size_t want, uint64_t deadline_ns)
+/* Poll events until @count (of events at @at about @node_id) reaches
+ * @want: 0, or -ETIMEDOUT at @deadline_ns, or st_vc_poll_events()' error.
+ */
+static int wait_count(struct st_vc *vc,
+		      size_t (*count)(const struct st_vc *vc, uint32_t at,
+				      uint32_t node_id),
+		      uint32_t at, uint32_t node_id, size_t want,
+		      uint64_t deadline_ns)
 {
 	int r;
 
 	for (;;) {
 		uint64_t now = st_mono_ns();
 
-		if (st_vc_count_joins(vc, at, node_id) >= want)
+		if (count(vc, at, node_id) >= want)
 			return 0;
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;
@@ -1160,6 +1166,13 @@ int st_vc_wait_joins(struct st_vc *vc, uint32_t at, uint32_t node_id,
 		if (r < 0)
 			return r;
 	}
+}
+
+int st_vc_wait_joins(struct st_vc *vc, uint32_t at, uint32_t node_id,
+		     size_t want, uint64_t deadline_ns)
+{
+	return wait_count(vc, st_vc_count_joins, at, node_id, want,
+			  deadline_ns);
 }
 
 const struct st_vc_event *st_vc_find_event(const struct st_vc *vc,
@@ -1173,24 +1186,17 @@ const struct st_vc_event *st_vc_find_event(const struct st_vc *vc,
 	return NULL;
 }
 
+/* Failure events of any cause, for wait_count(). */
+static size_t count_failures(const struct st_vc *vc, uint32_t at,
+			     uint32_t node_id)
+{
+	return st_vc_count_events(vc, at, node_id, -1);
+}
+
 int st_vc_wait_event(struct st_vc *vc, uint32_t at, uint32_t node_id,
 		     size_t want, uint64_t deadline_ns)
 {
-	int r;
-
-	for (;;) {
-		uint64_t now = st_mono_ns();
-		int ms;
-
-		if (st_vc_count_events(vc, at, node_id, -1) >= want)
-			return 0;
-		if (now >= deadline_ns)
-			return -ETIMEDOUT;
-		ms = (int)((deadline_ns - now) / 1000000ull) + 1;
-		r = st_vc_poll_events(vc, ms);
-		if (r < 0)
-			return r;
-	}
+	return wait_count(vc, count_failures, at, node_id, want, deadline_ns);
 }
 
 /* ------------------------------------------------------------------------
