@@ -75,6 +75,20 @@ static u64 inc_of_pos(void *ctx, u32 pos)
 
 static const struct ftnl_bcast_dead_incs incs = { inc_of_pos, NULL };
 
+/* A decoded death, field by field, against the one encoded. */
+static void check_death(const struct ftnl_bcast_death *got,
+			const struct ftnl_bcast_death *want)
+{
+	TAP_CHECK_UINT(got->node_id, want->node_id);
+	TAP_CHECK_UINT(got->observer_id, want->observer_id);
+	TAP_CHECK_UINT(got->incarnation, want->incarnation);
+	TAP_CHECK_UINT(got->cause, want->cause);
+	TAP_CHECK_UINT(got->state, want->state);
+	TAP_CHECK_UINT(got->rank, want->rank);
+	TAP_CHECK_UINT(got->job, want->job);
+	TAP_CHECK_UINT(got->owner_uid, want->owner_uid);
+}
+
 static void test_round_trip(const void *arg)
 {
 	unsigned int seed = 3;
@@ -124,16 +138,8 @@ static void test_round_trip(const void *arg)
 			TAP_CHECK_UINT(id.cube, msg.cube);
 			TAP_CHECK_INT(ftnl_bcast_peek_id(&id, buf, FTNL_BCAST_HDR_LEN - 1), -1);
 		}
-		for (u32 i = 0; i < msg.ndeaths; i++) {
-			TAP_CHECK_UINT(got.deaths[i].node_id, msg.deaths[i].node_id);
-			TAP_CHECK_UINT(got.deaths[i].observer_id, msg.deaths[i].observer_id);
-			TAP_CHECK_UINT(got.deaths[i].incarnation, msg.deaths[i].incarnation);
-			TAP_CHECK_UINT(got.deaths[i].cause, msg.deaths[i].cause);
-			TAP_CHECK_UINT(got.deaths[i].state, msg.deaths[i].state);
-			TAP_CHECK_UINT(got.deaths[i].rank, msg.deaths[i].rank);
-			TAP_CHECK_UINT(got.deaths[i].job, msg.deaths[i].job);
-			TAP_CHECK_UINT(got.deaths[i].owner_uid, msg.deaths[i].owner_uid);
-		}
+		for (u32 i = 0; i < msg.ndeaths; i++)
+			check_death(&got.deaths[i], &msg.deaths[i]);
 		for (u32 p = 0; p < npos; p++)
 			if (ftnl_bit_test(dead, p) != ftnl_bit_test(back, p))
 				TAP_CHECK_UINT(ftnl_bit_test(back, p), ftnl_bit_test(dead, p));
@@ -441,19 +447,8 @@ static void test_gossip_round_trip(const void *arg)
 							      buf, len), 0))
 			return;
 		TAP_CHECK_UINT(gw.ndeaths, wire.ndeaths);
-		for (u32 i = 0; i < wire.ndeaths && i < gw.ndeaths; i++) {
-			const struct ftnl_bcast_death *a = &gw.deaths[i];
-			const struct ftnl_bcast_death *b = &wire.deaths[i];
-
-			TAP_CHECK_UINT(a->node_id, b->node_id);
-			TAP_CHECK_UINT(a->observer_id, b->observer_id);
-			TAP_CHECK_UINT(a->incarnation, b->incarnation);
-			TAP_CHECK_UINT(a->rank, b->rank);
-			TAP_CHECK_UINT(a->job, b->job);
-			TAP_CHECK_UINT(a->owner_uid, b->owner_uid);
-			TAP_CHECK_UINT(a->cause, b->cause);
-			TAP_CHECK_UINT(a->state, b->state);
-		}
+		for (u32 i = 0; i < wire.ndeaths && i < gw.ndeaths; i++)
+			check_death(&gw.deaths[i], &wire.deaths[i]);
 		TAP_CHECK_UINT(gw.origin_incarnation, wire.origin_incarnation);
 		TAP_CHECK_UINT(gw.seq, wire.seq);
 		TAP_CHECK_UINT(gw.origin_time_ns, wire.origin_time_ns);
