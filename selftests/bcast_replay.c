@@ -487,14 +487,7 @@ static void expect_counted(struct __test_metadata *_metadata,
 	}
 
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	EXPECT_EQ(events, self->vc.nevents) {
-		const struct st_vc_event *e = &self->vc.events[events];
-
-		TH_LOG("failure event at node %u about node %u (%s, observer %u)",
-		       e->at, e->f.node_id, ftnl_event_cause_name(e->f.cause),
-		       e->f.observer_id);
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, events);
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, self->live, why, sizeof(why))) {
 		TH_LOG("ring: %s", why);
 	}

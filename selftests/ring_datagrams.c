@@ -248,12 +248,7 @@ static void expect_dropped(struct __test_metadata *_metadata,
 	ftnl_node_table_free(&t1);
 
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	EXPECT_EQ(0u, self->vc.nevents) {
-		TH_LOG("failure event at node %u about node %u (%s)",
-		       self->vc.events[0].at, self->vc.events[0].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[0].f.cause));
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
 		TH_LOG("ring: %s", why);
 	}
@@ -550,12 +545,7 @@ TEST_F(dgram, member_new_observer)
 	EXPECT_EQ(o0.suspicions, o1.suspicions);
 	EXPECT_LT(o0.hb_from_emitter + 5, o1.hb_from_emitter);
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	EXPECT_EQ(0u, self->vc.nevents) {
-		TH_LOG("failure event at node %u about node %u (%s)",
-		       self->vc.events[0].at, self->vc.events[0].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[0].f.cause));
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	/* The ring is intact around node 5: node 6 still observes it (node
 	 * 5's dump shows two observers, which st_vc_ring_check() refuses).
 	 */
@@ -664,11 +654,7 @@ TEST_F(dgram, first_contact_unproven)
 	expect_drops(_metadata, FTNL_DROP_STALE_INCARNATION, &s0, &s1);
 
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	EXPECT_EQ(0u, self->vc.nevents) {
-		TH_LOG("failure event at node %u about node %u (%s)",
-		       self->vc.events[0].at, self->vc.events[0].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[0].f.cause));
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	ASSERT_EQ(0, st_vc_list(&self->vc, TARGET, &t));
 	e = st_vc_entry(&t, 7);
 	EXPECT_TRUE(e && e->state == FTNL_NODE_STATE_ALIVE &&

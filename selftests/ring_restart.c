@@ -211,7 +211,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 	uint64_t inc_old, inc_new, t_kill, t_back, k;
 	char why[256] = "", old_hb[96] = "";
 	pid_t pid;
-	size_t i, nbefore;
+	size_t nbefore;
 	uint32_t id;
 
 	for (id = 1; id <= N; id++)
@@ -344,13 +344,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 	wait_dead_sender(_metadata, &self->vc, before, t_back + ARP_NS + 10 * H_US * 1000ull);
 	st_msleep(10 * H_US / 1000);
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	for (i = nbefore; i < self->vc.nevents; i++)
-		TH_LOG("unexpected event at node %u about node %u (%s)",
-		       self->vc.events[i].at, self->vc.events[i].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[i].f.cause));
-	EXPECT_EQ(nbefore, self->vc.nevents) {
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, nbefore);
 	for (id = 1; id <= N; id++) {
 		uint64_t got = 0;
 
@@ -417,13 +411,7 @@ TEST_F_TIMEOUT(restart, restart, 90)
 	t_back = st_mono_ns();
 	while (st_mono_ns() < t_back + 2 * self->d_ns + MARGIN_NS)
 		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
-	for (i = nbefore; i < self->vc.nevents; i++)
-		TH_LOG("unexpected event at node %u about node %u (%s)",
-		       self->vc.events[i].at, self->vc.events[i].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[i].f.cause));
-	EXPECT_EQ(nbefore, self->vc.nevents) {
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, nbefore);
 	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live, 0, why, sizeof(why))) {
 		TH_LOG("ring after 2d: %s", why);
 	}
@@ -559,7 +547,7 @@ TEST_F_TIMEOUT(reconf, keeps_what_it_knows, 60)
 			     "10.99.0.4:7600", NULL };
 	uint64_t d_ns = 1000000000ull, t_kill, t0, got;
 	struct ftnl_stats s0, s1;
-	size_t nbefore, i;
+	size_t nbefore;
 	uint32_t id;
 	pid_t pid;
 
@@ -610,13 +598,7 @@ TEST_F_TIMEOUT(reconf, keeps_what_it_knows, 60)
 	t0 = st_mono_ns();
 	while (st_mono_ns() < t0 + 2 * d_ns + MARGIN_NS)
 		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
-	for (i = nbefore; i < self->vc.nevents; i++)
-		TH_LOG("unexpected event at node %u about node %u (%s)",
-		       self->vc.events[i].at, self->vc.events[i].f.node_id,
-		       ftnl_event_cause_name(self->vc.events[i].f.cause));
-	EXPECT_EQ(nbefore, self->vc.nevents) {
-		ST_VC_LOG_STALL(&self->vc);
-	}
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, nbefore);
 	EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, OBSERVER, NODE, NULL));
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
 		TH_LOG("ring: %s", why);

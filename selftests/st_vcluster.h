@@ -311,6 +311,21 @@ const char *st_vc_node_note(struct st_vc *vc, uint32_t id, char *buf,
 	TH_LOG("%s", st_vc_stall_note((vc), _st_note, sizeof(_st_note))); \
 } while (0)
 
+/* In a test: expect no failure event collected after the first @from;
+ * log each one there is, then st_vc_stall_note().
+ */
+#define ST_VC_EXPECT_NO_EVENT_SINCE(vc, from) do { \
+	size_t _st_i; \
+	for (_st_i = (from); _st_i < (vc)->nevents; _st_i++) \
+		TH_LOG("unexpected event at node %u about node %u (%s, observer %u)", \
+		       (vc)->events[_st_i].at, (vc)->events[_st_i].f.node_id, \
+		       ftnl_event_cause_name((vc)->events[_st_i].f.cause), \
+		       (vc)->events[_st_i].f.observer_id); \
+	EXPECT_EQ((size_t)(from), (vc)->nevents) { \
+		ST_VC_LOG_STALL(vc); \
+	} \
+} while (0)
+
 /* Run a shell command line in node @id's netns (@id 0: the bridge's,
  * ST_VC_OUTSIDER_HOST: the outsider's). Its output goes to stderr.
  * Returns its exit status, or -1 if it could not run or was killed.
