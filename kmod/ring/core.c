@@ -519,6 +519,21 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->peers = peers;
 }
 
+/*
+ * Probe requests and relays served per period. With the quorum rule each
+ * suspicion asks half the cluster or more (the confirmation rule): f
+ * suspicions at once (a rack that fails) ask each node about f/2 times,
+ * and a request refused here is a confirmation lost there, perhaps the
+ * one its observer needed to stay a member. n/2 more serve every f that
+ * leaves a majority; the work stays bounded: two sends per token.
+ */
+static u32 ftnl_ring_probe_budget(const struct ftnl_ring_core *core)
+{
+	if (core->quorum && core->probes)
+		return FTNL_RING_PROBE_BUDGET + core->det.n / 2;
+	return FTNL_RING_PROBE_BUDGET;
+}
+
 /**
  * ftnl_ring_core_set_rules - the membership rules this node follows
  * @core: the state, before it starts
@@ -531,6 +546,7 @@ void ftnl_ring_core_set_rules(struct ftnl_ring_core *core, bool quorum,
 	core->quorum = quorum;
 	core->probes = probes;
 	core->det.probe_lead_ns = probes ? core->det.timeout_ns / 2 : 0;
+	core->probe_budget = ftnl_ring_probe_budget(core);
 }
 
 /**
@@ -722,7 +738,7 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 
 	if (!core->running)
 		return;
-	core->probe_budget = FTNL_RING_PROBE_BUDGET;
+	core->probe_budget = ftnl_ring_probe_budget(core);
 	ftnl_ring_core_settle_owed(core);
 	peer = &core->peers[det->observer];
 	if (det->observer == det->self || peer->state != FTNL_NODE_STATE_DEAD ||
@@ -1053,7 +1069,8 @@ static bool ftnl_ring_probe_spend(struct ftnl_ring_core *core)
  * origin records what it hears for the probe that identifier names (a
  * helper's answer once per helper asked: its confirmation). Each datagram
  * costs at most two sends, and requests and relays are served
- * FTNL_RING_PROBE_BUDGET times per period at most.
+ * FTNL_RING_PROBE_BUDGET times per period at most (n/2 more with the
+ * quorum rule: ftnl_ring_probe_budget()).
  */
 void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 			     const struct ftnl_ring_probe *probe, u64 now,

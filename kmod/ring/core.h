@@ -76,7 +76,10 @@
  */
 #define FTNL_RING_WELCOME_WINDOW(det)	(2 * (det)->timeout_ns)
 
-/* Probe requests and relays one node serves per heartbeat period. */
+/*
+ * Probe requests and relays one node serves per heartbeat period; with
+ * the quorum rule n/2 more (ftnl_ring_core_set_rules()).
+ */
 #define FTNL_RING_PROBE_BUDGET	16
 
 /*

@@ -1348,6 +1348,23 @@ static void test_confirm_rounds(const void *arg)
 					    1000 + D / 2 + 2 * D + 10, &x.out),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
+
+	/*
+	 * Each suspicion asks half the cluster: a helper serves n/2 more
+	 * requests per period (16 + 8 here), then refuses.
+	 */
+	confirming_node(&x, 16, 3);
+	clear(&x);
+	for (i = 0; i < 2 * (FTNL_RING_PROBE_BUDGET + 8); i++) {
+		const struct ftnl_ring_probe req = {
+			.target = 5, .origin = 1 + i % 2, .id = 9,
+		};
+
+		ftnl_ring_core_probe_rx(&x.core, req.origin, FTNL_MSG_PROBE_REQ,
+					&req, 1030, &x.out);
+	}
+	TAP_CHECK_INT(x.rec.nprobes, 2 * (FTNL_RING_PROBE_BUDGET + 8));
+	TAP_CHECK_UINT(x.core.throttled, FTNL_RING_PROBE_BUDGET + 8);
 }
 
 static void test_quorum(const void *arg)
@@ -1677,7 +1694,7 @@ int main(void)
 	tap_add(test_confirm_small, NULL,
 		"confirmation: n = 3 and 4, leaves out of the count, the deaf node resigns accusing nobody");
 	tap_add(test_confirm_rounds, NULL,
-		"confirmation: a majority plus k first, then every other live member");
+		"confirmation: a majority plus k first, then every other live member; helpers serve n/2 more");
 	tap_add(test_quorum, NULL,
 		"quorum: a death that leaves no strict majority resigns instead; leaves out of the count; off");
 	tap_add(test_can_observe, NULL,
