@@ -971,6 +971,33 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 }
 
 /*
+ * The deadline passed short of a majority: with the confirmation rule
+ * the silent helpers are asked once more, the round's close unmoved. A
+ * majority needs many answers, each of two datagrams: one lost would
+ * otherwise cost a member of the majority side its membership.
+ */
+static void ftnl_ring_probe_retry(struct ftnl_ring_core *core,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	const struct ftnl_ring_probe req = {
+		.target = p->target,
+		.origin = core->det.self,
+		.id = p->id,
+	};
+	u32 pos;
+
+	if (!ftnl_ring_confirming(core) || p->retried)
+		return;
+	p->retried = true;
+	for (pos = 0; pos < core->det.n; pos++)
+		if (ftnl_ring_probe_candidate(core, pos) &&
+		    core->peers[pos].probe_asked == p->id &&
+		    core->peers[pos].probe_confirmed != p->id)
+			out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
+}
+
+/*
  * Nobody is left to ask: Algorithm 1 as written accuses; with the
  * confirmation rule this node alone is no majority, and resigns.
  */
@@ -1025,6 +1052,8 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 				      FTNL_RING_UNCONFIRMED : FTNL_RING_UNHEARD,
 				      out);
 		return FTNL_RING_RESIGNED;
+	} else if (now < p->close) {
+		ftnl_ring_probe_retry(core, out);
 	}
 	/* The stall guard already had its turn at this deadline. */
 	det->stall_grace = true;

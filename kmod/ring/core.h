@@ -60,7 +60,8 @@
  * one twice as large, up to max(k, n/2) helpers in all. With it, a death
  * is published only when a strict majority of the members that did not
  * leave confirmed it, the observer included (the confirmation rule): the
- * first round asks that majority less the observer, plus k, the second
+ * first round asks that majority less the observer, plus k (and its
+ * silent ones once more at the deadline: a datagram lost), the second
  * every other live member; a node that the last round leaves without a
  * majority is on a minority side (or cannot hear) and resigns, accusing
  * nobody. Answers are bound to one probe by its identifier.
@@ -346,6 +347,7 @@ enum ftnl_ring_resign {
  * @target: the suspect (the emitter when it started)
  * @heard_helper: a helper answered: it hears this node
  * @heard_alive: a helper relayed the suspect's own answer
+ * @retried: the silent helpers were asked again (ftnl_ring_probe_retry())
  * @confirmed: helpers' answers counted (once per helper asked)
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
@@ -360,6 +362,7 @@ struct ftnl_ring_prober {
 	bool active;
 	bool heard_helper;
 	bool heard_alive;
+	bool retried;
 	u32 id;
 	u32 target;
 	u32 confirmed;

@@ -1144,13 +1144,25 @@ static void test_confirm_split(const void *arg)
 		TAP_CHECK_INT(x.rec.probe[i].target, 2);
 		TAP_CHECK_INT(x.rec.probe[i].id, id);
 	}
-	/* Its side answers: 3 of 8 is no majority. */
+	/*
+	 * Its side answers: 3 of 8 is no majority. At the deadline the
+	 * silent ones are asked once more (a datagram may have been lost),
+	 * under the same identifier; the round's close does not move.
+	 */
 	probe_ack(&x, 4, 2, false, id, 1030);
 	probe_ack(&x, 5, 2, false, id, 1031);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.nprobes, 6 + 4);
+	TAP_CHECK_INT(x.rec.probe_to[6], 0);
+	TAP_CHECK_INT(x.rec.probe_to[9], 7);
+	TAP_CHECK_INT(x.rec.probe[9].id, id);
 	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * D);
+	/* Once only. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + 1, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 6 + 4);
 	/* The round closes, nobody is left to ask: it resigns, no death. */
 	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
@@ -1276,6 +1288,18 @@ static void test_confirm_small(const void *arg)
 					    &x.out), FTNL_RING_RESIGNED);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* n = 4, one answer lost: the retry at the deadline brings it. */
+	id = confirming_node(&x, 4, 0);
+	probe_ack(&x, 1, 3, false, id, 1030);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_INT(x.rec.probe_to[0], 2);
+	probe_ack(&x, 2, 3, false, id, 1000 + D + 4);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + 60, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* n = 4, both others answer: 3 of 4. */
 	id = confirming_node(&x, 4, 0);
 	probe_ack(&x, 1, 3, false, id, 1030);
