@@ -384,7 +384,7 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 			      st->counters[FTNL_A_STATS_STALL_WAITS],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PROBES_THROTTLED;
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_NEWS_STALE;
 	     i++)
 		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
 			return -EMSGSIZE;

@@ -936,6 +936,8 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_PROBE_ACK_RECV] = &st->probe_ack_recv,
 		[FTNL_A_STATS_SUSPICIONS_REFUTED] = &st->suspicions_refuted,
 		[FTNL_A_STATS_PROBES_THROTTLED] = &st->probes_throttled,
+		[FTNL_A_STATS_NEWS_HELD] = &st->news_held,
+		[FTNL_A_STATS_NEWS_STALE] = &st->news_stale,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

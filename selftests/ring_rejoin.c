@@ -376,8 +376,10 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 	for (i = nbefore; i < self->vc.nevents; i++) {
 		const struct st_vc_event *e = &self->vc.events[i];
 
-		TH_LOG("event at node %u about node %u (%s)", e->at,
-		       e->f.node_id, ftnl_event_cause_name(e->f.cause));
+		TH_LOG("event at node %u about node %u (%s, life %" PRIu64
+		       ", observer %u; node 4 lives %" PRIu64 ")", e->at,
+		       e->f.node_id, ftnl_event_cause_name(e->f.cause),
+		       e->f.incarnation, e->f.observer_id, inc4);
 	}
 	EXPECT_EQ(nbefore, self->vc.nevents);
 	EXPECT_EQ(FTNL_NODE_STATE_ALIVE,

@@ -334,7 +334,8 @@ static int ftnl_bcast_rx_welcome(struct ftnl_bcast *bcast, u32 from,
 			env->ops->failure_learned(env->ctx, pos,
 						  FTNL_NODE_STATE_DEAD,
 						  ftnl_bcast_msg_dead_inc(msg, k++),
-						  msg->origin_id, now);
+						  msg->origin_id,
+						  msg->origin_time_ns, now);
 	return 0;
 }
 
@@ -386,7 +387,8 @@ void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 
 /* One entry of a broadcast, checked by the decoder: act on it. */
 void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
-			      const struct ftnl_bcast_death *death, ktime_t now)
+			      const struct ftnl_bcast_death *death,
+			      u64 origin_ns, ktime_t now)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
@@ -403,7 +405,7 @@ void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
 	else
 		env->ops->failure_learned(env->ctx, pos, death->state,
 					  death->incarnation,
-					  death->observer_id, now);
+					  death->observer_id, origin_ns, now);
 }
 
 /* First receipt: learn the deaths and the message's D (task T5, line 33). */
@@ -418,14 +420,16 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
 	ftnl_bcast_note_latency(bcast, msg->origin_time_ns);
 
 	for (i = 0; i < msg->ndeaths; i++)
-		ftnl_bcast_deliver_entry(bcast, &msg->deaths[i], now);
+		ftnl_bcast_deliver_entry(bcast, &msg->deaths[i],
+					 msg->origin_time_ns, now);
 	/* D, with the incarnation each member died in when the message says. */
 	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
 		if (ftnl_bit_test(bcast->scratch, pos))
 			env->ops->failure_learned(env->ctx, pos,
 						  FTNL_NODE_STATE_DEAD,
 						  ftnl_bcast_msg_dead_inc(msg, k++),
-						  msg->origin_id, now);
+						  msg->origin_id,
+						  msg->origin_time_ns, now);
 }
 
 /*

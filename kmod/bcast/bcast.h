@@ -37,7 +37,8 @@ struct ftnl_transport;
  * @failure_learned: a broadcast says the node at @pos failed (@state
  *	FTNL_NODE_STATE_DEAD or _LEFT, @incarnation the one that failed, 0 if
  *	not said, @observer_id the node that detected it, in the table):
- *	task T5
+ *	task T5; @origin_ns: when the broadcast (or welcome) was started,
+ *	on its origin's wall clock
  * @dead_incarnation: the incarnation the node at @pos (in D) died in, 0
  *	if unknown: what a broadcast's D says of it
  * @join_learned: a broadcast says the node at @pos rejoined with
@@ -49,7 +50,7 @@ struct ftnl_transport;
  */
 struct ftnl_bcast_ops {
 	void (*failure_learned)(void *ctx, u32 pos, u8 state, u64 incarnation,
-				u32 observer_id, ktime_t now);
+				u32 observer_id, u64 origin_ns, ktime_t now);
 	u64 (*dead_incarnation)(void *ctx, u32 pos);
 	void (*join_learned)(void *ctx, u32 pos, u64 incarnation,
 			     u32 observer_id, ktime_t now);

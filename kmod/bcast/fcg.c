@@ -120,7 +120,7 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 		ftnl_bcast_note_latency(bcast, b->wire.origin_time_ns);
 		for (i = 0; i < b->wire.ndeaths; i++)
 			ftnl_bcast_deliver_entry(bcast, &b->wire.deaths[i],
-						 now);
+						 b->wire.origin_time_ns, now);
 	}
 	if (out->flags & FTNL_GOSSIP_OUT_DONE) {
 		/* Later copies of this broadcast are duplicates. */

@@ -20,7 +20,8 @@ struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster)
 void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death);
 void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
-			      const struct ftnl_bcast_death *death, ktime_t now);
+			      const struct ftnl_bcast_death *death,
+			      u64 origin_ns, ktime_t now);
 
 /* fcg.c */
 int ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us);

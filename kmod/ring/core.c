@@ -39,6 +39,10 @@
  *                    admitted and its JOIN broadcast; every member obeys
  *                    a JOIN; at most K rejoins per window, then held out
  *                    (ftnl_ring_rejoin(), ftnl_ring_core_join_heard())
+ *   doubt            death news that may predate this node's life (first
+ *                    2d of it), about a node whose life it does not know,
+ *                    waits for that node to prove a newer one
+ *                    (ftnl_ring_core_death_old())
  */
 
 #include "core.h"
@@ -662,6 +666,8 @@ void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
 	/* Marks of the replaced ring's probes: its identifiers restart. */
 	core->peers[pos].probe_asked = 0;
 	core->peers[pos].probe_confirmed = 0;
+	if (peer->doubt_until)
+		core->ndoubts++;
 	if (peer->state == FTNL_NODE_STATE_ALIVE)
 		return;
 	ftnl_bit_set(core->dead, pos);
@@ -697,6 +703,60 @@ void ftnl_ring_core_stop(struct ftnl_ring_core *core)
 	core->running = false;
 	core->comeback = false;
 	core->comeback_at = 0;
+}
+
+static void ftnl_ring_core_hello(struct ftnl_ring_core *core, u32 pos,
+				 u64 now, const struct ftnl_ring_sink *out);
+
+/*
+ * Held death news about the node at @pos ends (ftnl_ring_core_death_old()):
+ * the node's life is known here now, or the wait is over. News naming a
+ * life is then judged as news proven fresh: stale if the node lives a newer
+ * life, its death if it lives that one (a zombie) or none is known. News
+ * that names no life says nothing against a life the node proved since.
+ */
+static void ftnl_ring_doubt_end(struct ftnl_ring_core *core, u32 pos,
+				u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+	u8 was = peer->state;
+
+	peer->doubt_until = 0;
+	core->ndoubts--;
+	if (peer->doubt_inc || !peer->incarnation)
+		ftnl_ring_core_death_heard(core, pos, peer->doubt_state,
+					   peer->doubt_inc, peer->doubt_observer,
+					   now, out);
+	if (was == FTNL_NODE_STATE_ALIVE && peer->state == was)
+		core->news_stale++;
+}
+
+/* The node at @pos proved a life here (pinned, or a JOIN named it). */
+static void ftnl_ring_doubt_settle(struct ftnl_ring_core *core, u32 pos,
+				   u64 now, const struct ftnl_ring_sink *out)
+{
+	if (core->peers[pos].doubt_until)
+		ftnl_ring_doubt_end(core, pos, now, out);
+}
+
+/*
+ * From the tick, while news is held: what waited long enough is taken; the
+ * others' nodes are asked again (a HELLO or its answer may be lost).
+ */
+static void ftnl_ring_doubts_expire(struct ftnl_ring_core *core, u64 now,
+				    const struct ftnl_ring_sink *out)
+{
+	u32 pos, left = core->ndoubts;
+
+	for (pos = 0; pos < core->det.n && left; pos++) {
+		if (!core->peers[pos].doubt_until)
+			continue;
+		left--;
+		if (now >= core->peers[pos].doubt_until)
+			ftnl_ring_doubt_end(core, pos, now, out);
+		else
+			ftnl_ring_core_hello(core, pos, now, out);
+	}
 }
 
 /*
@@ -739,6 +799,8 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 	if (!core->running)
 		return;
 	core->probe_budget = ftnl_ring_probe_budget(core);
+	if (core->ndoubts)
+		ftnl_ring_doubts_expire(core, now, out);
 	ftnl_ring_core_settle_owed(core);
 	peer = &core->peers[det->observer];
 	if (det->observer == det->self || peer->state != FTNL_NODE_STATE_DEAD ||
@@ -1369,6 +1431,7 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 		ftnl_ring_welcome_window(core, pos, now);
 	if (out->joined)
 		out->joined(out->ctx, pos, admitting);
+	ftnl_ring_doubt_settle(core, pos, now, out);
 	return true;
 }
 
@@ -1599,6 +1662,7 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 		if (out->welcome && core->rejoin_auto &&
 		    ftnl_ring_dead_any(core))
 			out->welcome(out->ctx, pos);
+		ftnl_ring_doubt_settle(core, pos, now, out);
 		return FTNL_RING_ACCEPT_NEW;
 	}
 	if (incarnation < peer->incarnation) {
@@ -1960,6 +2024,57 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 		peer->incarnation = incarnation;
 	ftnl_ring_core_failure_learned(core, pos, state, FTNL_CAUSE_BROADCAST,
 				       observer, now, out);
+}
+
+/**
+ * ftnl_ring_core_death_old - T5 for news older than this life
+ * @core: the state
+ * @pos: the failed node
+ * @state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT
+ * @incarnation: the incarnation that failed, 0 if the message does not say
+ * @observer: position of the node that detected it
+ * @now: current time
+ * @out: the sink
+ *
+ * For news (a broadcast's death or D) from a broadcast started before
+ * this node's life began: it reached this life late - queued behind
+ * address resolution while this node was down, delayed, replayed. It
+ * tells of a death before this life, true then; but @pos may live a
+ * newer life since, unknown here (seen in the VM: a death broadcast of a
+ * node's previous life, held 2.3 s in a neighbour's ARP queue, reached a
+ * node that had restarted meanwhile, which published that death and
+ * repaired its ring around the live node). When @pos's life is known
+ * here, the incarnations tell (ftnl_ring_core_death_heard()). Otherwise
+ * the news is held for FTNL_RING_DOUBT_WAIT and @pos asked to prove
+ * itself (a HELLO): a newer life heard, or named by a JOIN, meanwhile
+ * makes it stale (that life began after the news: nothing died in this
+ * node's life); at the end of the wait it is taken (a dead node does not
+ * answer: this node's D must hold it). Of two held items about a node,
+ * the one naming the later life is kept.
+ */
+void ftnl_ring_core_death_old(struct ftnl_ring_core *core, u32 pos,
+				   u8 state, u64 incarnation, u32 observer,
+				   u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (pos == core->det.self || peer->incarnation ||
+	    peer->state != FTNL_NODE_STATE_ALIVE || !core->running) {
+		ftnl_ring_core_death_heard(core, pos, state, incarnation,
+					   observer, now, out);
+		return;
+	}
+	if (peer->doubt_until && incarnation < peer->doubt_inc)
+		return;
+	if (!peer->doubt_until) {
+		peer->doubt_until = now + FTNL_RING_DOUBT_WAIT(&core->det);
+		core->ndoubts++;
+	}
+	peer->doubt_inc = incarnation;
+	peer->doubt_observer = observer;
+	peer->doubt_state = state;
+	core->news_held++;
+	ftnl_ring_core_hello(core, pos, now, out);
 }
 
 /**

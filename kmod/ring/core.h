@@ -78,6 +78,14 @@
 #define FTNL_RING_WELCOME_WINDOW(det)	(2 * (det)->timeout_ns)
 
 /*
+ * News of a death older than this node's life, about a node whose life is
+ * not known here, is held this long for the node to prove a newer life
+ * (ftnl_ring_core_death_old()): a HELLO asks it at once, and a live
+ * node answers within two network delays, a stalled one within d.
+ */
+#define FTNL_RING_DOUBT_WAIT(det)	(2 * (det)->timeout_ns)
+
+/*
  * Probe requests and relays one node serves per heartbeat period; with
  * the quorum rule n/2 more (ftnl_ring_core_set_rules()).
  */
@@ -298,6 +306,11 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	(0: none)
  * @probe_confirmed: identifier of this node's probe it answered as a
  *	helper (0: none): a confirmation, counted while it is alive here
+ * @doubt_until: news of its death is held until then, 0 if none
+ *	(ftnl_ring_core_death_old())
+ * @doubt_inc: the incarnation that news names (0: it does not)
+ * @doubt_observer: position of the node that detected it, as the news says
+ * @doubt_state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT, as it says
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -315,6 +328,10 @@ struct ftnl_ring_peer {
 	u32 observer;
 	u8 state;
 	u8 cause;
+	u64 doubt_until;
+	u64 doubt_inc;
+	u32 doubt_observer;
+	u8 doubt_state;
 };
 
 /**
@@ -411,6 +428,9 @@ struct ftnl_ring_prober {
  * @flap_max: K, rejoins of one node admitted within @flap_window_ns
  * @flap_window_ns: W
  * @welcome_until: the latest of the peers' @welcome_until
+ * @ndoubts: peers whose death news is held (their @doubt_until is set)
+ * @news_held: death news held (ftnl_ring_core_death_old())
+ * @news_stale: held news dropped: its node proved a newer life
  */
 struct ftnl_ring_core {
 	struct ftnl_ring_detector det;
@@ -436,6 +456,9 @@ struct ftnl_ring_core {
 	u64 refuted;
 	u64 throttled;
 	u32 owed;
+	u32 ndoubts;
+	u64 news_held;
+	u64 news_stale;
 	unsigned long *dead;
 	struct ftnl_ring_peer *peers;
 };
@@ -509,6 +532,9 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 				u64 incarnation, u32 observer, u64 now,
 				const struct ftnl_ring_sink *out);
+void ftnl_ring_core_death_old(struct ftnl_ring_core *core, u32 pos,
+				   u8 state, u64 incarnation, u32 observer,
+				   u64 now, const struct ftnl_ring_sink *out);
 int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 			   const struct ftnl_ring_sink *out, const char **why);
 void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,

@@ -289,16 +289,23 @@ static void ftnl_ring_sync_timer(struct ftnl_ring *ring)
  */
 static void ftnl_ring_death_heard(void *ctx, u32 pos, u8 state,
 				  u64 incarnation, u32 observer_id,
-				  ktime_t now)
+				  u64 origin_ns, ktime_t now)
 {
 	struct ftnl_ring *ring = ctx;
 	struct ftnl_ring_sink out;
+	u32 observer;
 
 	lockdep_assert_held(&ring->lock);
 	ftnl_ring_sink(ring, &out);
-	ftnl_ring_core_death_heard(&ring->core, pos, state, incarnation,
-				   ftnl_ring_pos_of(ring, observer_id),
-				   ktime_to_ns(now), &out);
+	observer = ftnl_ring_pos_of(ring, observer_id);
+	/* Started before this life began (wall clocks): see the core. */
+	if (origin_ns < ring->life_start_real)
+		ftnl_ring_core_death_old(&ring->core, pos, state, incarnation,
+					 observer, ktime_to_ns(now), &out);
+	else
+		ftnl_ring_core_death_heard(&ring->core, pos, state,
+					   incarnation, observer,
+					   ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);
 }
 
@@ -576,6 +583,7 @@ static void ftnl_ring_comeback(struct ftnl_ring *ring, ktime_t now,
 	if (WARN_ON_ONCE(!ftnl_ring_core_comeback(&ring->core, inc,
 						  ktime_to_ns(now), out)))
 		return;
+	ring->life_start_real = ktime_get_real_ns();
 	pr_notice("node %u of cluster %u comes back: incarnation %llu after %llu\n",
 		  ring->cluster->self_id, ring->cluster->cluster_id, inc, old);
 	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
@@ -956,8 +964,13 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 
 	ftnl_transport_start(&ring->xport, prev ? &prev->xport : NULL);
 	spin_lock_bh(&ring->lock);
-	if (prev)
+	/* A new configuration of the same life keeps its start. */
+	ring->life_start_real = ktime_get_real_ns();
+	if (prev) {
 		ftnl_ring_inherit(ring, prev);
+		if (prev->core.incarnation == ring->core.incarnation)
+			ring->life_start_real = prev->life_start_real;
+	}
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);
@@ -1174,5 +1187,7 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	st->counters[FTNL_A_STATS_STALL_WAITS] = ring->core.det.stall_waits;
 	st->counters[FTNL_A_STATS_SUSPICIONS_REFUTED] = ring->core.refuted;
 	st->counters[FTNL_A_STATS_PROBES_THROTTLED] = ring->core.throttled;
+	st->counters[FTNL_A_STATS_NEWS_HELD] = ring->core.news_held;
+	st->counters[FTNL_A_STATS_NEWS_STALE] = ring->core.news_stale;
 	spin_unlock_bh(&ring->lock);
 }

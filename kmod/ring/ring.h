@@ -36,6 +36,9 @@
  * @stall_hb_due: the heartbeat deadline the test stall held back, 0 if none
  * @stall_hb_from: 1 + position of the sender of the last heartbeat the
  *	test stall left unread, 0 if none (under @lock)
+ * @life_start_real: when this node's life (its incarnation) started running
+ *	a ring, on the wall clock: broadcasts started before it carry news
+ *	older than this life (ftnl_ring_core_death_old(); under @lock)
  * @xport: the transport: sockets, sequence numbers, replay windows, drops
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
  * @lateness: heartbeat emission lateness histogram (see uapi)
@@ -57,6 +60,7 @@ struct ftnl_ring {
 	ktime_t stalled_until;
 	ktime_t stall_hb_due;
 	u32 stall_hb_from;
+	u64 life_start_real;
 	struct ftnl_transport xport;
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];

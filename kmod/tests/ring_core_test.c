@@ -1577,6 +1577,79 @@ static void test_first_contact(const void *arg)
 }
 
 /*
+ * News older than this life (ftnl_ring_core_death_old()), as seen in the
+ * VM: node 0 restarted; node 2 had lived as 7 and restarted as 9 before
+ * that. The death broadcast of life 7, queued 2 s behind ARP in a
+ * neighbour, reaches node 0's new life. Taken as news
+ * (ftnl_ring_core_death_heard(), as the module did), node 0 published node
+ * 2 dead and repaired its ring around it. Held, with a HELLO to node 2:
+ * the JOIN of life 9 that follows makes it stale, and nothing is
+ * published. Then: held news about a node that proves a newer life by
+ * answering is stale; about a node that never answers, taken after 2d;
+ * about a node whose life is pinned, judged by its incarnation at once.
+ */
+static void test_news_older_than_life(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 0);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 60 * D);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	clear(&x);
+	ftnl_ring_core_death_old(&x.core, 2, FTNL_NODE_STATE_DEAD, 7, 1,
+				 1005, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 2);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO);
+	TAP_CHECK_UINT(x.core.news_held, 1);
+	ftnl_ring_core_join_heard(&x.core, 2, 9, 1, 1006, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.news_stale, 1);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	/* Its life is known now: the same news again is stale at once. */
+	ftnl_ring_core_death_old(&x.core, 2, FTNL_NODE_STATE_DEAD, 7, 1,
+				 1007, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+
+	/* Node 3 proves a newer life by answering: its HELLO_ACK pins it. */
+	ftnl_ring_core_death_old(&x.core, 3, FTNL_NODE_STATE_DEAD, 5, 4,
+				 1008, &x.out);
+	TAP_CHECK_UINT(x.core.ndoubts, 1);
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, x.core.incarnation,
+					   1009, &x.out), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+	TAP_CHECK_UINT(x.core.news_stale, 2);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+
+	/* Node 4 is dead: asked again each h, taken 2d after it came. */
+	clear(&x);
+	ftnl_ring_core_death_old(&x.core, 4, FTNL_NODE_STATE_DEAD, 8, 3,
+				 1010, &x.out);
+	ftnl_ring_core_tick(&x.core, 1010 + 2 * D - 1, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_HELLO);
+	ftnl_ring_core_tick(&x.core, 1010 + 2 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 4);
+	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 8);
+	TAP_CHECK_INT(x.peers[4].cause, FTNL_CAUSE_BROADCAST);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+
+	/* Node 3's life is pinned: old news about an older one is stale. */
+	clear(&x);
+	ftnl_ring_core_death_old(&x.core, 3, FTNL_NODE_STATE_DEAD, 5, 4,
+				 1000 + 3 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.nsent, 0);
+	TAP_CHECK_UINT(x.core.news_held, 3);
+}
+
+/*
  * The comeback: told it is dead, with rejoin auto, fenced, held 4d: a new
  * incarnation, its own accusations forgotten, the rest of D kept, the
  * detector started afresh; a member readmits it. Not for manual, not when
@@ -1727,5 +1800,7 @@ int main(void)
 		"cluster set keeps D and incarnations: ring starts around the dead, no event again");
 	tap_add(test_first_contact, NULL,
 		"first contact needs the echo of this node's incarnation: an old life replayed pins nothing");
+	tap_add(test_news_older_than_life, NULL,
+		"death news older than this life is held until its node proves a newer one, or for 2d");
 	return tap_run();
 }

@@ -116,6 +116,10 @@ enum mode {
 	MODE_COMEBACK,	/* freeze with rejoin auto: the expelled node comes
 			 * back as a new incarnation
 			 */
+	MODE_COLD,	/* two restarts; broadcasts to a node that is down
+			 * wait for it (an ARP queue): news older than its
+			 * next life
+			 */
 };
 
 /*
@@ -130,6 +134,8 @@ enum mode {
 #define ADAPT_NINES	9
 
 #define NSENT_CLAIMS	64	/* NEW_OBSERVERs kept for replays */
+
+#define ARPQ_LEN	64	/* datagrams a neighbour queues for one address */
 
 #define FLAP_K		3
 #define FLAP_W_NS	(100000 * MS)
@@ -163,6 +169,7 @@ struct ev {
 
 /* A broadcast's D: the sender's D with the incarnation of each member. */
 struct dsnap {
+	u64 time;	/* when the broadcast or welcome was started */
 	u64 mask;
 	u64 inc[MAX_N];
 	u32 nrejoined;
@@ -196,6 +203,11 @@ struct node {
 	u32 timer_gen;
 	struct ev *backlog;	/* datagrams waiting for the end of a stall */
 	u32 nbacklog, capbacklog;
+	u64 life_start;		/* when this life started */
+	struct ev arpq[ARPQ_LEN];	/* MODE_COLD: broadcasts sent to it
+					 * while it was down, for its next life
+					 */
+	u32 narpq;
 };
 
 struct dst {
@@ -411,6 +423,7 @@ static u32 snapshot(struct dst *s)
 		s->capsnaps = cap;
 	}
 	d = &s->snaps[s->nsnaps];
+	d->time = s->now;
 	d->mask = x->dead[0];
 	for (b = 0; b < s->n; b++)
 		d->inc[b] = x->core.peers[b].dead_incarnation;
@@ -461,6 +474,21 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 		 (!peer->dead_incarnation ||
 		  peer->dead_incarnation == s->node[pos].inc))
 		fail(s, "node %u: crashed node %u said to have left", s->cur, pos);
+	/*
+	 * News older than this life: a life of the node that a newer one had
+	 * replaced before this node's life began was over before it, and
+	 * its death is no news here (ftnl_ring_core_death_old()). Once
+	 * the new life's JOIN had reached every member, that is: heard
+	 * within h + t, broadcast within t. (Before, a member that welcomes
+	 * this node may still hold the old life dead, and says so.)
+	 */
+	if (s->rejoin && peer->dead_incarnation &&
+	    peer->dead_incarnation != s->node[pos].inc &&
+	    s->node[pos].restarts &&
+	    s->node[pos].life_start + H_NS + 2 * s->t_ns < x->life_start)
+		fail(s, "node %u (life from %llu ms) published the death of node %u's life %llu, replaced at %llu ms",
+		     s->cur, x->life_start / MS, pos, peer->dead_incarnation,
+		     s->node[pos].life_start / MS);
 	if (peer->cause == FTNL_CAUSE_OBSERVED) {
 		s->detections[pos]++;
 		if (!s->detected_at[pos])
@@ -704,16 +732,25 @@ static u64 incarnation_of(u32 node)
  * while a death is learned.
  */
 static void learn_d(struct dst *s, u32 i, const struct ev *ev,
-		    const struct ftnl_ring_sink *out)
+		    bool old_news, const struct ftnl_ring_sink *out)
 {
+	struct ftnl_ring_core *core = &s->node[i].core;
 	u32 b;
 
-	for (b = 0; b < s->n; b++)
-		if (s->snaps[ev->arg].mask >> b & 1)
-			ftnl_ring_core_death_heard(&s->node[i].core, b,
+	for (b = 0; b < s->n; b++) {
+		if (!(s->snaps[ev->arg].mask >> b & 1))
+			continue;
+		if (old_news)
+			ftnl_ring_core_death_old(core, b,
+						      FTNL_NODE_STATE_DEAD,
+						      s->snaps[ev->arg].inc[b],
+						      ev->from, s->now, out);
+		else
+			ftnl_ring_core_death_heard(core, b,
 						   FTNL_NODE_STATE_DEAD,
 						   s->snaps[ev->arg].inc[b],
 						   ev->from, s->now, out);
+	}
 }
 
 /* After every core call: set the timer where the core asks. */
@@ -784,6 +821,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 {
 	struct node *x = &s->node[ev->node];
 	struct ftnl_ring_sink out;
+	bool old_news = false;
 
 	sink(s, ev->node, &out);
 	/* A member knew a later life of it: its clock stepped back (ring.c). */
@@ -819,6 +857,9 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		sync_timer(s, ev->node);
 		return;
 	}
+	/* A broadcast started before this life (ring.c, by wall clocks). */
+	old_news = (ev->kind == MSG_BCAST || ev->kind == MSG_JOIN) &&
+		   s->snaps[ev->arg].time < x->life_start;
 	if (ev->kind == MSG_PROBE) {
 		const struct ftnl_ring_probe probe = {
 			.target = ev->pos,
@@ -831,9 +872,15 @@ static void do_msg(struct dst *s, const struct ev *ev)
 					s->now, &out);
 	} else if (ev->kind == MSG_BCAST) {
 		/* As kmod/bcast/bcast.c delivers: the death, then D. */
-		ftnl_ring_core_death_heard(&x->core, ev->pos, ev->state, ev->inc,
-					   ev->obs, s->now, &out);
-		learn_d(s, ev->node, ev, &out);
+		if (old_news)
+			ftnl_ring_core_death_old(&x->core, ev->pos,
+						      ev->state, ev->inc,
+						      ev->obs, s->now, &out);
+		else
+			ftnl_ring_core_death_heard(&x->core, ev->pos,
+						   ev->state, ev->inc,
+						   ev->obs, s->now, &out);
+		learn_d(s, ev->node, ev, old_news, &out);
 	} else if (ev->kind == MSG_JOIN && ev->pos == ev->node) {
 		/* The welcome: this life's JOIN, the admitting node's D. */
 		if (ftnl_ring_core_welcome(&x->core, ev->inc, s->now)) {
@@ -842,12 +889,12 @@ static void do_msg(struct dst *s, const struct ev *ev)
 							  s->snaps[ev->arg].rejoined[k],
 							  s->snaps[ev->arg].rejoined_inc[k],
 							  ev->from, s->now, &out);
-			learn_d(s, ev->node, ev, &out);
+			learn_d(s, ev->node, ev, false, &out);
 		}
 	} else if (ev->kind == MSG_JOIN) {
 		ftnl_ring_core_join_heard(&x->core, ev->pos, ev->inc, ev->obs,
 					  s->now, &out);
-		learn_d(s, ev->node, ev, &out);
+		learn_d(s, ev->node, ev, old_news, &out);
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
 		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
 	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
@@ -968,9 +1015,18 @@ static void do_restart(struct dst *s, u32 i)
 	x->timer_due = false;
 	x->timer_gen++;
 	s->failed_mask &= ~(1ULL << i);
+	x->life_start = s->now;
 	ftnl_ring_core_start(&x->core, s->now, sink(s, i, &out));
 	sync_timer(s, i);
 	push_tick(s, s->now, i, x->inc);
+	/* Its address answers again: the queue goes out, each within t. */
+	for (u32 k = 0; k < x->narpq; k++) {
+		struct ev ev = x->arpq[k];
+
+		ev.time = s->now + rnd_in(s, 1, s->t_ns);
+		push(s, ev);
+	}
+	x->narpq = 0;
 }
 
 /* ---- properties ------------------------------------------------------ */
@@ -1193,13 +1249,17 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
 	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
 		    mode != MODE_ADAPTIVE && mode != MODE_COMEBACK &&
+		    mode != MODE_COLD &&
 		    rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
-	if (mode == MODE_REJOIN || mode == MODE_COMEBACK)
+	if (mode == MODE_REJOIN || mode == MODE_COMEBACK || mode == MODE_COLD)
 		s->quorum = false;
+	if (mode == MODE_COLD && s->n < 5)
+		s->n = 5;
 	s->split_mask = split_mask;
-	f = mode == MODE_SPLIT ? 0 : (u32)rnd_in(s, 0, max_failures(s));
+	f = mode == MODE_SPLIT || mode == MODE_COLD ? 0 :
+	    (u32)rnd_in(s, 0, max_failures(s));
 
 	for (i = 0; i < s->n; i++) {
 		struct node *x = &s->node[i];
@@ -1311,7 +1371,40 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * news), or later; one other node may flap: K + 1 restarts within W.
 	 */
 	s->flapper = MAX_N;
-	s->rejoin = mode == MODE_REJOIN || mode == MODE_COMEBACK;
+	s->rejoin = mode == MODE_REJOIN || mode == MODE_COMEBACK ||
+		    mode == MODE_COLD;
+	/*
+	 * MODE_COLD: node b crashes; node a crashes while b is down and
+	 * comes back, before its death is found or after; b comes back once
+	 * its death is known everywhere and a's new life runs. The
+	 * broadcasts about a's previous life, queued for b, reach b's new
+	 * life first (as a neighbour's ARP queue delivers them).
+	 */
+	if (mode == MODE_COLD) {
+		u32 a, b = (u32)rnd_in(s, 0, s->n - 1);
+		u64 tb = FAIL_FROM + rnd_in(s, 0, FAIL_SPAN / 2), ta, ra;
+
+		/*
+		 * Not b's neighbour: an observer that took over from a dead
+		 * one never heard b's life, and holds it dead as life 0, the
+		 * first life heard since (a frozen node's), and expels b's
+		 * next life once (ftnl_ring_core_tell_dead(); MODE_COMEBACK
+		 * covers that path).
+		 */
+		do {
+			a = (u32)rnd_in(s, 0, s->n - 1);
+		} while (a == b || a == ftnl_ring_pred(b, s->n) ||
+			 a == ftnl_ring_succ(b, s->n));
+		ta = tb + rnd_in(s, 1, 2 * D_NS);
+		ra = ta + (rnd(s) % 2 ? rnd_in(s, 1, D_NS / 2) :
+					rnd_in(s, 2 * D_NS, 4 * D_NS));
+		push(s, (struct ev){ .time = tb, .type = EV_FAIL, .node = b });
+		push(s, (struct ev){ .time = ta, .type = EV_FAIL, .node = a });
+		push(s, (struct ev){ .time = ra, .type = EV_RESTART, .node = a });
+		push(s, (struct ev){ .time = (ra > tb + 4 * D_NS ? ra : tb + 4 * D_NS) +
+					     rnd_in(s, 1, 4 * D_NS),
+				     .type = EV_RESTART, .node = b });
+	}
 	/*
 	 * Flap history is what each member saw: a member that restarts
 	 * forgets it. So in a schedule with a flapping node, the other
@@ -1389,6 +1482,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			continue;
 		switch (ev.type) {
 		case EV_START:
+			x->life_start = s->now;
 			ftnl_ring_core_start(&x->core, s->now, sink(s, ev.node, &out));
 			sync_timer(s, ev.node);
 			push_tick(s, s->now, ev.node, x->inc);
@@ -1415,6 +1509,17 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			do_timer(s, ev.node);
 			break;
 		case EV_MSG:
+			/*
+			 * Down: a neighbour that sent it a broadcast queues it
+			 * while the address does not answer (MODE_COLD).
+			 */
+			if (x->failed && s->mode == MODE_COLD &&
+			    (ev.kind == MSG_BCAST ||
+			     (ev.kind == MSG_JOIN && ev.pos != ev.node)) &&
+			    x->narpq < ARPQ_LEN) {
+				x->arpq[x->narpq++] = ev;
+				break;
+			}
 			/* Frozen, its network too: what arrives is lost. */
 			if (x->failed || x->deaf || x->drop_rx ||
 			    (s->split && x->side != s->node[ev.from].side))
@@ -1620,6 +1725,7 @@ static const char *const mode_name[] = {
 	[MODE_REPLAY] = "replay",
 	[MODE_ADAPTIVE] = "adaptive",
 	[MODE_COMEBACK] = "comeback",
+	[MODE_COLD] = "cold",
 };
 
 static void test_schedules(const void *arg)
@@ -1735,11 +1841,11 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_COMEBACK; m++)
+		for (m = 0; m <= MODE_COLD; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -1790,6 +1896,11 @@ int main(int argc, char **argv)
 	if (all || mode == MODE_COMEBACK)
 		tap_add(test_schedules, (void *)(long)MODE_COMEBACK,
 			"ring DST, one node frozen past d, rejoin auto: %llu schedules from seed %llu: expelled once, comes back as a new incarnation, same D and members everywhere, joined once",
+			nschedules, first_seed);
+	if (all || mode == MODE_COLD)
+		tap_add(test_schedules, (void *)(long)MODE_COLD,
+			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu"
+			": no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
 			nschedules, first_seed);
 	return tap_run();
 }

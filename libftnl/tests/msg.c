@@ -1082,7 +1082,7 @@ static struct nlmsghdr *stats_reply_bcast(void *buf)
 	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS, 20,
 			 FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PROBES_THROTTLED;
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_NEWS_STALE;
 	     i++) {
 		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
 		mnl_attr_put_u64(nlh, (uint16_t)i, 7000 + (uint64_t)i);
@@ -1123,6 +1123,8 @@ static void test_parse_stats_bcast(const void *arg)
 	TAP_CHECK_UINT(st.suspicions_refuted,
 		       7000 + FTNL_A_STATS_SUSPICIONS_REFUTED);
 	TAP_CHECK_UINT(st.probes_throttled, 7000 + FTNL_A_STATS_PROBES_THROTTLED);
+	TAP_CHECK_UINT(st.news_held, 7000 + FTNL_A_STATS_NEWS_HELD);
+	TAP_CHECK_UINT(st.news_stale, 7000 + FTNL_A_STATS_NEWS_STALE);
 }
 
 static void test_parse_stats_bcast_absent(const void *arg)
@@ -1263,7 +1265,7 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, probe_req_sent) ==
 		  offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, probes_throttled) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, news_stale) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_quorum) >
 		  offsetof(struct ftnl_cluster_config, self_auto));

@@ -57,6 +57,8 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "probe_ack_recv", st->probe_ack_recv);
 	json_kv_uint(&j, "suspicions_refuted", st->suspicions_refuted);
 	json_kv_uint(&j, "probes_throttled", st->probes_throttled);
+	json_kv_uint(&j, "news_held", st->news_held);
+	json_kv_uint(&j, "news_stale", st->news_stale);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -92,6 +94,8 @@ static void print_text(const struct ftnl_stats *st)
 	printf("expelled       sent %" PRIu64 " received %" PRIu64 "\n",
 	       st->expelled_sent, st->expelled_recv);
 	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
+	printf("news held      %" PRIu64 " stale %" PRIu64 "\n",
+	       st->news_held, st->news_stale);
 	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)

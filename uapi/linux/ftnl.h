@@ -687,6 +687,11 @@ enum ftnl_node_attr {
  *	because it answered a helper's probe
  * @FTNL_A_STATS_PROBES_THROTTLED: probe requests and relays refused over
  *	the per-period budget
+ * @FTNL_A_STATS_NEWS_HELD: death news held because it may predate this
+ *	node's life: received in its first 2d in a datagram not proven fresh,
+ *	about a node whose life it did not know (Documentation/ring.rst,
+ *	"News older than this life")
+ * @FTNL_A_STATS_NEWS_STALE: held news dropped: its node proved a newer life
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -725,6 +730,8 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_PROBE_ACK_RECV,
 	FTNL_A_STATS_SUSPICIONS_REFUTED,
 	FTNL_A_STATS_PROBES_THROTTLED,
+	FTNL_A_STATS_NEWS_HELD,
+	FTNL_A_STATS_NEWS_STALE,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -578,6 +578,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	answered a helper (only its heartbeats to this node are lost)
  * @probes_throttled: probe requests and relays refused over the budget
  *	per heartbeat period
+ * @news_held: death news held because it may predate this node's life
+ *	(received in its first 2d, in a datagram not proven fresh, about a
+ *	node whose life it did not know)
+ * @news_stale: held news dropped because its node proved a newer life
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -613,6 +617,8 @@ struct ftnl_stats {
 	uint64_t probe_ack_recv;
 	uint64_t suspicions_refuted;
 	uint64_t probes_throttled;
+	uint64_t news_held;
+	uint64_t news_stale;
 };
 
 /**
