@@ -385,6 +385,13 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 	EXPECT_EQ(FTNL_NODE_STATE_ALIVE,
 		  st_vc_state_at(&self->vc, NODE, EMITTER, &inc));
 	EXPECT_EQ(inc4, inc);
+	/*
+	 * Broadcasts of before its restart that reach it (a neighbour's ARP
+	 * queue delivers them when it answers again) are old news.
+	 */
+	ASSERT_EQ(0, st_vc_stats(&self->vc, NODE, &s));
+	TH_LOG("node 5: old death news held %" PRIu64 ", stale %" PRIu64,
+	       s.news_held, s.news_stale);
 }
 
 TEST_F_TIMEOUT(rejoin, clock_back, 120)

@@ -2053,8 +2053,8 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
  * the one naming the later life is kept.
  */
 void ftnl_ring_core_death_old(struct ftnl_ring_core *core, u32 pos,
-				   u8 state, u64 incarnation, u32 observer,
-				   u64 now, const struct ftnl_ring_sink *out)
+			      u8 state, u64 incarnation, u32 observer,
+			      u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 

@@ -533,8 +533,8 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 				u64 incarnation, u32 observer, u64 now,
 				const struct ftnl_ring_sink *out);
 void ftnl_ring_core_death_old(struct ftnl_ring_core *core, u32 pos,
-				   u8 state, u64 incarnation, u32 observer,
-				   u64 now, const struct ftnl_ring_sink *out);
+			      u8 state, u64 incarnation, u32 observer,
+			      u64 now, const struct ftnl_ring_sink *out);
 int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 			   const struct ftnl_ring_sink *out, const char **why);
 void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,

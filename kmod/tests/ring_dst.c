@@ -742,9 +742,9 @@ static void learn_d(struct dst *s, u32 i, const struct ev *ev,
 			continue;
 		if (old_news)
 			ftnl_ring_core_death_old(core, b,
-						      FTNL_NODE_STATE_DEAD,
-						      s->snaps[ev->arg].inc[b],
-						      ev->from, s->now, out);
+						 FTNL_NODE_STATE_DEAD,
+						 s->snaps[ev->arg].inc[b],
+						 ev->from, s->now, out);
 		else
 			ftnl_ring_core_death_heard(core, b,
 						   FTNL_NODE_STATE_DEAD,
@@ -874,8 +874,8 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		/* As kmod/bcast/bcast.c delivers: the death, then D. */
 		if (old_news)
 			ftnl_ring_core_death_old(&x->core, ev->pos,
-						      ev->state, ev->inc,
-						      ev->obs, s->now, &out);
+						 ev->state, ev->inc,
+						 ev->obs, s->now, &out);
 		else
 			ftnl_ring_core_death_heard(&x->core, ev->pos,
 						   ev->state, ev->inc,
@@ -1899,8 +1899,7 @@ int main(int argc, char **argv)
 			nschedules, first_seed);
 	if (all || mode == MODE_COLD)
 		tap_add(test_schedules, (void *)(long)MODE_COLD,
-			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu"
-			": no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
+			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu: no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
 			nschedules, first_seed);
 	return tap_run();
 }
