@@ -39,10 +39,10 @@
  *                    admitted and its JOIN broadcast; every member obeys
  *                    a JOIN; at most K rejoins per window, then held out
  *                    (ftnl_ring_rejoin(), ftnl_ring_core_join_heard())
- *   doubt            death news that may predate this node's life (first
- *                    2d of it), about a node whose life it does not know,
- *                    waits for that node to prove a newer one
- *                    (ftnl_ring_core_death_old())
+ *   old news         death news from a broadcast started before this
+ *                    node's life, about a node whose life it does not
+ *                    know, waits for that node to prove a newer one, or
+ *                    2d (ftnl_ring_core_death_old())
  */
 
 #include "core.h"
