@@ -2041,10 +2041,11 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
  * address resolution while this node was down, delayed, replayed. It
  * tells of a death before this life, true then; but @pos may live a
  * newer life since, unknown here (seen in the VM: a death broadcast of a
- * node's previous life, held 2.3 s in a neighbour's ARP queue, reached a
- * node that had restarted meanwhile, which published that death and
- * repaired its ring around the live node). When @pos's life is known
- * here, the incarnations tell (ftnl_ring_core_death_heard()). Otherwise
+ * node's previous life, held 2.3 s - in a neighbour's ARP queue, most
+ * likely - reached a node that had restarted meanwhile, which published
+ * that death and repaired its ring around the live node). When @pos's
+ * life is known here, the incarnations tell
+ * (ftnl_ring_core_death_heard()). Otherwise
  * the news is held for FTNL_RING_DOUBT_WAIT and @pos asked to prove
  * itself (a HELLO): a newer life heard, or named by a JOIN, meanwhile
  * makes it stale (that life began after the news: nothing died in this

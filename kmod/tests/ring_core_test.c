@@ -1579,9 +1579,9 @@ static void test_first_contact(const void *arg)
 /*
  * News older than this life (ftnl_ring_core_death_old()), as seen in the
  * VM: node 0 restarted; node 2 had lived as 7 and restarted as 9 before
- * that. The death broadcast of life 7, queued 2 s behind ARP in a
- * neighbour, reaches node 0's new life. Taken as news
- * (ftnl_ring_core_death_heard(), as the module did), node 0 published node
+ * that. The death broadcast of life 7, held 2 s in the network (in a
+ * neighbour's ARP queue, most likely), reaches node 0's new life. Taken
+ * as news (ftnl_ring_core_death_heard(), as the module did), node 0 published node
  * 2 dead and repaired its ring around it. Held, with a HELLO to node 2:
  * the JOIN of life 9 that follows makes it stale, and nothing is
  * published. Then: held news about a node that proves a newer life by
