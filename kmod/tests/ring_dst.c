@@ -73,6 +73,16 @@
  * all of them, and every node that never failed published exactly one
  * joined for it.
  *
+ * Mode cold (rejoin auto): a node crashes; another, not its neighbour,
+ * crashes while it is down and comes back (before its death is found or
+ * after); then the first comes back. Broadcasts sent to a node that is
+ * down wait for it, as a neighbour's ARP queue holds datagrams for an
+ * address that does not answer, and reach its next life first: news
+ * older than that life (ftnl_ring_core_death_old()). Checked, beyond
+ * rejoin's properties: no node publishes the death of a life that a newer
+ * one replaced - and whose JOIN had reached every member, h + 2t - before
+ * the publisher's own life began.
+ *
  *   ring-dst [SCHEDULES [FIRST_SEED]]   TAP; a failing seed is printed and
  *                                       replays alone: ring-dst 1 SEED
  *                                       (RING_DST_TRACE=1: every event)
