@@ -1117,6 +1117,21 @@ static u32 confirming_node(struct node *x, u32 n, u32 self)
 }
 
 /*
+ * A confirming_node() whose first and only round closes short of a
+ * majority: it waits at the deadline, resigns for @why when the round
+ * closes (d/2 + 2d after the heartbeat), and accuses nobody.
+ */
+static void check_resigns(struct node *x, u8 why)
+{
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2 + 2 * D,
+					    &x->out), FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x->rec.resigned, why);
+	TAP_CHECK_INT(x->rec.nfailed, 0);
+}
+
+/*
  * The confirmation rule: with the quorum rule, an observed death is
  * published only once a strict majority of the members (the observer,
  * helpers that answered this very probe and are alive) confirmed it; an
@@ -1270,24 +1285,14 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* n = 3, cut from both others: no answer, it resigns as deaf. */
 	confirming_node(&x, 3, 0);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
-		      FTNL_RING_WAIT);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
-					    &x.out), FTNL_RING_RESIGNED);
-	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	check_resigns(&x, FTNL_RING_UNHEARD);
 	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_DEAF);
-	TAP_CHECK_INT(x.rec.nfailed, 0);
 
 	/* n = 4 split 2 | 2: one helper makes 2 of 4, no majority. */
 	id = confirming_node(&x, 4, 0);
 	TAP_CHECK_INT(x.rec.nprobes, 2);
 	probe_ack(&x, 1, 3, false, id, 1030);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
-		      FTNL_RING_WAIT);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
-					    &x.out), FTNL_RING_RESIGNED);
-	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
-	TAP_CHECK_INT(x.rec.nfailed, 0);
+	check_resigns(&x, FTNL_RING_UNCONFIRMED);
 	/* n = 4, one answer lost: the retry at the deadline brings it. */
 	id = confirming_node(&x, 4, 0);
 	probe_ack(&x, 1, 3, false, id, 1030);
@@ -1336,12 +1341,7 @@ static void test_confirm_small(const void *arg)
 	/* The deaf node of 8: one round, nobody answers, nobody accused. */
 	confirming_node(&x, 8, 3);
 	TAP_CHECK_INT(x.rec.nprobes, 6);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
-		      FTNL_RING_WAIT);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
-					    &x.out), FTNL_RING_RESIGNED);
-	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
-	TAP_CHECK_INT(x.rec.nfailed, 0);
+	check_resigns(&x, FTNL_RING_UNHEARD);
 }
 
 /* Beyond 10 nodes: a second round asks every remaining live member. */
