@@ -104,6 +104,17 @@ static void ftnl_procs_free_list(struct list_head *head)
 	}
 }
 
+/* Every registration and every death not yet broadcast, dropped. */
+static void ftnl_procs_clear(struct ftnl_net *fn)
+{
+	spin_lock_bh(&fn->procs_lock);
+	ftnl_procs_free_list(&fn->procs);
+	ftnl_procs_free_list(&fn->exits);
+	fn->nprocs = 0;
+	fn->nexits = 0;
+	spin_unlock_bh(&fn->procs_lock);
+}
+
 /*
  * The netns is going away: its sockets, hence its processes, are gone, and
  * so is its cluster (no broadcast to make).
@@ -112,12 +123,7 @@ void ftnl_procs_flush(struct ftnl_net *fn)
 {
 	cancel_delayed_work_sync(&fn->exits_work);
 	cancel_work_sync(&fn->fence_work);
-	spin_lock_bh(&fn->procs_lock);
-	ftnl_procs_free_list(&fn->procs);
-	ftnl_procs_free_list(&fn->exits);
-	fn->nprocs = 0;
-	fn->nexits = 0;
-	spin_unlock_bh(&fn->procs_lock);
+	ftnl_procs_clear(fn);
 }
 
 static struct ftnl_proc *ftnl_proc_find(struct ftnl_net *fn, u32 portid)
@@ -339,12 +345,7 @@ static void ftnl_procs_forget(struct ftnl_net *fn)
 {
 	struct ftnl_cluster *cluster;
 
-	spin_lock_bh(&fn->procs_lock);
-	ftnl_procs_free_list(&fn->procs);
-	ftnl_procs_free_list(&fn->exits);
-	fn->nprocs = 0;
-	fn->nexits = 0;
-	spin_unlock_bh(&fn->procs_lock);
+	ftnl_procs_clear(fn);
 	rcu_read_lock();
 	cluster = rcu_dereference(fn->cluster);
 	if (cluster)
