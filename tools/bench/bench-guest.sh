@@ -30,7 +30,7 @@
 #
 #   BENCH_N ["8 16 32 64"]     BENCH_H_MS ["10 50 100"]   BENCH_D_FACTOR [3]
 #   BENCH_TRIALS [20]          BENCH_CONFIG_BUDGET_S [90] per detection config
-#   BENCH_LAT_N [8]            BENCH_LAT_H_MS ["100 10"]  BENCH_LAT_S [60]
+#   BENCH_LAT_N [8]            BENCH_LAT_H_MS ["100 10 5"]  BENCH_LAT_S [60]
 #   BENCH_LOADS ["0 1 4"]      BENCH_MEMHOG_MIB [64] (0: no memory hog)
 #   BENCH_LAT_LOCAL_HEALTH ["1"]
 #   BENCH_BCAST_N ["8 16 32 64"]  BENCH_BCAST_ALGOS ["hypercube bmg fcg"]
@@ -50,7 +50,7 @@ D_FACTOR=${BENCH_D_FACTOR:-3}
 TRIALS=${BENCH_TRIALS:-20}
 CONFIG_BUDGET=${BENCH_CONFIG_BUDGET_S:-90}
 LAT_N=${BENCH_LAT_N:-8}
-LAT_H_LIST=${BENCH_LAT_H_MS:-100 10}
+LAT_H_LIST=${BENCH_LAT_H_MS:-100 10 5}
 LAT_S=${BENCH_LAT_S:-60}
 LOADS=${BENCH_LOADS:-0 1 4}
 LAT_LH=${BENCH_LAT_LOCAL_HEALTH:-1}
@@ -452,6 +452,7 @@ function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max
 	print "   started, before the window (the kernel ring has no such phase). waits:"
 	print "   accusations the kernel ring put off because the accuser'"'"'s own timers ran"
 	print "   more than h late (local health rule, stats stall_waits)."
+	print_lateness_ratio()
 	if (nh) {
 		# One row per run: the loops of a run summed, their worst stall.
 		for (i = 1; i <= nh; i++) {
@@ -476,6 +477,39 @@ function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max
 				stalls[key], ms(stall_max[key]), \
 				sprintf("%.1f", runs[key] ? stall_us[key] / 1e4 / (runs[key] * ncpu) : 0)
 		}
+	}
+}
+# A quantile's bucket bound ("<512us", "<16.4ms", "<1.05s", ">=1.05s") in us.
+function bound_us(b,   v) {
+	v = b; sub(/^[<>=]+/, "", v)
+	if (v ~ /us$/) return v + 0
+	if (v ~ /ms$/) return v * 1000
+	if (v ~ /s$/) return v * 1000000
+	return ""
+}
+# Kernel ring against userspace ring, the pairs of rows of one run.
+function print_lateness_ratio(   i, key, kern, user, order, nk, kv, a, b) {
+	for (i = 1; i <= nl; i++) {
+		$0 = lat[i]; parse()
+		if (f["verdict"] == "error") continue
+		key = f["n"] " " f["h_ms"] " " f["d_ms"] " " f["load"]
+		if (!((key, "seen") in kern)) { kern[key, "seen"] = 1; order[++nk] = key }
+		if (f["ring"] == "kernel") { kern[key, "p"] = f["p999"]; kern[key, "m"] = f["max_us"] }
+		if (f["ring"] == "user") { user[key, "p"] = f["p999"]; user[key, "m"] = f["max_us"] }
+	}
+	print ""
+	print "   Kernel ring against userspace ring, same run: p99.9 lateness (bucket bounds,"
+	print "   so the ratio is a power of two) and maximum, ratio kernel / user (< 1: the"
+	print "   kernel ring was less late)."
+	printf "%4s %5s %-7s %10s %10s %6s %9s %9s %6s\n", "n", "h", "load", "kern p99.9", \
+		"user p99.9", "ratio", "kern max", "user max", "ratio"
+	for (i = 1; i <= nk; i++) {
+		key = order[i]; split(key, kv, " ")
+		if (!((key, "p") in user) || !((key, "p") in kern)) continue
+		a = kern[key, "p"]; b = user[key, "p"]
+		printf "%4s %3sms %-7s %10s %10s %6s %9s %9s %6s\n", kv[1], kv[2], kv[4], a, b, \
+			ratio(bound_us(a), bound_us(b)), ms(kern[key, "m"]), ms(user[key, "m"]), \
+			ratio(kern[key, "m"], user[key, "m"])
 	}
 }
 function print_bcast(   i, fcg_note) {
