@@ -479,7 +479,7 @@ function print_lateness(   i, missed, key, kv, runs, stalls, stall_us, stall_max
 		}
 	}
 }
-# A quantile's bucket bound ("<512us", "<16.4ms", "<1.05s", ">=1.05s") in us.
+# The bucket bound of a quantile ("<512us", "<16.4ms", "<1.05s", ">=1.05s") in us.
 function bound_us(b,   v) {
 	v = b; sub(/^[<>=]+/, "", v)
 	if (v ~ /us$/) return v + 0
