@@ -82,3 +82,23 @@ for r in $(seq "$runs"); do
 	# reported and make bench goes on.
 	[ $run_rc -eq 0 ] || echo "  (run $r: a check failed, exit $run_rc; log: $log)"
 done
+# The runs side by side: silence to ftnl's event, to slurmctld's DOWN, to
+# the first sinfo showing it, and Slurm alone in the same run (ms); a run
+# where ftnl suspected a live node is left out (its times mean nothing).
+echo "summary, h $FTNL_SLURM_HB, d $FTNL_SLURM_D, ms after the silence (runs without a false suspicion):"
+for r in $(seq "$runs"); do
+	log=$OUT/bench-$kernel-$r.log
+	grep -q '^# false suspicion' "$log" && continue
+	sed -n 's/^# bench-run: //p' "$log"
+done >"$OUT/bench-$kernel.runs"
+# stat KEY: "min median max (N runs)" of KEY's values in the runs.
+stat() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k && $(i + 1) ~ /^[0-9]+$/) print $(i + 1) }' \
+		"$OUT/bench-$kernel.runs" | sort -n |
+		awk '{ a[NR] = $1 } END { if (NR) printf "%6d %6d %6d  (%d runs)", a[1], a[int((NR + 1) / 2)], a[NR], NR; else printf "     -" }'
+}
+printf '  %-34s %6s %6s %6s\n' "" min median max
+printf '  %-34s %s\n' "ftnl: event at the observer" "$(stat event)" \
+	"ftnl: slurmctld has it DOWN" "$(stat ctld)" \
+	"ftnl: first sinfo showing DOWN" "$(stat sinfo)" \
+	"Slurm alone: sinfo showing DOWN" "$(stat alone)"

@@ -2,9 +2,10 @@
 /*
  * ftnl-slurm - tell Slurm what ftnl knows: a node ftnl declares dead is
  * set DOWN in slurmctld at once (Slurm alone waits SlurmdTimeout), a node
- * that left gracefully is drained, and, if the admin wants, a node ftnl
- * sees alive again is returned to service. Runs on every node (man
- * ftnl-slurm(8), Documentation/admin-guide.rst "Slurm integration").
+ * that left gracefully is drained, a node the cluster expelled while it
+ * ran drains itself until it is a member again, and, if the admin wants,
+ * a node ftnl sees alive again is returned to service. Runs on every node
+ * (man ftnl-slurm(8), Documentation/admin-guide.rst "Slurm integration").
  *
  * The main thread waits in poll(2) on ftnl's event socket and a
  * signalfd, decides what Slurm is to be told and queues it; a second
@@ -39,6 +40,11 @@ struct fs_state {
 	struct ftnl_handle *handle;
 	struct ftnl_events *events;
 	uint32_t self_id;
+	uint64_t incarnation;	/* this node's, 0 when not configured */
+	uint32_t timeout_us;	/* d */
+	bool rejoin_auto;
+	bool expelled;		/* this node is out until it is a member again */
+	uint64_t next_selfcheck_ms;	/* 0: none planned */
 	struct ftnl_node_table table;
 	struct fs_member *members;
 	struct fs_sender *sender;
@@ -57,6 +63,7 @@ static int fs_refresh(struct fs_state *st)
 	err = ftnl_cluster_get(st->handle, &info);
 	if (err == -ENOENT) {
 		st->self_id = 0;
+		st->incarnation = 0;
 		ftnl_node_table_free(&st->table);
 		return 0;
 	}
@@ -65,6 +72,9 @@ static int fs_refresh(struct fs_state *st)
 		return err;
 	}
 	st->self_id = info.self_id;
+	st->incarnation = info.incarnation;
+	st->timeout_us = info.timeout_us;
+	st->rejoin_auto = !info.has_rejoin || info.rejoin == FTNL_REJOIN_AUTO;
 	ftnl_node_table_free(&st->table);
 	err = ftnl_node_list(st->handle, &st->table);
 	if (err) {
@@ -93,6 +103,16 @@ static const struct ftnl_node *fs_node(const struct fs_state *st, uint32_t id)
 	return NULL;
 }
 
+/* Queues @u for @name, replacing what was queued for it. */
+static void fs_put(struct fs_state *st, struct fs_update *u, const char *name,
+		   const char *reason)
+{
+	u->queued_real_ns = fs_real_ns();
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	snprintf(u->reason, sizeof(u->reason), "%s", reason ? reason : "");
+	fs_sender_put(st->sender, u);
+}
+
 /* Queues @op for @name, replacing what was queued for it. */
 static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
 		       const char *reason, uint64_t learned_real_ns, uint64_t read_real_ns,
@@ -103,12 +123,9 @@ static void fs_enqueue(struct fs_state *st, const char *name, enum fs_op op,
 		.verify = verify,
 		.learned_real_ns = learned_real_ns,
 		.read_real_ns = read_real_ns,
-		.queued_real_ns = fs_real_ns(),
 	};
 
-	snprintf(u.name, sizeof(u.name), "%s", name);
-	snprintf(u.reason, sizeof(u.reason), "%s", reason ? reason : "");
-	fs_sender_put(st->sender, &u);
+	fs_put(st, &u, name, reason);
 }
 
 /* @verify: the failure is read back from ftnl's table, maybe long known
@@ -156,6 +173,97 @@ static void fs_on_failure(struct fs_state *st, const struct ftnl_event_failure *
 	fs_reason(reason, sizeof(reason), &failure, observer);
 	fs_enqueue(st, ev->node_name, op, reason, verify ? 0 : ev->time_real_ns, read_real_ns,
 		   verify);
+}
+
+/* The next look at this node's own entry while it is expelled and ftnl
+ * brings it back by itself (4d after its fence): 4d + 1 s after the
+ * expulsion, then every d (at least 1 s) until it is back. ftnl publishes
+ * no event when it comes back; a new configuration does (and is looked
+ * at then). */
+static uint64_t fs_selfcheck_at(const struct fs_state *st, bool first)
+{
+	uint64_t d_ms = st->timeout_us / 1000;
+
+	if (first)
+		return fs_now_ms() + 4 * d_ms + 1000;
+	return fs_now_ms() + (d_ms > 1000 ? d_ms : 1000);
+}
+
+/* This node was expelled (@e), learned at @learned_real_ns (0: read back
+ * from the table): drain (or down) itself in Slurm, unless Slurm has it
+ * DOWN or draining already (its observer's update: nothing is sent twice). */
+static void fs_on_expelled(struct fs_state *st, const struct fs_expulsion *e,
+			   uint64_t learned_real_ns)
+{
+	const struct ftnl_node *self = fs_node(st, st->self_id), *by = fs_node(st, e->by_id);
+	struct fs_update u = {
+		.op = fs_expel_op(&st->policy),
+		.verify = true,
+		.about_self = true,
+		.incarnation = e->incarnation,
+		.learned_real_ns = learned_real_ns,
+		.read_real_ns = learned_real_ns ? fs_real_ns() : 0,
+	};
+	char by_name[FS_NAME_MAX + 16];
+	char reason[FS_REASON_MAX];
+
+	st->expelled = true;
+	st->next_selfcheck_ms = fs_expel_comes_back(e, st->rejoin_auto) ?
+				fs_selfcheck_at(st, true) : 0;
+	if (by && by->name[0])
+		snprintf(by_name, sizeof(by_name), "%s", by->name);
+	else
+		snprintf(by_name, sizeof(by_name), "node %" PRIu32, e->by_id);
+	fs_expel_reason(reason, sizeof(reason), e, by_name);
+	fs_log("this node (%" PRIu32 ") is expelled: %s%s", st->self_id, reason,
+	       st->next_selfcheck_ms ? "; ftnl brings it back by itself (rejoin auto)" :
+	       "; it is back once configured again");
+	if (u.op == FS_OP_NONE)
+		return;
+	if (!self || !self->name[0]) {
+		fs_log("this node has no name in ftnl's configuration (node ID ADDR PORT "
+		       "name NAME): Slurm cannot be told of its expulsion");
+		return;
+	}
+	fs_put(st, &u, self->name, reason);
+}
+
+/*
+ * This node's own entry, after a configuration change, at start, and
+ * while it is expelled: newly found expelled (events were lost, or
+ * ftnl-slurm started late), it is handled as by the event; a member, it
+ * returns to service if Slurm still has it out for an expulsion of
+ * another life (its own update, which nothing else undoes).
+ */
+static void fs_self_check(struct fs_state *st)
+{
+	const struct ftnl_node *self = fs_node(st, st->self_id);
+	struct fs_update u = { .op = FS_OP_RESUME, .verify = true, .about_self = true };
+
+	st->next_selfcheck_ms = 0;
+	if (!self || st->policy.on_expel == FS_EXPEL_IGNORE)
+		return;
+	if (self->state == FTNL_NODE_STATE_EXPELLED) {
+		struct fs_expulsion e = { .incarnation = st->incarnation };
+
+		if (!st->expelled) {
+			fs_on_expelled(st, &e, 0);
+			/* The reason is not known: look again every d. */
+			st->next_selfcheck_ms = st->rejoin_auto ? fs_selfcheck_at(st, false) : 0;
+		} else {
+			st->next_selfcheck_ms = fs_selfcheck_at(st, false);
+		}
+		return;
+	}
+	if (self->state != FTNL_NODE_STATE_ALIVE || !self->name[0])
+		return;
+	if (st->expelled)
+		fs_log("this node is a member again (incarnation %" PRIu64 ")", st->incarnation);
+	st->expelled = false;
+	if (st->dry_run)
+		return;
+	u.incarnation = st->incarnation;
+	fs_put(st, &u, self->name, NULL);
 }
 
 /* Every dead or departed node of the table again, as after a failure
@@ -214,10 +322,14 @@ static void fs_resync(struct fs_state *st)
 	fs_sender_resync(st->sender, alive, n);
 }
 
-/* The poll timeout: until the next resync, -1 for none. */
+/* The poll timeout: until the next resync or look at this node's own
+ * entry, -1 for none. */
 static int fs_timeout(const struct fs_state *st)
 {
 	uint64_t now = fs_now_ms(), next = st->next_resync_ms;
+
+	if (st->next_selfcheck_ms && (next == 0 || st->next_selfcheck_ms < next))
+		next = st->next_selfcheck_ms;
 
 	if (next == 0)
 		return -1;
@@ -245,7 +357,8 @@ static int fs_drain_events(struct fs_state *st)
 	while ((ret = ftnl_events_read(st->events, &ev)) == 1) {
 		switch (ev.type) {
 		case FTNL_EVENT_CLUSTER:
-			fs_refresh(st);
+			if (fs_refresh(st) == 0)
+				fs_self_check(st);
 			if (st->verbose)
 				fs_log("configuration generation %" PRIu32 ": self %" PRIu32
 				       ", %zu nodes", ev.cluster.generation, st->self_id,
@@ -255,8 +368,10 @@ static int fs_drain_events(struct fs_state *st)
 			break;
 		case FTNL_EVENT_OVERRUN:
 			fs_log("ftnl events were lost: reading the table again");
-			if (fs_refresh(st) == 0)
+			if (fs_refresh(st) == 0) {
 				fs_reconcile(st);
+				fs_self_check(st);
+			}
 			break;
 		case FTNL_EVENT_FAILURE:
 			read_ns = fs_real_ns();
@@ -273,6 +388,20 @@ static int fs_drain_events(struct fs_state *st)
 			fs_on_failure(st, &ev.failure, false, read_ns);
 			fs_refresh(st);
 			break;
+		case FTNL_EVENT_EXPELLED: {
+			struct fs_expulsion e = {
+				.by_id = ev.expelled.by_id,
+				.reason = ev.expelled.reason,
+				.reason_known = true,
+				.incarnation = ev.expelled.incarnation,
+			};
+
+			if (fs_refresh(st) || ev.expelled.node_id != st->self_id)
+				break;
+			if (st->policy.on_expel != FS_EXPEL_IGNORE)
+				fs_on_expelled(st, &e, ev.expelled.time_real_ns);
+			break;
+		}
 		case FTNL_EVENT_JOINED:
 			if (st->verbose)
 				fs_log("event: node %" PRIu32 " (%s) joined", ev.joined.node_id,
@@ -289,6 +418,7 @@ static int fs_drain_events(struct fs_state *st)
 static void fs_usage(FILE *out)
 {
 	fputs("usage: ftnl-slurm [--on-leave drain|down|ignore] [--resume never|alive]\n"
+	      "                  [--on-expel drain|down|ignore]\n"
 	      "                  [--resync SECONDS] [--actor observer|every]\n"
 	      "                  [--slurm-conf FILE] [--dry-run] [-v] [-h]\n", out);
 }
@@ -297,6 +427,7 @@ static int fs_parse(struct fs_state *st, int argc, char **argv, const char **con
 {
 	static const struct option opts[] = {
 		{ "on-leave", required_argument, NULL, 'l' },
+		{ "on-expel", required_argument, NULL, 'e' },
 		{ "resume", required_argument, NULL, 'r' },
 		{ "resync", required_argument, NULL, 's' },
 		{ "actor", required_argument, NULL, 'a' },
@@ -318,6 +449,16 @@ static int fs_parse(struct fs_state *st, int argc, char **argv, const char **con
 				st->policy.on_leave = FS_LEAVE_DOWN;
 			else if (!strcmp(optarg, "ignore"))
 				st->policy.on_leave = FS_LEAVE_IGNORE;
+			else
+				goto bad;
+			break;
+		case 'e':
+			if (!strcmp(optarg, "drain"))
+				st->policy.on_expel = FS_EXPEL_DRAIN;
+			else if (!strcmp(optarg, "down"))
+				st->policy.on_expel = FS_EXPEL_DOWN;
+			else if (!strcmp(optarg, "ignore"))
+				st->policy.on_expel = FS_EXPEL_IGNORE;
 			else
 				goto bad;
 			break;
@@ -366,7 +507,8 @@ static int fs_parse(struct fs_state *st, int argc, char **argv, const char **con
 	}
 	return 0;
 bad:
-	fs_log("--%s: invalid value '%s'", c == 'l' ? "on-leave" : c == 'r' ? "resume" :
+	fs_log("--%s: invalid value '%s'", c == 'l' ? "on-leave" : c == 'e' ? "on-expel" :
+	       c == 'r' ? "resume" :
 	       c == 's' ? "resync (0 to 86400 seconds)" : "actor", optarg);
 	return -1;
 }
@@ -421,15 +563,18 @@ int main(int argc, char **argv)
 	sending = true;
 	if (fs_refresh(&st))
 		goto out;
-	fs_log("started: self %" PRIu32 " of %zu nodes; on leave %s; resume %s; actor %s%s",
-	       st.self_id, st.table.count,
+	fs_log("started: self %" PRIu32 " of %zu nodes; on leave %s; on expel %s; resume %s; "
+	       "actor %s%s", st.self_id, st.table.count,
 	       st.policy.on_leave == FS_LEAVE_DRAIN ? "drain" :
 	       st.policy.on_leave == FS_LEAVE_DOWN ? "down" : "ignore",
+	       st.policy.on_expel == FS_EXPEL_DRAIN ? "drain" :
+	       st.policy.on_expel == FS_EXPEL_DOWN ? "down" : "ignore",
 	       st.policy.resume_alive ? "alive" : "never",
 	       st.policy.actor == FS_ACTOR_EVERY ? "every" : "observer",
 	       st.dry_run ? " (dry run)" : "");
 	/* Whatever ftnl already knows, once (a restart of ftnl-slurm). */
 	fs_reconcile(&st);
+	fs_self_check(&st);
 	if (st.policy.resume_alive)
 		st.next_resync_ms = fs_now_ms();
 
@@ -452,8 +597,10 @@ int main(int argc, char **argv)
 					goto out;
 				}
 				fs_log("SIGHUP: reconciling with ftnl's table");
-				if (fs_refresh(&st) == 0)
+				if (fs_refresh(&st) == 0) {
 					fs_reconcile(&st);
+					fs_self_check(&st);
+				}
 				if (st.policy.resume_alive)
 					st.next_resync_ms = fs_now_ms();
 			}
@@ -467,6 +614,9 @@ int main(int argc, char **argv)
 		}
 		if (st.next_resync_ms && st.next_resync_ms <= fs_now_ms())
 			fs_resync(&st);
+		if (st.next_selfcheck_ms && st.next_selfcheck_ms <= fs_now_ms() &&
+		    fs_refresh(&st) == 0)
+			fs_self_check(&st);
 	}
 out:
 	if (sending)

@@ -152,6 +152,71 @@ bool fs_resume_wanted(uint64_t heard_incarnation, const struct fs_slurm_node *no
 	return !fs_reason_incarnation(node->reason, &failed) || failed != heard_incarnation;
 }
 
+enum fs_op fs_expel_op(const struct fs_policy *policy)
+{
+	switch (policy->on_expel) {
+	case FS_EXPEL_DRAIN:
+		return FS_OP_DRAIN;
+	case FS_EXPEL_DOWN:
+		return FS_OP_DOWN;
+	case FS_EXPEL_IGNORE:
+		return FS_OP_NONE;
+	}
+	return FS_OP_NONE;
+}
+
+void fs_expel_reason(char *buf, size_t size, const struct fs_expulsion *e, const char *by)
+{
+	if (!e->reason_known) {
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX " (incarnation %" PRIu64 ")",
+			 e->incarnation);
+		return;
+	}
+	switch (e->reason) {
+	case FTNL_EXPEL_TOLD:
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX ", told dead by %s (incarnation %" PRIu64 ")",
+			 by, e->incarnation);
+		break;
+	case FTNL_EXPEL_BROADCAST:
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX ", its death broadcast (by %s) "
+			 "(incarnation %" PRIu64 ")", by, e->incarnation);
+		break;
+	case FTNL_EXPEL_QUORUM:
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX " itself, lost the quorum "
+			 "(incarnation %" PRIu64 ")", e->incarnation);
+		break;
+	case FTNL_EXPEL_DEAF:
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX " itself, hears no member "
+			 "(incarnation %" PRIu64 ")", e->incarnation);
+		break;
+	default:
+		snprintf(buf, size, FS_EXPEL_REASON_PREFIX " (incarnation %" PRIu64 ")",
+			 e->incarnation);
+		break;
+	}
+}
+
+bool fs_expel_comes_back(const struct fs_expulsion *e, bool rejoin_auto)
+{
+	return rejoin_auto && e->reason_known &&
+	       (e->reason == FTNL_EXPEL_TOLD || e->reason == FTNL_EXPEL_BROADCAST);
+}
+
+bool fs_expel_resume_wanted(uint64_t incarnation, const struct fs_slurm_node *node)
+{
+	uint64_t ended;
+
+	if (incarnation == 0 || !(node->down || node->drain) || !node->reason ||
+	    strncmp(node->reason, FS_EXPEL_REASON_PREFIX, strlen(FS_EXPEL_REASON_PREFIX)))
+		return false;
+	return fs_reason_incarnation(node->reason, &ended) && ended != incarnation;
+}
+
+bool fs_retry_dropped(enum fs_op op, unsigned int attempts, bool minority, bool about_self)
+{
+	return attempts > 0 && op == FS_OP_DOWN && minority && !about_self;
+}
+
 bool fs_read_first(const struct fs_policy *policy, enum fs_op op)
 {
 	return op != FS_OP_DOWN || policy->actor == FS_ACTOR_EVERY;

@@ -13,6 +13,9 @@
 /* Every reason ftnl-slurm writes starts with this; it only ever resumes
  * nodes whose reason does, so an admin's own DOWN or DRAIN is left alone. */
 #define FS_REASON_PREFIX "ftnl:"
+/* ... and an expelled node's reason for itself with this: the only one
+ * that node undoes when it is a member again. */
+#define FS_EXPEL_REASON_PREFIX FS_REASON_PREFIX " expelled"
 
 /* Room for a Slurm node name (ftnl's names are at most 63 characters). */
 #define FS_NAME_MAX 64
@@ -33,6 +36,13 @@ enum fs_on_leave {
 	FS_LEAVE_IGNORE,
 };
 
+/* What an expelled node does to its own Slurm state. */
+enum fs_on_expel {
+	FS_EXPEL_DRAIN,		/* no new jobs; running ones go on (default) */
+	FS_EXPEL_DOWN,		/* Slurm kills or requeues its jobs */
+	FS_EXPEL_IGNORE,
+};
+
 /* Who acts on a failure every node hears of. */
 enum fs_actor {
 	FS_ACTOR_OBSERVER,	/* the node that detected it (default) */
@@ -43,6 +53,7 @@ struct fs_policy {
 	enum fs_on_leave on_leave;
 	enum fs_actor actor;
 	bool resume_alive;	/* RESUME nodes ftnl downed once ftnl sees them alive */
+	enum fs_on_expel on_expel;
 };
 
 /* A failure as ftnl reported it (struct ftnl_event_failure's fields). */
@@ -217,6 +228,89 @@ bool fs_error_is_transient(int err);
  * Return: 250 ms doubling up to 30 s.
  */
 unsigned int fs_backoff_ms(unsigned int attempt);
+
+/* This node's expulsion, as ftnl reported it (struct ftnl_event_expelled),
+ * or as read back from its own entry (by_id 0, reason unknown). */
+struct fs_expulsion {
+	uint32_t by_id;		/* the member that told it; itself for quorum, deaf */
+	uint32_t reason;	/* enum ftnl_expel_reason */
+	bool reason_known;	/* false: read back from the table */
+	uint64_t incarnation;	/* the life that is over */
+};
+
+/**
+ * fs_expel_op() - the Slurm state an expelled node gives itself
+ * @policy: the admin's policy (--on-expel)
+ *
+ * The cluster holds the node dead while it runs; ftnl's groups refuse it
+ * (-ESTALE) until it is a member again. Its observer told Slurm DOWN
+ * already when it could (then fs_needs_update() finds nothing to do);
+ * when it could not (the node never spoke before it was declared dead:
+ * fs_failure_reportable(); or slurmctld was not reachable from the
+ * others), the node itself makes sure Slurm sends it no job meanwhile.
+ *
+ * Return: FS_OP_DRAIN (default), FS_OP_DOWN, or FS_OP_NONE.
+ */
+enum fs_op fs_expel_op(const struct fs_policy *policy);
+
+/**
+ * fs_expel_reason() - the Slurm reason of an expelled node for itself
+ * @buf: output
+ * @size: its size
+ * @e: the expulsion
+ * @by: the name of the member that told it (its ftnl node name, or "node N")
+ *
+ * "ftnl: expelled, told dead by cn003 (incarnation 12)", "ftnl: expelled,
+ * its death broadcast (by cn003) (incarnation 12)", "ftnl: expelled itself,
+ * lost the quorum (incarnation 12)", "ftnl: expelled itself, hears no
+ * member (incarnation 12)", "ftnl: expelled (incarnation 12)" when read
+ * back from the table; always starting with FS_EXPEL_REASON_PREFIX.
+ */
+void fs_expel_reason(char *buf, size_t size, const struct fs_expulsion *e, const char *by);
+
+/**
+ * fs_expel_comes_back() - does ftnl bring this node back by itself?
+ * @e: the expulsion
+ * @rejoin_auto: the cluster's rejoin policy is auto
+ *
+ * A node told it is dead (told, broadcast) comes back as a new
+ * incarnation about 4d after its fence with rejoin auto; one that
+ * expelled itself (quorum, deaf), or under rejoin manual, only once an
+ * admin configures it again (a configuration event).
+ *
+ * Return: true if it comes back by itself.
+ */
+bool fs_expel_comes_back(const struct fs_expulsion *e, bool rejoin_auto);
+
+/**
+ * fs_expel_resume_wanted() - return this node to service, a member again?
+ * @incarnation: this node's incarnation now (ftnl_cluster_info's), 0 if
+ *	not configured
+ * @node: Slurm's view of this node
+ *
+ * Only what this node did itself when it was expelled: DOWN or draining
+ * with a reason starting with FS_EXPEL_REASON_PREFIX that names another
+ * incarnation than the current one. An observer's DOWN ("ftnl: observed
+ * dead") is --resume's business, an admin's reason is never undone.
+ *
+ * Return: true if a RESUME is to be sent.
+ */
+bool fs_expel_resume_wanted(uint64_t incarnation, const struct fs_slurm_node *node);
+
+/**
+ * fs_retry_dropped() - drop an update slurmctld did not take?
+ * @op: the update
+ * @attempts: the sends of it that failed so far
+ * @minority: this node sees fewer than half the table alive
+ * @about_self: the update is about this node itself (its expulsion)
+ *
+ * A DOWN of another node, retried while this node sees a minority alive,
+ * is likely this node's own isolation speaking (fs_sees_minority()). An
+ * update about itself is true whatever it sees: it is kept.
+ *
+ * Return: true if the update is dropped.
+ */
+bool fs_retry_dropped(enum fs_op op, unsigned int attempts, bool minority, bool about_self);
 
 const char *fs_op_name(enum fs_op op);
 

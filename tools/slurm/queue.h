@@ -30,6 +30,11 @@ struct fs_update {
 	char name[FS_NAME_MAX];
 	char reason[FS_REASON_MAX];
 	bool verify;		  /* read Slurm's state first, whatever the op */
+	/* About this node itself: its expulsion (DRAIN or DOWN, kept
+	 * whatever this node sees alive), or its return from one (RESUME,
+	 * only if fs_expel_resume_wanted(incarnation)). */
+	bool about_self;
+	uint64_t incarnation;	  /* about_self: this node's incarnation now */
 	uint64_t learned_real_ns; /* when ftnl learned it, 0 for a resync */
 	uint64_t read_real_ns;	  /* when ftnl-slurm read ftnl's event */
 	uint64_t queued_real_ns;  /* when it was queued */

@@ -23,6 +23,14 @@ static double fs_ms(uint64_t from_ns, uint64_t to_ns)
 	return to_ns > from_ns ? (to_ns - from_ns) / 1e6 : 0.0;
 }
 
+/* Does @u change anything for a node Slurm has in state @node? */
+static bool fs_update_wanted(const struct fs_update *u, const struct fs_slurm_node *node)
+{
+	if (u->about_self && u->op == FS_OP_RESUME)
+		return fs_expel_resume_wanted(u->incarnation, node);
+	return fs_needs_update(u->op, node);
+}
+
 /*
  * Sends @u. Return: 0 when done with it (sent, skipped, or given up),
  * else the monotonic time to try again.
@@ -40,7 +48,7 @@ static uint64_t fs_send(struct fs_sender *s, const struct fs_update *u, bool min
 	}
 	/* A node that sees fewer than half alive is likely cut off (hence
 	 * the failed sends): it drops its report. */
-	if (u->attempts > 0 && u->op == FS_OP_DOWN && minority) {
+	if (fs_retry_dropped(u->op, u->attempts, minority, u->about_self)) {
 		fs_log("%s: DOWN dropped: slurmctld was not reached and this node now sees "
 		       "fewer than half the cluster alive: it may be the one cut off", u->name);
 		return 0;
@@ -49,10 +57,10 @@ static uint64_t fs_send(struct fs_sender *s, const struct fs_update *u, bool min
 		fs_log("%s: sending %s to slurmctld (attempt %u)", u->name, fs_op_name(u->op),
 		       u->attempts + 1);
 	sent_ns = fs_real_ns();
-	read_first = u->verify || fs_read_first(&s->policy, u->op);
+	read_first = u->verify || u->about_self || fs_read_first(&s->policy, u->op);
 	err = read_first ? fs_slurm_get(u->name, &state) : 0;
 	read_ns = fs_real_ns();
-	if (!err && read_first && !fs_needs_update(u->op, &state.node)) {
+	if (!err && read_first && !fs_update_wanted(u, &state.node)) {
 		if (s->verbose || u->op != FS_OP_RESUME)
 			fs_log("%s: already %s in Slurm (\"%s\"): %s not sent", u->name,
 			       state.state_name, state.reason, fs_op_name(u->op));

@@ -204,6 +204,118 @@ static void test_resume_wanted(const void *arg)
 	TAP_CHECK(!fs_resume_wanted(13, &idle));
 }
 
+static void test_expel_op(const void *arg)
+{
+	struct fs_policy p = defaults;
+
+	(void)arg;
+	TAP_CHECK_INT(fs_expel_op(&p), FS_OP_DRAIN); /* the default: jobs go on */
+	p.on_expel = FS_EXPEL_DOWN;
+	TAP_CHECK_INT(fs_expel_op(&p), FS_OP_DOWN);
+	p.on_expel = FS_EXPEL_IGNORE;
+	TAP_CHECK_INT(fs_expel_op(&p), FS_OP_NONE);
+}
+
+/* The expelled node's reason: ftnl, the expulsion, who and why, the life
+ * that ended (the resume rules read it back). */
+static void test_expel_reason(const void *arg)
+{
+	struct fs_expulsion e = { .by_id = 3, .reason = FTNL_EXPEL_TOLD, .reason_known = true,
+				  .incarnation = 41 };
+	struct fs_slurm_node node = { .drain = true };
+	char buf[FS_REASON_MAX];
+
+	(void)arg;
+	fs_expel_reason(buf, sizeof(buf), &e, "cn003");
+	TAP_CHECK_STR(buf, "ftnl: expelled, told dead by cn003 (incarnation 41)");
+	node.reason = buf;
+	TAP_CHECK(fs_expel_resume_wanted(42, &node));
+	TAP_CHECK(fs_resume_wanted(42, &node)); /* --resume alive's rule reads it too */
+	e.reason = FTNL_EXPEL_BROADCAST;
+	fs_expel_reason(buf, sizeof(buf), &e, "node 3");
+	TAP_CHECK_STR(buf, "ftnl: expelled, its death broadcast (by node 3) (incarnation 41)");
+	TAP_CHECK(fs_expel_resume_wanted(42, &node));
+	e.reason = FTNL_EXPEL_QUORUM;
+	fs_expel_reason(buf, sizeof(buf), &e, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: expelled itself, lost the quorum (incarnation 41)");
+	TAP_CHECK(fs_expel_resume_wanted(42, &node));
+	e.reason = FTNL_EXPEL_DEAF;
+	fs_expel_reason(buf, sizeof(buf), &e, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: expelled itself, hears no member (incarnation 41)");
+	e.reason = 99;
+	fs_expel_reason(buf, sizeof(buf), &e, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: expelled (incarnation 41)");
+	e.reason = FTNL_EXPEL_TOLD;
+	e.reason_known = false;
+	fs_expel_reason(buf, sizeof(buf), &e, "node 0");
+	TAP_CHECK_STR(buf, "ftnl: expelled (incarnation 41)");
+	TAP_CHECK(fs_expel_resume_wanted(42, &node));
+	/* Truncated, never overrun. */
+	fs_expel_reason(buf, 12, &e, "cn001");
+	TAP_CHECK_STR(buf, "ftnl: expel");
+}
+
+/* Back by itself: told or broadcast, under rejoin auto only. */
+static void test_expel_comes_back(const void *arg)
+{
+	struct fs_expulsion e = { .by_id = 3, .reason = FTNL_EXPEL_TOLD, .reason_known = true };
+
+	(void)arg;
+	TAP_CHECK(fs_expel_comes_back(&e, true));
+	TAP_CHECK(!fs_expel_comes_back(&e, false));
+	e.reason = FTNL_EXPEL_BROADCAST;
+	TAP_CHECK(fs_expel_comes_back(&e, true));
+	e.reason = FTNL_EXPEL_QUORUM;
+	TAP_CHECK(!fs_expel_comes_back(&e, true));
+	e.reason = FTNL_EXPEL_DEAF;
+	TAP_CHECK(!fs_expel_comes_back(&e, true));
+	e.reason = FTNL_EXPEL_TOLD;
+	e.reason_known = false;
+	TAP_CHECK(!fs_expel_comes_back(&e, true));
+}
+
+/* A member again: only its own expulsion's DRAIN or DOWN of another life
+ * is undone; an observer's DOWN and an admin's reason are kept. */
+static void test_expel_resume(const void *arg)
+{
+	struct fs_slurm_node drained = { .drain = true,
+		.reason = "ftnl: expelled, told dead by cn3 (incarnation 41)" };
+	struct fs_slurm_node downed = { .down = true,
+		.reason = "ftnl: expelled itself, lost the quorum (incarnation 41)" };
+	struct fs_slurm_node observed = { .down = true,
+		.reason = "ftnl: observed dead by cn3 (incarnation 41)" };
+	struct fs_slurm_node admin = { .drain = true,
+		.reason = "expelled by the admin (incarnation 41)" };
+	struct fs_slurm_node no_inc = { .drain = true, .reason = "ftnl: expelled" };
+	struct fs_slurm_node idle = { .reason = "ftnl: expelled (incarnation 41)" };
+
+	(void)arg;
+	TAP_CHECK(fs_expel_resume_wanted(42, &drained));
+	TAP_CHECK(fs_expel_resume_wanted(42, &downed));
+	/* Still the life that was expelled, or not configured. */
+	TAP_CHECK(!fs_expel_resume_wanted(41, &drained));
+	TAP_CHECK(!fs_expel_resume_wanted(0, &drained));
+	TAP_CHECK(!fs_expel_resume_wanted(42, &observed));
+	TAP_CHECK(!fs_expel_resume_wanted(42, &admin));
+	/* No life named (truncated): which one it was is not known. */
+	TAP_CHECK(!fs_expel_resume_wanted(42, &no_inc));
+	TAP_CHECK(!fs_expel_resume_wanted(42, &idle));
+}
+
+/* The minority guard drops a retried DOWN of another node, never an
+ * update about this node itself, never a first attempt. */
+static void test_retry_dropped(const void *arg)
+{
+	(void)arg;
+	TAP_CHECK(fs_retry_dropped(FS_OP_DOWN, 1, true, false));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_DOWN, 0, true, false));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_DOWN, 1, false, false));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_DOWN, 3, true, true));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_DRAIN, 3, true, false));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_DRAIN, 3, true, true));
+	TAP_CHECK(!fs_retry_dropped(FS_OP_RESUME, 3, true, false));
+}
+
 static void test_read_first(const void *arg)
 {
 	struct fs_policy every = defaults;
@@ -243,6 +355,11 @@ int main(void)
 	tap_add(test_reason, NULL, "the reason names ftnl, the cause, the observer");
 	tap_add(test_needs_update, NULL, "updates skipped when Slurm has it; admins' kept");
 	tap_add(test_resume_wanted, NULL, "resume only ours, heard in a new life");
+	tap_add(test_expel_op, NULL, "an expelled node drains itself by default");
+	tap_add(test_expel_reason, NULL, "the expelled node's reason names ftnl, why, the life");
+	tap_add(test_expel_comes_back, NULL, "told or broadcast, rejoin auto: back by itself");
+	tap_add(test_expel_resume, NULL, "a member again: only its own expulsion undone");
+	tap_add(test_retry_dropped, NULL, "the minority guard keeps updates about itself");
 	tap_add(test_read_first, NULL, "the observer's DOWN is one RPC; the rest read first");
 	tap_add(test_errors, NULL, "transient errors retried with a backoff");
 	return tap_run();
