@@ -80,64 +80,59 @@ static void ftnl_events_work(struct work_struct *work)
 }
 
 /**
- * ftnl_event_new - the one constructor of a failure event, stamped now
+ * ftnl_event_publish - number a failure, keep it in the history and
+ *	publish it on "events", soon
+ * @fn: the netns that learned it
  * @cluster: the configuration it was learned in, or NULL when none is
  *	configured (a process death published on this node only: cluster
  *	id 0)
  * @cause: enum ftnl_event_cause
  * @node_id: the failed node, or the node of the exited process
  * @observer_id: the node that detected it
+ * @what: what only the caller knows (the kind of event, an incarnation,
+ *	a process's job and rank)
  *
- * The caller fills in what only it knows (the incarnation of a node, or
- * the job and rank of a process) and hands the record to
- * ftnl_event_queue(). Any context: allocates with GFP_ATOMIC.
- *
- * Return: the record, or NULL without memory (the caller counts the lost
- * event).
+ * The event is written straight into its history slot, stamped now.
+ * Softirq or process context. Never allocates, so no event is lost for
+ * want of memory.
  */
-struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
-				      u8 cause, u32 node_id, u32 observer_id)
+void ftnl_event_publish(struct ftnl_net *fn, const struct ftnl_cluster *cluster,
+			u8 cause, u32 node_id, u32 observer_id,
+			const struct ftnl_event_what *what)
 {
-	const struct ftnl_node *node;
-	struct ftnl_event_rec *rec;
-
-	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
-	if (!rec)
-		return NULL;
-	if (cluster) {
-		rec->cluster_id = cluster->cluster_id;
-		rec->generation = cluster->generation;
-		node = ftnl_cluster_find(cluster, node_id);
-		if (node && node->name)
-			strscpy(rec->node_name, node->name,
-				sizeof(rec->node_name));
-	}
-	rec->node_id = node_id;
-	rec->cause = cause;
-	rec->observer_id = observer_id;
-	rec->mono_ns = ktime_get_ns();
-	rec->real_ns = ktime_get_real_ns();
-	return rec;
-}
-
-/**
- * ftnl_event_queue - number a failure, keep it in the history and publish
- *	it on "events", soon
- * @fn: the netns that learned it
- * @rec: the event, kmalloc'ed; ownership passes here (it is copied into
- *	the history and freed)
- *
- * Softirq or process context. Never allocates.
- */
-void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec)
-{
+	const struct ftnl_node *node = cluster ?
+		ftnl_cluster_find(cluster, node_id) : NULL;
 	u32 queue_len = READ_ONCE(event_queue_len);
+	u64 mono_ns = ktime_get_ns();
+	u64 real_ns = ktime_get_real_ns();
+	struct ftnl_event_rec *rec;
 	bool kick;
 
 	spin_lock_bh(&fn->events_lock);
 	if (likely(fn->history)) {
-		rec->seq = ++fn->event_seq;
-		*ftnl_event_slot(fn, rec->seq) = *rec;
+		rec = ftnl_event_slot(fn, ++fn->event_seq);
+		memset(rec, 0, sizeof(*rec));
+		rec->seq = fn->event_seq;
+		rec->proc = what->proc;
+		rec->joined = what->joined;
+		rec->expelled = what->expelled;
+		rec->expel_reason = what->expel_reason;
+		if (cluster) {
+			rec->cluster_id = cluster->cluster_id;
+			rec->generation = cluster->generation;
+		}
+		rec->node_id = node_id;
+		rec->incarnation = what->incarnation;
+		rec->cause = cause;
+		rec->observer_id = observer_id;
+		rec->mono_ns = mono_ns;
+		rec->real_ns = real_ns;
+		rec->job = what->job;
+		rec->rank = what->rank;
+		if (node && node->name)
+			strscpy(rec->node_name, node->name,
+				sizeof(rec->node_name));
+		rec->owner_uid = what->owner_uid;
 		if (fn->event_seq - fn->notified_seq > queue_len) {
 			atomic64_add(fn->event_seq - fn->notified_seq - queue_len,
 				     &fn->events_queue_overflow);
@@ -150,7 +145,6 @@ void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec)
 	}
 	kick = fn->notified_seq != fn->event_seq;
 	spin_unlock_bh(&fn->events_lock);
-	kfree(rec);
 	if (kick)
 		schedule_work(&fn->events_work);
 }

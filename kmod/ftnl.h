@@ -109,10 +109,33 @@ struct ftnl_cluster {
 };
 
 /**
- * struct ftnl_event_rec - a failure this node learned: built by its
- *	finder, then kept in the netns's event history and multicast from
+ * struct ftnl_event_what - what an event says beyond who failed, who saw
+ *	it and when (struct ftnl_event_rec has the meaning of each field)
+ * @proc: a process exit
+ * @joined: a rejoin
+ * @expelled: this node's expulsion
+ * @expel_reason: enum ftnl_expel_reason (@expelled)
+ * @incarnation: the node's incarnation
+ * @job: the process's job (@proc)
+ * @rank: the process's rank (@proc)
+ * @owner_uid: the process's owner (@proc)
+ */
+struct ftnl_event_what {
+	bool proc;
+	bool joined;
+	bool expelled;
+	u8 expel_reason;
+	u64 incarnation;
+	u64 job;
+	u32 rank;
+	u32 owner_uid;
+};
+
+/**
+ * struct ftnl_event_rec - a failure this node learned: written by
+ *	ftnl_event_publish() into the netns's event history, multicast from
  *	process context
- * @seq: its sequence number in the netns (set by ftnl_event_queue())
+ * @seq: its sequence number in the netns
  * @proc: a registered process exited (@job, @rank on node @node_id), not
  *	a node death
  * @joined: node @node_id rejoined with incarnation @incarnation (admitted
@@ -254,9 +277,9 @@ void ftnl_udp_encap_hold(void);
 void ftnl_udp_encap_release(void);
 
 /* events.c */
-struct ftnl_event_rec *ftnl_event_new(const struct ftnl_cluster *cluster,
-				      u8 cause, u32 node_id, u32 observer_id);
-void ftnl_event_queue(struct ftnl_net *fn, struct ftnl_event_rec *rec);
+void ftnl_event_publish(struct ftnl_net *fn, const struct ftnl_cluster *cluster,
+			u8 cause, u32 node_id, u32 observer_id,
+			const struct ftnl_event_what *what);
 int ftnl_events_prepare(struct ftnl_net *fn);
 int ftnl_event_history_get(struct ftnl_net *fn, u64 after,
 			   struct ftnl_event_rec *rec);

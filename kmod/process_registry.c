@@ -395,23 +395,20 @@ void ftnl_procs_expelled(struct ftnl_net *fn, bool kill, bool comeback)
 static void ftnl_proc_died(struct ftnl_net *fn, u64 job, u32 rank,
 			   kuid_t owner)
 {
+	const struct ftnl_event_what what = {
+		.proc = true,
+		.job = job,
+		.rank = rank,
+		.owner_uid = from_kuid_munged(&init_user_ns, owner),
+	};
 	struct ftnl_cluster *cluster;
-	struct ftnl_event_rec *rec;
 	u32 self_id;
 
 	rcu_read_lock();
 	cluster = rcu_dereference(fn->cluster);
 	self_id = cluster ? cluster->self_id : 0;
-	rec = ftnl_event_new(cluster, FTNL_CAUSE_OBSERVED, self_id, self_id);
-	if (rec) {
-		rec->proc = true;
-		rec->job = job;
-		rec->rank = rank;
-		rec->owner_uid = from_kuid_munged(&init_user_ns, owner);
-		ftnl_event_queue(fn, rec);
-	} else if (cluster) {
-		ftnl_ring_count(cluster->ring, FTNL_A_STATS_EVENTS_LOST);
-	}
+	ftnl_event_publish(fn, cluster, FTNL_CAUSE_OBSERVED, self_id, self_id,
+			   &what);
 	rcu_read_unlock();
 	schedule_delayed_work(&fn->exits_work, 0);
 }

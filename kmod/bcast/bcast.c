@@ -370,19 +370,16 @@ static bool ftnl_bcast_msg_valid(struct ftnl_bcast *bcast,
 void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death)
 {
-	struct ftnl_event_rec *rec;
+	const struct ftnl_event_what what = {
+		.proc = true,
+		.job = death->job,
+		.rank = death->rank,
+		.owner_uid = death->owner_uid,
+	};
 
-	rec = ftnl_event_new(bcast->env.cluster, FTNL_CAUSE_BROADCAST,
-			     death->node_id, death->node_id);
-	if (!rec) {
-		ftnl_bcast_count(bcast, FTNL_A_STATS_EVENTS_LOST);
-		return;
-	}
-	rec->proc = true;
-	rec->job = death->job;
-	rec->rank = death->rank;
-	rec->owner_uid = death->owner_uid;
-	ftnl_event_queue(bcast->env.fn, rec);
+	ftnl_event_publish(bcast->env.fn, bcast->env.cluster,
+			   FTNL_CAUSE_BROADCAST, death->node_id, death->node_id,
+			   &what);
 }
 
 /* One entry of a broadcast, checked by the decoder: act on it. */

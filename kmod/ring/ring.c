@@ -114,16 +114,13 @@ static void ftnl_ring_sink_resigned(void *ctx, u8 why)
 static void ftnl_ring_publish(struct ftnl_ring *ring, u32 pos)
 {
 	const struct ftnl_ring_peer *peer = &ring->core.peers[pos];
-	struct ftnl_event_rec *rec;
+	const struct ftnl_event_what what = {
+		.incarnation = peer->incarnation,
+	};
 
-	rec = ftnl_event_new(ring->cluster, peer->cause, ftnl_ring_id(ring, pos),
-			     ftnl_ring_id(ring, peer->observer));
-	if (!rec) {
-		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
-		return;
-	}
-	rec->incarnation = peer->incarnation;
-	ftnl_event_queue(ring->fn, rec);
+	ftnl_event_publish(ring->fn, ring->cluster, peer->cause,
+			   ftnl_ring_id(ring, pos),
+			   ftnl_ring_id(ring, peer->observer), &what);
 }
 
 /*
@@ -163,19 +160,15 @@ static void ftnl_ring_sink_joined(void *ctx, u32 pos, bool originate)
 		.cause = FTNL_CAUSE_OBSERVED,
 		.state = FTNL_BCAST_JOIN,
 	};
-	struct ftnl_event_rec *rec;
+	const struct ftnl_event_what what = {
+		.joined = true,
+		.incarnation = peer->incarnation,
+	};
 
 	lockdep_assert_held(&ring->lock);
-	rec = ftnl_event_new(ring->cluster,
-			     originate ? FTNL_CAUSE_OBSERVED : FTNL_CAUSE_BROADCAST,
-			     join.node_id, join.observer_id);
-	if (rec) {
-		rec->joined = true;
-		rec->incarnation = peer->incarnation;
-		ftnl_event_queue(ring->fn, rec);
-	} else {
-		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
-	}
+	ftnl_event_publish(ring->fn, ring->cluster,
+			   originate ? FTNL_CAUSE_OBSERVED : FTNL_CAUSE_BROADCAST,
+			   join.node_id, join.observer_id, &what);
 	if (!originate)
 		return;
 	ftnl_bcast_originate(&ring->bcast, &join, 1);
@@ -221,24 +214,20 @@ static void ftnl_ring_sink_expelled(void *ctx)
 {
 	struct ftnl_ring *ring = ctx;
 	const struct ftnl_ring_core *core = &ring->core;
-	struct ftnl_event_rec *rec;
+	const struct ftnl_event_what what = {
+		.expelled = true,
+		.expel_reason = core->expel_reason,
+		.incarnation = core->incarnation,
+	};
 
 	lockdep_assert_held(&ring->lock);
 	pr_notice("node %u expelled from cluster %u in incarnation %llu (reason %u, by node %u)\n",
 		  ring->cluster->self_id, ring->cluster->cluster_id,
 		  core->incarnation, core->expel_reason,
 		  ftnl_ring_id(ring, core->expelled_by));
-	rec = ftnl_event_new(ring->cluster, FTNL_CAUSE_OBSERVED,
-			     ring->cluster->self_id,
-			     ftnl_ring_id(ring, core->expelled_by));
-	if (rec) {
-		rec->expelled = true;
-		rec->expel_reason = core->expel_reason;
-		rec->incarnation = core->incarnation;
-		ftnl_event_queue(ring->fn, rec);
-	} else {
-		ftnl_ring_count(ring, FTNL_A_STATS_EVENTS_LOST);
-	}
+	ftnl_event_publish(ring->fn, ring->cluster, FTNL_CAUSE_OBSERVED,
+			   ring->cluster->self_id,
+			   ftnl_ring_id(ring, core->expelled_by), &what);
 	ftnl_procs_expelled(ring->fn, ring->cluster->fence == FTNL_FENCE_KILL,
 			    core->comeback);
 }

@@ -636,9 +636,9 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_LEAVE_RECV: LEAVE datagrams accepted
  * @FTNL_A_STATS_TX_ERRORS: datagrams that could not be sent (no route,
  *	no memory)
- * @FTNL_A_STATS_EVENTS_LOST: failure events lost for lack of memory to
- *	record them (before they got a sequence number), or because FCG had
- *	no slot for another concurrent broadcast
+ * @FTNL_A_STATS_EVENTS_LOST: broadcasts FCG took no part in, having no
+ *	slot for another concurrent one (recording an event never
+ *	allocates, so no event is lost for want of memory)
  * @FTNL_A_STATS_DROP: nest, one u64 per enum ftnl_drop_reason, attribute
  *	type = reason + 1 (type FTNL_DROP_MAX + 2 is padding)
  * @FTNL_A_STATS_LATENESS: nest, FTNL_LATENESS_BUCKETS u64 counts of the
