@@ -22,7 +22,9 @@
 . ./lib.sh
 
 N=32
-export FTNL_VC_HB=$(scaled 100)ms FTNL_VC_TIMEOUT=$(scaled 500)ms
+FTNL_VC_HB=$(scaled 100)ms
+FTNL_VC_TIMEOUT=$(scaled 500)ms
+export FTNL_VC_HB FTNL_VC_TIMEOUT
 
 # emitter_of I: the id node I observes (its dump's emitter flag).
 emitter_of() {

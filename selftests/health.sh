@@ -28,6 +28,7 @@ health_in() {
 
 # expect DESC STATUS PATTERN: $status is STATUS and $line matches PATTERN.
 expect() {
+	# shellcheck disable=SC2254 # PATTERN is a glob on purpose
 	case $line in
 	$3) [ "$status" -eq "$2" ] && { ok "$1"; return; } ;;
 	esac

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 #
 # lib.sh: sourced by the shell selftests. TAP output (one "ok N" or
 # "not ok N" line per check; run_tests.sh renumbers them into its stream),

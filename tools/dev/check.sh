@@ -100,6 +100,7 @@ done
 echo "== static checks"
 [ $kernels_only -eq 1 ] || step checkpatch "$ROOT/tools/dev/checkpatch.sh"
 [ $kernels_only -eq 1 ] || step layers /usr/bin/python3 "$ROOT/tools/dev/check-layers.py"
+[ $kernels_only -eq 1 ] || step shellcheck "$ROOT/tools/dev/shellcheck.sh"
 step kbuild-W1-sparse env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/kbuild-warnings.sh"
 # Stack frames of the modules just built: none above 512 bytes.
 step checkstack env VM_KERNELS="${KERNELS[*]}" "$ROOT/tools/dev/checkstack.sh"

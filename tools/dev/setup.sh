@@ -52,7 +52,7 @@ PACKAGES=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 sparse
 	clang libclang-rt-14-dev
 	libslurm-dev slurmctld slurmd slurm-client munge
-	debootstrap qemu-utils e2fsprogs
+	debootstrap qemu-utils e2fsprogs shellcheck
 )
 
 # The members of the 6.1 source tarball the project uses.

@@ -37,7 +37,7 @@ for seed in $SEEDS; do
 	RANDOM=$seed
 	n=${sizes[seed % 5]}
 	k=$((1 + seed % 3))
-	wopts=(-a $A --engine "$engine" --topo "${topos[seed % 3]}")
+	wopts=(-a "$A" --engine "$engine" --topo "${topos[seed % 3]}")
 	inflight=1
 	case $((seed % 4)) in
 	1) wopts+=(--thread) ;;

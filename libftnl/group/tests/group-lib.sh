@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # group-lib.sh: sourced (by bash) by the group system tests in build/tests
 # (group-loopback, group-kill, group-netns). TAP output, the programs, and
@@ -15,6 +16,7 @@ gt_failed=0
 
 # The consensus engines every test runs with (worker --engine):
 # ERA, validate-all strict, validate-all loose.
+# shellcheck disable=SC2034 # read by the scripts that source this file
 ENGINES=${FTNL_GROUP_ENGINES:-era strict loose}
 
 diag() { printf '# %s\n' "$*"; }
@@ -130,7 +132,7 @@ launch() {
 # one result: the launcher exited 0 (every rank not killed exited 0) and
 # group-check holds for ranks DEAD killed.
 finish() {
-	local desc=$1 n=$2 a=$3 dead=${4:-} copts=${5:-} st t0=$SECONDS
+	local desc=$1 n=$2 a=$3 dead=${4:-} copts=${5:-} st
 	wait "$RUN_PID"
 	st=$?
 	if [ $st -eq 0 ] &&

@@ -121,6 +121,7 @@ setup_mpi() {
 # Open MPI over loopback TCP like ERA (no shared-memory BTL), every rank
 # yielding the CPU in its progress loop (Open MPI cannot block: see
 # Documentation/bench.rst), no binding (64 ranks share the cores).
+# shellcheck disable=SC2054 # "self,tcp" is one argument
 MPI_ARGS=(--allow-run-as-root --oversubscribe --bind-to none
 	  --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo
 	  --mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1)

@@ -42,17 +42,17 @@ stalls=''
 for r in $DEAD; do stalls+=" --stall $r:8:300000"; done
 started=1
 for i in $(seq "$CL_N"); do
-	cmd="mkdir -p /tmp/job && cat >/tmp/job/peers <<'PEERS'
+	script="mkdir -p /tmp/job && cat >/tmp/job/peers <<'PEERS'
 $(cat "$D/peers")
 PEERS
 "
 	for r in $(ranks_of "$i"); do
-		cmd+="(FTNL_GROUP_PEERS=/tmp/job/peers FTNL_GROUP_RANK=$r FTNL_GROUP_MODULE=on \
+		script+="(FTNL_GROUP_PEERS=/tmp/job/peers FTNL_GROUP_RANK=$r FTNL_GROUP_MODULE=on \
 /opt/ftnl/selftests/ftnl-group-worker -a $A --pause 20000$stalls >/tmp/job/rank-$r.log 2>&1; \
 echo \$? >/tmp/job/status-$r) </dev/null >/dev/null 2>&1 &
 "
 	done
-	node_run "$i" "$cmd" || started=0
+	node_run "$i" "$script" || started=0
 done
 check "$N ranks started, $PER per node" [ $started -eq 1 ]
 
