@@ -518,7 +518,7 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->probe_ids = 0;
 	core->refuted = 0;
 	core->throttled = 0;
-	core->owed = self;
+	core->nclaims = 0;
 	core->dead = dead;
 	core->peers = peers;
 }
@@ -668,6 +668,8 @@ void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
 	core->peers[pos].probe_confirmed = 0;
 	if (peer->doubt_until)
 		core->ndoubts++;
+	if (peer->claim_until)
+		core->nclaims++;
 	if (peer->state == FTNL_NODE_STATE_ALIVE)
 		return;
 	ftnl_bit_set(core->dead, pos);
@@ -759,25 +761,45 @@ static void ftnl_ring_doubts_expire(struct ftnl_ring_core *core, u64 now,
 	}
 }
 
+static void ftnl_ring_claim_end(struct ftnl_ring_core *core, u32 pos)
+{
+	core->peers[pos].claim_until = 0;
+	core->nclaims--;
+}
+
 /*
- * A claimant owed heartbeats (ftnl_ring_core_new_observer()) is owed
- * nothing once it is in D, and becomes the observer once D allows it: the
- * deaths its claim was based on are known here now.
+ * Claims D did not allow (ftnl_ring_core_new_observer()), from the tick:
+ * a claimant is owed nothing once it is in D, and becomes the observer
+ * once D allows it (the deaths its claim was based on are known here
+ * now). A claim not renewed for FTNL_RING_CLAIM_HOLD ends: its claimant
+ * observes another node now, or never did (a replay). From half of it on
+ * the claimant is asked (a HELLO each h): one that still observes this
+ * node renews it.
  */
-static void ftnl_ring_core_settle_owed(struct ftnl_ring_core *core)
+static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
+				    const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	u32 owed = core->owed;
+	u64 ask = FTNL_RING_CLAIM_HOLD(det) / 2;
+	u32 pos;
 
-	if (owed == det->self)
-		return;
-	if (ftnl_bit_test(core->dead, owed)) {
-		core->owed = det->self;
-	} else if (ftnl_ring_can_observe(core->dead, det->n, det->self,
-					 owed)) {
-		det->observer = owed;
-		det->observer_claimed = true;
-		core->owed = det->self;
+	for (pos = 0; pos < det->n && core->nclaims; pos++) {
+		u64 until = core->peers[pos].claim_until;
+
+		if (!until)
+			continue;
+		if (ftnl_bit_test(core->dead, pos) || pos == det->observer) {
+			ftnl_ring_claim_end(core, pos);
+		} else if (ftnl_ring_can_observe(core->dead, det->n, det->self,
+						 pos)) {
+			det->observer = pos;
+			det->observer_claimed = true;
+			ftnl_ring_claim_end(core, pos);
+		} else if (now >= until) {
+			ftnl_ring_claim_end(core, pos);
+		} else if (now + ask >= until) {
+			ftnl_ring_core_hello(core, pos, now, out);
+		}
 	}
 }
 
@@ -788,20 +810,22 @@ static void ftnl_ring_core_settle_owed(struct ftnl_ring_core *core)
  * frozen observer that resumes would take the heartbeats as its emitter's
  * and never learn. It is told it is dead instead, or, when no one knows
  * its incarnation, left to miss its emitter: it then accuses this node,
- * which answers EXPELLED. A claimant owed heartbeats gets them too.
+ * which answers EXPELLED. A claimant D does not allow gets them too.
  */
 void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 			 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
 	struct ftnl_ring_peer *peer;
+	u32 pos;
 
 	if (!core->running)
 		return;
 	core->probe_budget = ftnl_ring_probe_budget(core);
 	if (core->ndoubts)
 		ftnl_ring_doubts_expire(core, now, out);
-	ftnl_ring_core_settle_owed(core);
+	if (core->nclaims)
+		ftnl_ring_claims_settle(core, now, out);
 	peer = &core->peers[det->observer];
 	if (det->observer == det->self || peer->state != FTNL_NODE_STATE_DEAD ||
 	    !out->expel) {
@@ -813,8 +837,9 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 		}
 		ftnl_ring_det_renew(det, out);
 	}
-	if (core->owed != det->self)
-		ftnl_ring_send(det, out, core->owed, FTNL_MSG_HEARTBEAT);
+	for (pos = 0; pos < det->n && core->nclaims; pos++)
+		if (core->peers[pos].claim_until)
+			ftnl_ring_send(det, out, pos, FTNL_MSG_HEARTBEAT);
 }
 
 /* This node admitted the node at @pos: see FTNL_RING_WELCOME_WINDOW. */
@@ -1695,7 +1720,9 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
  * Answer with a HELLO_ACK, which echoes @from's incarnation (the HELLO's
  * header updated what this node echoes): proof that this node's datagrams
  * are fresh (ftnl_ring_core_admit()). At most one per h per node, so that
- * replayed HELLOs cost little; a HELLO_ACK is never answered.
+ * replayed HELLOs cost little; a HELLO_ACK is never answered. A HELLO
+ * from the emitter may ask whether this node still observes it (its D
+ * does not allow it yet: FTNL_RING_CLAIM_HOLD): a NEW_OBSERVER says so.
  */
 void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out)
@@ -1707,6 +1734,8 @@ void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 		return;
 	peer->ack_at = now;
 	ftnl_ring_send(&core->det, out, from, FTNL_MSG_HELLO_ACK);
+	if (core->det.observing && from == core->det.emitter)
+		ftnl_ring_send(&core->det, out, from, FTNL_MSG_NEW_OBSERVER);
 }
 
 /* Task T2 (ftnl_ring_det_heartbeat()). Return: it came from the emitter. */
@@ -1737,6 +1766,7 @@ void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
  * ftnl_ring_core_new_observer - task T4 (ftnl_ring_det_new_observer())
  * @core: the state
  * @from: the sender, who says it observes this node now
+ * @now: current time
  * @out: the sink
  *
  * observer <- @from, as Algorithm 1 says, but only when @from can be this
@@ -1745,33 +1775,37 @@ void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
  * yet that a node between them rejoined), replayed or forged, or its
  * sender knows of a death this node has not learned (the broadcast is on
  * its way, or was lost here). The observer then stays, so that no claim
- * silences a live observer, and @from is heartbeaten too (@core->owed),
- * so that a sender that is right does not suspect this node after 2d.
- * Of two such claimants the closer one is owed: the nearest live
- * successor is the true observer. Once D allows it, the owed claimant
- * becomes the observer (ftnl_ring_core_tick()).
+ * silences a live observer, and @from is heartbeaten too (its
+ * @claim_until), so that a sender that is right does not suspect this
+ * node after 2d - every such claimant: of a run of nodes that died
+ * together, the ones this node has not learned yet may claim it one
+ * after another, and only the last is right. Once D allows it, the
+ * claimant becomes the observer (ftnl_ring_core_tick()); a claim not
+ * renewed ends after FTNL_RING_CLAIM_HOLD.
  *
  * Return: @from was taken as the observer.
  */
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 const struct ftnl_ring_sink *out)
+				 u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	u32 owed = core->owed;
+	struct ftnl_ring_peer *peer;
 
 	if (from == det->self || from >= det->n)
 		return false;
+	peer = &core->peers[from];
 	if (from != det->observer &&
 	    !ftnl_ring_can_observe(core->dead, det->n, det->self, from)) {
-		if (owed == det->self || ftnl_bit_test(core->dead, owed) ||
-		    ftnl_ring_between(from, det->self, owed, det->n))
-			core->owed = from;
-		if (core->owed == from)
-			ftnl_ring_send(det, out, from, FTNL_MSG_HEARTBEAT);
+		if (ftnl_bit_test(core->dead, from))
+			return false;
+		if (!peer->claim_until)
+			core->nclaims++;
+		peer->claim_until = now + FTNL_RING_CLAIM_HOLD(det);
+		ftnl_ring_send(det, out, from, FTNL_MSG_HEARTBEAT);
 		return false;
 	}
-	if (owed == from)
-		core->owed = det->self;
+	if (peer->claim_until)
+		ftnl_ring_claim_end(core, from);
 	ftnl_ring_det_new_observer(det, from, out);
 	return true;
 }
@@ -1956,6 +1990,7 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 			     u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_detector *det = &core->det;
+	u32 pos;
 
 	if (!core->expelled || !core->comeback_at || now < core->comeback_at ||
 	    incarnation <= core->incarnation)
@@ -1967,7 +2002,9 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 	core->comeback_at = 0;
 	core->resigned = FTNL_RING_MEMBER;
 	core->probe = (struct ftnl_ring_prober){ 0 };
-	core->owed = det->self;
+	for (pos = 0; pos < det->n; pos++)
+		core->peers[pos].claim_until = 0;
+	core->nclaims = 0;
 	ftnl_ring_det_new_life(det);
 	ftnl_ring_core_start(core, now, out);
 	return true;
@@ -2151,7 +2188,8 @@ void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 	    core->peers[pos].state == FTNL_NODE_STATE_ALIVE)
 		view->incarnation = core->peers[pos].heard;
 	view->emitter = det->observing && pos == det->emitter;
-	view->observer = (pos == det->observer || pos == core->owed) && !self;
+	view->observer = (pos == det->observer ||
+			  core->peers[pos].claim_until) && !self;
 	view->has_hb_age = view->emitter && det->heard_emitter;
 	view->hb_age_ns = view->has_hb_age ? now - det->last_hb : 0;
 }

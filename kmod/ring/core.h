@@ -86,6 +86,17 @@
 #define FTNL_RING_DOUBT_WAIT(det)	(2 * (det)->timeout_ns)
 
 /*
+ * A claim to observe this node that its D does not allow yet (a death on
+ * its way, or a stale, replayed or forged NEW_OBSERVER) is honoured with
+ * heartbeats this long after its last NEW_OBSERVER
+ * (ftnl_ring_core_new_observer()). From half of it on, the claimant is
+ * asked with a HELLO each h; a claimant that observes this node answers
+ * with a NEW_OBSERVER too (ftnl_ring_core_hello_rx()), which renews the
+ * claim: a claim still true is kept, one that nobody makes any more ends.
+ */
+#define FTNL_RING_CLAIM_HOLD(det)	(4 * (det)->timeout_ns)
+
+/*
  * Probe requests and relays one node serves per heartbeat period; with
  * the quorum rule n/2 more (ftnl_ring_core_set_rules()).
  */
@@ -311,6 +322,9 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  * @doubt_inc: the incarnation that news names (0: it does not)
  * @doubt_observer: position of the node that detected it, as the news says
  * @doubt_state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT, as it says
+ * @claim_until: it claims to observe this node, which D does not allow
+ *	(a live node between them here): heartbeaten too until then, 0 if
+ *	no such claim (FTNL_RING_CLAIM_HOLD)
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -332,6 +346,7 @@ struct ftnl_ring_peer {
 	u64 doubt_inc;
 	u32 doubt_observer;
 	u8 doubt_state;
+	u64 claim_until;
 };
 
 /**
@@ -418,9 +433,9 @@ struct ftnl_ring_prober {
  * @probe_ids: the last probe identifier used
  * @refuted: suspicions withheld because the suspect answered a helper
  * @throttled: probe requests and relays refused over the budget
- * @owed: a node whose NEW_OBSERVER D did not allow (a live node between):
- *	heartbeaten too, until it is in D or D allows it to observe (this
- *	node's own position: none)
+ * @nclaims: peers whose claim to observe this node D does not allow
+ *	(their @claim_until is set): heartbeaten too, until the claim ends,
+ *	the claimant is in D or D allows it to observe
  * @dead: D, a bitmap over positions (caller memory, zeroed)
  * @peers: per position (caller memory, zeroed); @peers[self] is unused
  * @rejoin_auto: a dead node heard with a new incarnation is readmitted
@@ -455,7 +470,7 @@ struct ftnl_ring_core {
 	u32 probe_ids;
 	u64 refuted;
 	u64 throttled;
-	u32 owed;
+	u32 nclaims;
 	u32 ndoubts;
 	u64 news_held;
 	u64 news_stale;
@@ -523,7 +538,7 @@ void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);
 void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation);
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
-				 const struct ftnl_ring_sink *out);
+				 u64 now, const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,

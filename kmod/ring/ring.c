@@ -766,7 +766,8 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		break;
 	case FTNL_MSG_NEW_OBSERVER:
 		ftnl_ring_count(ring, FTNL_A_STATS_NEW_OBSERVER_RECV);
-		ftnl_ring_core_new_observer(&ring->core, pos, &out);
+		ftnl_ring_core_new_observer(&ring->core, pos, ktime_to_ns(now),
+					    &out);
 		break;
 	case FTNL_MSG_LEAVE:
 		ftnl_ring_count(ring, FTNL_A_STATS_LEAVE_RECV);

@@ -299,21 +299,22 @@ static void test_t3_stall_guard(const void *arg)
 	TAP_CHECK_INT(x.core.det.emitter, 4);
 	/* T4 from 3, the closest node alive here: observer <- 3 at once. */
 	clear(&x);
-	TAP_CHECK(ftnl_ring_core_new_observer(&x.core, 3, &x.out));
+	TAP_CHECK(ftnl_ring_core_new_observer(&x.core, 3, 10000, &x.out));
 	TAP_CHECK_INT(x.core.det.observer, 3);
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	TAP_CHECK_INT(x.rec.to[0], 3);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
 	/* T4 from 4 with 3 alive here between them: a stale claim, a replay,
 	 * a forgery, or news of 3's death on its way. 3 stays the observer
-	 * however often 4 asks, and 4 is owed heartbeats: neither suspects
+	 * however often 4 asks, and 4 is heartbeaten too: neither suspects
 	 * this node.
 	 */
 	for (int i = 0; i < 3; i++) {
 		clear(&x);
-		TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 4, &x.out));
+		TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 4, 10000, &x.out));
 		TAP_CHECK_INT(x.core.det.observer, 3);
-		TAP_CHECK_INT(x.core.owed, 4);
+		TAP_CHECK_INT(x.core.nclaims, 1);
+		TAP_CHECK_UINT(x.peers[4].claim_until, 10000 + 4 * D);
 		TAP_CHECK_INT(x.rec.nsent, 1);
 		TAP_CHECK_INT(x.rec.to[0], 4);
 		TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
@@ -325,12 +326,12 @@ static void test_t3_stall_guard(const void *arg)
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HEARTBEAT);
 	TAP_CHECK_INT(x.rec.to[1], 4);	/* the emitter, not heard yet */
 	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
-	TAP_CHECK_INT(x.rec.to[2], 4);	/* owed */
+	TAP_CHECK_INT(x.rec.to[2], 4);	/* the claimant */
 	TAP_CHECK_INT(x.rec.type[2], FTNL_MSG_HEARTBEAT);
-	/* A farther claimant does not take the closer one's heartbeats. */
+	/* A node in D claims nothing. */
 	clear(&x);
-	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 0, &x.out));
-	TAP_CHECK_INT(x.core.owed, 4);
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 0, 10000, &x.out));
+	TAP_CHECK_INT(x.core.nclaims, 1);
 	TAP_CHECK_INT(x.rec.nsent, 0);
 	/* 3's death arrives: D allows 4, which becomes the observer. */
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
@@ -338,7 +339,8 @@ static void test_t3_stall_guard(const void *arg)
 	clear(&x);
 	ftnl_ring_core_tick(&x.core, 10000, &x.out);
 	TAP_CHECK_INT(x.core.det.observer, 4);
-	TAP_CHECK_INT(x.core.owed, 2);
+	TAP_CHECK_INT(x.core.nclaims, 0);
+	TAP_CHECK_UINT(x.peers[4].claim_until, 0);
 	TAP_CHECK_INT(x.rec.nsent, 2);	/* one heartbeat, one NEW_OBSERVER */
 	for (u32 i = 0; i < x.rec.nsent; i++)
 		TAP_CHECK_INT(x.rec.to[i], 4);
@@ -1565,15 +1567,135 @@ static void test_first_contact(const void *arg)
 	TAP_CHECK_INT(admit(&x, 2, 7, 15 + H), FTNL_RING_STALE);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
-	/* A HELLO of node 3: one HELLO_ACK per h, however many come. */
+	/* A HELLO of node 1: one HELLO_ACK per h, however many come. */
+	clear(&x);
+	ftnl_ring_core_hello_rx(&x.core, 1, 20 + H, &x.out);
+	ftnl_ring_core_hello_rx(&x.core, 1, 21 + H, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.to[0], 1);
+	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO_ACK);
+	ftnl_ring_core_hello_rx(&x.core, 1, 20 + 2 * H, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+	/*
+	 * Of node 3, its emitter: it may ask whether node 0 still observes
+	 * it (FTNL_RING_CLAIM_HOLD), and a NEW_OBSERVER says so.
+	 */
 	clear(&x);
 	ftnl_ring_core_hello_rx(&x.core, 3, 20 + H, &x.out);
-	ftnl_ring_core_hello_rx(&x.core, 3, 21 + H, &x.out);
-	TAP_CHECK_INT(x.rec.nsent, 1);
+	TAP_CHECK_INT(x.rec.nsent, 2);
 	TAP_CHECK_INT(x.rec.to[0], 3);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO_ACK);
-	ftnl_ring_core_hello_rx(&x.core, 3, 20 + 2 * H, &x.out);
-	TAP_CHECK_INT(x.rec.nsent, 2);
+	TAP_CHECK_INT(x.rec.to[1], 3);
+	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
+}
+
+/* Nodes that @x's view shows as its observers. */
+static u32 observers(const struct node *x, u64 now)
+{
+	struct ftnl_node_view view;
+	u32 pos, count = 0;
+
+	for (pos = 0; pos < x->core.det.n; pos++) {
+		ftnl_ring_core_view(&x->core, pos, now, &view);
+		count += view.observer;
+	}
+	return count;
+}
+
+/* Heartbeats @x sent to @to since the last clear(). */
+static u32 sent_to(const struct node *x, u32 to, u8 type)
+{
+	u32 k, count = 0;
+
+	for (k = 0; k < x->rec.nsent && k < 64; k++)
+		count += x->rec.to[k] == to && x->rec.type[k] == type;
+	return count;
+}
+
+/*
+ * Claims D does not allow (ftnl_ring_core_new_observer()). Node 2 of 6
+ * knows no death. Nodes 4 and 5 claim to observe it, as they would when
+ * 3, then 4 died and their broadcasts are late here: every claimant is
+ * heartbeaten (before, only the closer one, 4 - dead in truth - and 5
+ * declared node 2 dead after 2d). From half the hold on, each claimant
+ * is asked with a HELLO each h; 5 answers with a NEW_OBSERVER and keeps
+ * its claim; 4 does not, and its claim ends 4d after its last
+ * NEW_OBSERVER: one observer again in the view and on the wire (before,
+ * the extra heartbeat went on for good). The deaths of 3 and 4 then make
+ * 5 the observer.
+ */
+static void test_claim_expiry(const void *arg)
+{
+	const u64 t0 = 1000, hold = 4 * D;
+	struct node x;
+	u64 t;
+
+	(void)arg;
+	node_start(&x, 6, 2);
+	TAP_CHECK_UINT(FTNL_RING_CLAIM_HOLD(&x.core.det), hold);
+	clear(&x);
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 4, t0, &x.out));
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 5, t0, &x.out));
+	TAP_CHECK_INT(x.core.det.observer, 3);
+	TAP_CHECK_INT(x.core.nclaims, 2);
+	TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(observers(&x, t0), 3);
+	/* Each tick heartbeats the observer and both claimants; no HELLO yet. */
+	for (t = t0 + H; t < t0 + hold / 2; t += H) {
+		clear(&x);
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+		TAP_CHECK_INT(sent_to(&x, 3, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HELLO) +
+			      sent_to(&x, 5, FTNL_MSG_HELLO), 0);
+	}
+	/* Half the hold: both asked, each h; 5 renews, 4 stays silent. */
+	for (; t < t0 + hold; t += H) {
+		clear(&x);
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+		TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HELLO), 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HELLO),
+			      t == t0 + hold / 2);
+		if (t == t0 + hold / 2)
+			TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 5, t + 1,
+							       &x.out));
+	}
+	/* 4's claim is over; 5's holds until 4d after its renewal. */
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t0 + hold, &x.out);
+	TAP_CHECK_INT(x.core.nclaims, 1);
+	TAP_CHECK_UINT(x.peers[4].claim_until, 0);
+	TAP_CHECK_UINT(x.peers[5].claim_until, t0 + hold / 2 + 1 + hold);
+	TAP_CHECK_INT(sent_to(&x, 4, FTNL_MSG_HEARTBEAT), 0);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(observers(&x, t0 + hold), 2);
+	/* The deaths arrive: 5 is the observer, and claims nothing more. */
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
+				   t0 + hold + 1, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 5,
+				   t0 + hold + 2, &x.out);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t0 + hold + H, &x.out);
+	TAP_CHECK_INT(x.core.det.observer, 5);
+	TAP_CHECK_INT(x.core.nclaims, 0);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(observers(&x, t0 + hold + H), 1);
+	/* Without a renewal, a claim from a node that observes another ends. */
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 0, t0 + hold + H,
+					       &x.out));
+	TAP_CHECK_INT(observers(&x, t0 + hold + H), 2);
+	for (t = t0 + hold + 2 * H; t <= t0 + 2 * hold + H; t += H)
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+	TAP_CHECK_INT(x.core.nclaims, 0);
+	TAP_CHECK_INT(observers(&x, t), 1);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t, &x.out);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(sent_to(&x, 0, FTNL_MSG_HEARTBEAT), 0);
 }
 
 /*
@@ -1800,6 +1922,8 @@ int main(void)
 		"cluster set keeps D and incarnations: ring starts around the dead, no event again");
 	tap_add(test_first_contact, NULL,
 		"first contact needs the echo of this node's incarnation: an old life replayed pins nothing");
+	tap_add(test_claim_expiry, NULL,
+		"every claimant D does not allow is heartbeaten; a claim not renewed ends after 4d");
 	tap_add(test_news_older_than_life, NULL,
 		"death news older than this life is held until its node proves a newer one, or for 2d");
 	return tap_run();

@@ -21,7 +21,8 @@
  * and NEW_OBSERVERs sent earlier delivered again at random (a replay or a
  * member's forgery that got past the transport), while a quarter of the
  * broadcasts' copies arrive d to 4d late (lost, then repaired): a claim
- * then often reaches a node before the death it is based on. Mode
+ * then often reaches a node before the death it is based on. Besides,
+ * forged claims (a live node's NEW_OBSERVER to a random other). Mode
  * adaptive: crashes and leaves, no stalls, every observer's timeout
  * adapts to its emitter within [1.5h, d] (kmod/ring/adaptive.c, target
  * 10^-9 per heartbeat): the same checks with d_max as d, and crashes must
@@ -42,7 +43,13 @@
  *                        by resigning, see the deaf and split modes);
  *   Theorem 1            without stalls and with f <= log2(n) - 1, every
  *                        unstable episode lasts at most
- *                        f(f+1)d + f t + f(f+1)/2 B(n), with B(n) = t here.
+ *                        f(f+1)d + f t + f(f+1)/2 B(n), with B(n) = t here;
+ *   claims               a node heartbeats, besides its observer, only
+ *                        nodes that claimed it (NEW_OBSERVER) within the
+ *                        last FTNL_RING_CLAIM_HOLD + h at the end, and never
+ *                        drops the claim of a live member that observes it
+ *                        (but for one that a NEW_OBSERVER on its way makes
+ *                        again).
  *
  * Rejoin (half the schedules, rejoin auto): crashed or departed nodes
  * restart with a new incarnation, some before their death is detected,
@@ -109,7 +116,7 @@
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
-	       EV_FENCED };
+	       EV_FENCED, EV_FORGE };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -218,6 +225,7 @@ struct node {
 					 * while it was down, for its next life
 					 */
 	u32 narpq;
+	u64 claim_rx[MAX_N];	/* last NEW_OBSERVER acted on, per sender */
 };
 
 struct dst {
@@ -254,6 +262,12 @@ struct dst {
 	u32 nsnaps, capsnaps;
 	struct ev claims[NSENT_CLAIMS];	/* MODE_REPLAY: NEW_OBSERVERs sent */
 	u32 nclaims;
+	/*
+	 * MODE_REPLAY's forged claims draw from their own stream: the
+	 * schedules of the other faults stay as they were.
+	 */
+	u64 rng2;
+	u64 forged;
 	/* episodes */
 	bool unstable;
 	u64 episode_start;
@@ -277,6 +291,15 @@ static u64 rnd(struct dst *s)
 static u64 rnd_in(struct dst *s, u64 lo, u64 hi)
 {
 	return lo + rnd(s) % (hi - lo + 1);
+}
+
+static u64 rnd2(struct dst *s)
+{
+	u64 z = (s->rng2 += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
 static void fail(struct dst *s, const char *fmt, ...)
@@ -783,11 +806,59 @@ static void sync_timer(struct dst *s, u32 i)
 
 /* ---- inputs -------------------------------------------------------------- */
 
+static bool is_claim(const struct ev *ev, u32 from, u32 to)
+{
+	return ev->type == EV_MSG && ev->kind == MSG_RING &&
+	       ev->wire == FTNL_MSG_NEW_OBSERVER && ev->from == from &&
+	       ev->node == to;
+}
+
+/* A NEW_OBSERVER from @from to @to is on its way, or waits to be read. */
+static bool claim_in_flight(const struct dst *s, u32 from, u32 to)
+{
+	const struct node *x = &s->node[to];
+	u32 k;
+
+	for (k = 0; k < s->nheap; k++)
+		if (is_claim(&s->heap[k], from, to))
+			return true;
+	for (k = 0; k < x->nbacklog; k++)
+		if (is_claim(&x->backlog[k], from, to))
+			return true;
+	return false;
+}
+
+/*
+ * T1. A claim to observe node @i that ends while its claimant observes
+ * @i (a live member whose emitter it is) would leave the claimant without
+ * heartbeats: it would suspect @i. Only a claim nobody makes any more may
+ * end (FTNL_RING_CLAIM_HOLD), or one that D settled - or one that a
+ * NEW_OBSERVER on its way makes again (its sender just took @i for its
+ * emitter), or one that cannot be renewed: one side cannot hear (deaf),
+ * or a partition lies between them.
+ */
 static void do_tick(struct dst *s, u32 i)
 {
+	struct ftnl_ring_core *core = &s->node[i].core;
 	struct ftnl_ring_sink out;
+	bool claimed[MAX_N];
+	u32 j;
 
-	ftnl_ring_core_tick(&s->node[i].core, s->now, sink(s, i, &out));
+	for (j = 0; j < s->n; j++)
+		claimed[j] = core->peers[j].claim_until;
+	ftnl_ring_core_tick(core, s->now, sink(s, i, &out));
+	for (j = 0; j < s->n; j++) {
+		const struct ftnl_ring_core *c = &s->node[j].core;
+
+		if (claimed[j] && !core->peers[j].claim_until &&
+		    j != core->det.observer && !ftnl_bit_test(core->dead, j) &&
+		    member(s, j) && c->running && c->det.observing &&
+		    c->det.emitter == i && !claim_in_flight(s, j, i) &&
+		    !s->node[i].deaf && !s->node[j].deaf &&
+		    !(s->split && s->node[i].side != s->node[j].side))
+			fail(s, "node %u dropped the claim of node %u, which observes it, at %llu ms",
+			     i, j, s->now / MS);
+	}
 }
 
 /*
@@ -908,7 +979,8 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
 		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
 	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
-		ftnl_ring_core_new_observer(&x->core, ev->from, &out);
+		x->claim_rx[ev->from] = s->now;
+		ftnl_ring_core_new_observer(&x->core, ev->from, s->now, &out);
 	} else if (ev->wire == FTNL_MSG_LEAVE) {
 		ftnl_ring_core_leave_rx(&x->core, ev->from, s->now, &out);
 	} else if (ev->wire == FTNL_MSG_HELLO) {
@@ -1012,6 +1084,7 @@ static void do_restart(struct dst *s, u32 i)
 	memset(x->dead, 0, sizeof(x->dead));
 	memset(x->peers, 0, sizeof(x->peers));
 	memset(x->joined_seen, 0, sizeof(x->joined_seen));
+	memset(x->claim_rx, 0, sizeof(x->claim_rx));
 	ftnl_ring_core_init(&x->core, s->n, i, H_NS, D_NS, x->inc, x->dead,
 			    x->peers);
 	ftnl_ring_core_set_rules(&x->core, s->quorum, true);
@@ -1037,6 +1110,31 @@ static void do_restart(struct dst *s, u32 i)
 		push(s, ev);
 	}
 	x->narpq = 0;
+}
+
+/*
+ * MODE_REPLAY: a NEW_OBSERVER that no ring repair sent - a member's
+ * forgery that got past the transport, or as stale as one: a live node
+ * claims to observe another, which its D may not allow.
+ */
+static void forge_claim(struct dst *s)
+{
+	u32 from = (u32)(rnd2(s) % s->n), to = (u32)(rnd2(s) % s->n);
+	const struct node *x = &s->node[from];
+
+	if (from == to || x->failed || !x->core.running)
+		return;
+	push(s, (struct ev){
+		.time = s->now + 1 + rnd2(s) % s->t_ns,
+		.type = EV_MSG,
+		.kind = MSG_RING,
+		.wire = FTNL_MSG_NEW_OBSERVER,
+		.node = to,
+		.from = from,
+		.sinc = x->inc,
+		.echo = x->core.peers[to].heard,
+	});
+	s->forged++;
 }
 
 /* ---- properties ------------------------------------------------------ */
@@ -1181,7 +1279,7 @@ struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
 	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
-	u64 renewals;
+	u64 renewals, forged;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1372,6 +1470,11 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		push(s, (struct ev){ .time = when, .type = EV_REPLAY });
 		sum->replays++;
 	}
+	s->rng2 = seed ^ 0x2545f4914f6cdd1dULL;
+	for (when = 0; mode == MODE_REPLAY && when < end;
+	     when += 1 + rnd2(s) % (10 * H_NS))
+		if (rnd2(s) % 2)
+			push(s, (struct ev){ .time = when, .type = EV_FORGE });
 	if (mode == MODE_SPLIT)
 		end = FAIL_FROM + SPLIT_FOR + AFTER_HEAL;
 
@@ -1487,7 +1590,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		 */
 		if (!x->core.running && !x->failed && ev.type != EV_START &&
 		    ev.type != EV_FAIL && ev.type != EV_RESTART &&
-		    ev.type != EV_FENCED &&
+		    ev.type != EV_FENCED && ev.type != EV_FORGE &&
 		    !(ev.type == EV_TIMER && x->core.expelled))
 			continue;
 		switch (ev.type) {
@@ -1599,6 +1702,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			push(s, copy);
 			break;
 		}
+		case EV_FORGE:
+			forge_claim(s);
+			break;
 		case EV_FENCED:
 			if (!x->core.expelled || x->failed)
 				break;
@@ -1631,6 +1737,26 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 
 		if (!stable(s, why, sizeof(why)))
 			fail(s, "not stable at the end: %s", why);
+	}
+	/*
+	 * A node heartbeats its observer, and besides only nodes that
+	 * claimed it lately (FTNL_RING_CLAIM_HOLD, renewed by a
+	 * NEW_OBSERVER): a claim nobody renews ends.
+	 */
+	for (i = 0; i < s->n && !s->bad; i++) {
+		const struct node *x = &s->node[i];
+
+		for (k = 0; k < s->n && member(s, i); k++) {
+			struct ftnl_node_view view;
+
+			ftnl_ring_core_view(&x->core, k, s->now, &view);
+			if (view.observer && k != x->core.det.observer &&
+			    s->now >= x->claim_rx[k] +
+				      FTNL_RING_CLAIM_HOLD(&x->core.det) + H_NS)
+				fail(s, "node %u still heartbeats node %u besides its observer %u, claimed last at %llu ms",
+				     i, k, x->core.det.observer,
+				     x->claim_rx[k] / MS);
+		}
 	}
 	/*
 	 * First contact is proven both ways between ring neighbours, even
@@ -1713,6 +1839,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	sum->probe_dgrams[s->quorum] += s->probe_dgrams;
 	sum->schedules++;
 	sum->renewals += s->renewals;
+	sum->forged += s->forged;
 	sum->failures += s->nfail;
 	if (s->worst_expel_ns > sum->worst_expel_ns)
 		sum->worst_expel_ns = s->worst_expel_ns;
@@ -1774,7 +1901,8 @@ static void test_schedules(const void *arg)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes, %llu lives renewed above a later one (a quarter of the restarts step their clock back)",
 			 sum.restarts, sum.late_restarts, sum.flaps, sum.renewals);
 	if (mode == MODE_REPLAY)
-		tap_diag("%llu old NEW_OBSERVERs delivered again", sum.replays);
+		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged",
+			 sum.replays, sum.forged);
 	/*
 	 * What probes cost, with and without the quorum rule's
 	 * confirmation: probes started (most end with a late heartbeat),

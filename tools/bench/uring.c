@@ -283,7 +283,7 @@ act:
 		return;
 	case FTNL_MSG_NEW_OBSERVER:
 		r->new_observer_recv++;
-		ftnl_ring_core_new_observer(&r->core, pos, &out);
+		ftnl_ring_core_new_observer(&r->core, pos, now, &out);
 		return;
 	case FTNL_MSG_HELLO:
 		ftnl_ring_core_hello_rx(&r->core, pos, now, &out);
