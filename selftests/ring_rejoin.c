@@ -349,7 +349,10 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 		st_msleep(20);
 		ASSERT_EQ(0, st_vc_stats(&self->vc, NODE, &s));
 	} while (s.hb_recv == s0.hb_recv && st_mono_ns() < deadline);
-	/* Acted on (it is a heartbeat), but it must pin nothing. */
+	/*
+	 * Received (hb_recv counts it), but not proven fresh: it pins
+	 * nothing, and moves no deadline (ftnl_ring_core_heartbeat()).
+	 */
 	EXPECT_LT(s0.hb_recv, s.hb_recv);
 
 	/* Node 4's real heartbeats reach it: its current life, no death. */

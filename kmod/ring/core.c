@@ -1738,10 +1738,17 @@ void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 		ftnl_ring_send(&core->det, out, from, FTNL_MSG_NEW_OBSERVER);
 }
 
-/* Task T2 (ftnl_ring_det_heartbeat()). Return: it came from the emitter. */
+/*
+ * Task T2 (ftnl_ring_det_heartbeat()), from a sender whose life is pinned
+ * only: a heartbeat not proven fresh (FTNL_RING_UNPINNED) may be an old
+ * one replayed, of a node dead since, and is no news of its life; the
+ * HELLO that answered it gets the proof within a round trip. Return: it
+ * came from the emitter.
+ */
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 {
-	if (!ftnl_ring_det_heartbeat(&core->det, from, now))
+	if (!core->peers[from].incarnation ||
+	    !ftnl_ring_det_heartbeat(&core->det, from, now))
 		return false;
 	/* Heard: whatever the probe would say, there is nothing to judge. */
 	core->probe.active = false;

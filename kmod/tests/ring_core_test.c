@@ -185,11 +185,22 @@ static void node_start_rejoin(struct node *x, u32 n, u32 self, bool rejoin_auto,
 	ftnl_ring_core_start(&x->core, 0, &x->out);
 }
 
+/*
+ * A heartbeat from @from at @now, its life pinned first if it was not
+ * (as its first datagram echoing this node's incarnation would).
+ */
+static bool heartbeat(struct node *x, u32 from, u64 now)
+{
+	if (!x->peers[from].incarnation)
+		x->peers[from].incarnation = 100 + from;
+	return ftnl_ring_core_heartbeat(&x->core, from, now);
+}
+
 /* Node 2 of 5, started at 0, its emitter (node 1) heard at 100. */
 static void node_heard_at_100(struct node *x)
 {
 	node_start(x, 5, 2);
-	ftnl_ring_core_heartbeat(&x->core, 1, 100);
+	heartbeat(x, 1, 100);
 	timer(x);
 }
 
@@ -223,13 +234,13 @@ static void test_start_tick(const void *arg)
 	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
 	clear(&x);
 	/* T2 from another node: nothing moves. */
-	TAP_CHECK(!ftnl_ring_core_heartbeat(&x.core, 4, 1010));
+	TAP_CHECK(!heartbeat(&x, 4, 1010));
 	TAP_CHECK_UINT(timer(&x), 0);
 	/* T2 from the emitter: d, and the timer moves (earlier). */
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1010));
+	TAP_CHECK(heartbeat(&x, 1, 1010));
 	TAP_CHECK_UINT(timer(&x), 1010 + D);
 	/* A later deadline does not move the timer: it fires early. */
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 1020));
+	TAP_CHECK(heartbeat(&x, 1, 1020));
 	TAP_CHECK_UINT(timer(&x), 0);
 	/*
 	 * Heard: NEW_OBSERVER once more (the emitter may have started after
@@ -268,7 +279,7 @@ static void test_t3_stall_guard(const void *arg)
 	TAP_CHECK_UINT(timer(&x), 100 + D + H + 1 + H);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* The heartbeat read meanwhile saves it, and re-arms the guard. */
-	ftnl_ring_core_heartbeat(&x.core, 1, 100 + D + H + 2);
+	heartbeat(&x, 1, 100 + D + H + 2);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H + 1 + H, &x.out),
 		      FTNL_RING_WAIT);
 	timer(&x);
@@ -399,7 +410,7 @@ static void test_local_health(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
 		      FTNL_RING_WAIT);
 	/* The heartbeats it had not read arrive: no accusation. */
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 100 + D + 2));
+	TAP_CHECK(heartbeat(&x, 1, 100 + D + 2));
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D + H, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
@@ -594,7 +605,7 @@ static void test_expelled(const void *arg)
 	(void)arg;
 	node_start(&x, 5, 2);
 	inc = x.core.incarnation;
-	ftnl_ring_core_heartbeat(&x.core, 1, 5);
+	heartbeat(&x, 1, 5);
 	admit(&x, 3, 77, 5);
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 77, 4, 6, &x.out);
 	clear(&x);
@@ -713,7 +724,7 @@ static void check_order(u32 n, u32 self, const u32 *order, u32 k)
 	node_start(&x, n, self);
 	for (i = 0; i < n; i++)
 		if (i != self)
-			ftnl_ring_core_heartbeat(&x.core, i, 1);
+			heartbeat(&x, i, 1);
 	for (i = 0; i < k; i++) {
 		u32 p = order[i];
 
@@ -950,7 +961,7 @@ static void probing_node(struct node *x, bool quorum)
 	node_init(x, 8, 3);
 	ftnl_ring_core_set_rules(&x->core, quorum, true);
 	ftnl_ring_core_start(&x->core, 1000, &x->out);
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x->core, 2, 1000));
+	TAP_CHECK(heartbeat(x, 2, 1000));
 	timer(x);
 	clear(x);
 }
@@ -1004,7 +1015,7 @@ static void test_probe_observer(const void *arg)
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
 	TAP_CHECK_UINT(timer(&x), 1000 + D + 2 * D);
 	/* Its heartbeat ends the probe: later answers change nothing. */
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 2, 1100));
+	TAP_CHECK(heartbeat(&x, 2, 1100));
 	TAP_CHECK(!x.core.probe.active);
 
 	/* Nobody answers: rounds until n/2 helpers, then it resigns. */
@@ -1109,7 +1120,7 @@ static u32 confirming_node(struct node *x, u32 n, u32 self)
 	node_init(x, n, self);
 	ftnl_ring_core_set_rules(&x->core, true, true);
 	ftnl_ring_core_start(&x->core, 1000, &x->out);
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x->core, x->core.det.emitter, 1000));
+	TAP_CHECK(heartbeat(x, x->core.det.emitter, 1000));
 	timer(x);
 	clear(x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out),
@@ -1325,7 +1336,7 @@ static void test_confirm_small(const void *arg)
 	ftnl_ring_core_start(&x.core, 1000, &x.out);
 	ftnl_ring_core_leave_rx(&x.core, 0, 1000, &x.out);
 	ftnl_ring_core_leave_rx(&x.core, 1, 1000, &x.out);
-	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 2, 1000));
+	TAP_CHECK(heartbeat(&x, 2, 1000));
 	timer(&x);
 	clear(&x);
 	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
@@ -1589,6 +1600,43 @@ static void test_first_contact(const void *arg)
 	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_NEW_OBSERVER);
 }
 
+/*
+ * A heartbeat not proven fresh is no news of its sender's life: node 0
+ * just started and has not pinned node 3, its emitter. Heartbeats of
+ * node 3 that do not echo node 0's incarnation - sent before node 3
+ * heard it, or old ones replayed, of a life perhaps dead since - are
+ * answered with a HELLO but move no deadline (before, each moved it to
+ * now + d, and dropped the boot grace: replayed often enough, a dead
+ * emitter looked alive for as long as the replays went on). The first
+ * one that echoes node 0's incarnation pins node 3 and counts.
+ */
+static void test_unpinned_heartbeat(const void *arg)
+{
+	struct node x;
+	u64 t;
+
+	(void)arg;
+	node_start(&x, 4, 0);
+	TAP_CHECK_INT(x.core.det.emitter, 3);
+	TAP_CHECK_UINT(timer(&x), D + GRACE);
+	for (t = 10; t < 10 + 5 * D; t += H) {
+		clear(&x);
+		TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 0, t, &x.out),
+			      FTNL_RING_UNPINNED);
+		TAP_CHECK(!ftnl_ring_core_heartbeat(&x.core, 3, t));
+		TAP_CHECK_INT(x.rec.nsent, 1);
+		TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO);
+	}
+	TAP_CHECK(!x.core.det.heard_emitter);
+	TAP_CHECK_UINT(x.core.det.susp_deadline, D + GRACE);
+	TAP_CHECK_UINT(timer(&x), 0);
+	/* Its answer echoes 100: pinned, and its heartbeats count. */
+	TAP_CHECK_INT(admit(&x, 3, 7, 10 + 5 * D), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 3, 11 + 5 * D));
+	TAP_CHECK(x.core.det.heard_emitter);
+	TAP_CHECK_UINT(timer(&x), 11 + 6 * D);
+}
+
 /* Nodes that @x's view shows as its observers. */
 static u32 observers(const struct node *x, u64 now)
 {
@@ -1789,7 +1837,7 @@ static void test_comeback(const void *arg)
 	inc = x.core.incarnation;
 	admit(&x, 1, 101, 1);
 	admit(&x, 4, 104, 1);
-	ftnl_ring_core_heartbeat(&x.core, 1, 1);
+	heartbeat(&x, 1, 1);
 	/* Node 4 died (learned), then this node, cut off, accused node 1. */
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 104, 0, 2, &x.out);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1 + D + 4, &x.out), FTNL_RING_SUSPECT);
@@ -1848,7 +1896,7 @@ static void test_comeback(const void *arg)
 	/* A member that holds the old life dead readmits the new one. */
 	node_start_rejoin(&m, 5, 3, true, 3, 100000);
 	admit(&m, 2, inc, 1);
-	ftnl_ring_core_heartbeat(&m.core, 2, 1);
+	heartbeat(&m, 2, 1);
 	ftnl_ring_core_death_heard(&m.core, 2, FTNL_NODE_STATE_DEAD, inc, 4, 2, &m.out);
 	clear(&m);
 	TAP_CHECK_INT(admit(&m, 2, inc + 7, 5000),
@@ -1922,6 +1970,8 @@ int main(void)
 		"cluster set keeps D and incarnations: ring starts around the dead, no event again");
 	tap_add(test_first_contact, NULL,
 		"first contact needs the echo of this node's incarnation: an old life replayed pins nothing");
+	tap_add(test_unpinned_heartbeat, NULL,
+		"a heartbeat not proven fresh moves no deadline: a replayed one keeps no dead emitter alive");
 	tap_add(test_claim_expiry, NULL,
 		"every claimant D does not allow is heartbeaten; a claim not renewed ends after 4d");
 	tap_add(test_news_older_than_life, NULL,

@@ -22,7 +22,11 @@
  * member's forgery that got past the transport), while a quarter of the
  * broadcasts' copies arrive d to 4d late (lost, then repaired): a claim
  * then often reaches a node before the death it is based on. Besides,
- * forged claims (a live node's NEW_OBSERVER to a random other). Mode
+ * forged claims (a live node's NEW_OBSERVER to a random other), and
+ * heartbeats sent earlier delivered again, aimed at a node that has not
+ * pinned their sender when there is one (the replay window of ring.c,
+ * modelled, drops copies from a pinned life); checked: no node takes one
+ * for a heartbeat unless it echoes the node's life. Mode
  * adaptive: crashes and leaves, no stalls, every observer's timeout
  * adapts to its emitter within [1.5h, d] (kmod/ring/adaptive.c, target
  * 10^-9 per heartbeat): the same checks with d_max as d, and crashes must
@@ -116,7 +120,7 @@
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
-	       EV_FENCED, EV_FORGE };
+	       EV_FENCED, EV_FORGE, EV_REPLAY_HB };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -151,6 +155,7 @@ enum mode {
 #define ADAPT_NINES	9
 
 #define NSENT_CLAIMS	64	/* NEW_OBSERVERs kept for replays */
+#define NSENT_BEATS	256	/* heartbeats kept for replays */
 
 #define ARPQ_LEN	64	/* datagrams a neighbour queues for one address */
 
@@ -166,6 +171,7 @@ struct ev {
 			 */
 	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
 	u8 state;	/* MSG_BCAST; MSG_PROBE: alive */
+	bool replayed;	/* MSG_RING heartbeat: a copy of one sent earlier */
 	u32 node;	/* where it happens */
 	u32 from;	/* EV_MSG sender; EV_TIMER generation */
 	u32 pos;	/* MSG_BCAST: the failed node; its observer in obs;
@@ -263,11 +269,13 @@ struct dst {
 	struct ev claims[NSENT_CLAIMS];	/* MODE_REPLAY: NEW_OBSERVERs sent */
 	u32 nclaims;
 	/*
-	 * MODE_REPLAY's forged claims draw from their own stream: the
-	 * schedules of the other faults stay as they were.
+	 * MODE_REPLAY's forged claims and heartbeat replays draw from their
+	 * own stream: the schedules of the other faults stay as they were.
 	 */
 	u64 rng2;
-	u64 forged;
+	struct ev beats[NSENT_BEATS];	/* MODE_REPLAY: heartbeats sent */
+	u32 nbeats;
+	u64 forged, hb_replays, hb_replays_dropped;
 	/* episodes */
 	bool unstable;
 	u64 episode_start;
@@ -400,6 +408,8 @@ static void sink_send(void *ctx, u32 to, u8 type)
 		fail(s, "node %u sends type %u to %u", s->cur, type, to);
 	if (s->mode == MODE_REPLAY && type == FTNL_MSG_NEW_OBSERVER)
 		s->claims[s->nclaims++ % NSENT_CLAIMS] = ev;
+	if (s->mode == MODE_REPLAY && type == FTNL_MSG_HEARTBEAT)
+		s->beats[s->nbeats++ % NSENT_BEATS] = ev;
 	push(s, ev);
 }
 
@@ -926,6 +936,17 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	switch (ftnl_ring_core_admit(&x->core, ev->from, ev->sinc, ev->echo,
 				     s->now, &out)) {
 	case FTNL_RING_ACCEPT:
+		/*
+		 * A copy of a datagram of a pinned life: the replay window
+		 * (ring.c) saw its number, or holds every number before the
+		 * pin as seen.
+		 */
+		if (ev->replayed) {
+			s->hb_replays_dropped++;
+			sync_timer(s, ev->node);
+			return;
+		}
+		break;
 	case FTNL_RING_ACCEPT_NEW:
 		break;
 	case FTNL_RING_UNPINNED:	/* acted on, but a LEAVE (ring.c) */
@@ -977,7 +998,14 @@ static void do_msg(struct dst *s, const struct ev *ev)
 					  s->now, &out);
 		learn_d(s, ev->node, ev, old_news, &out);
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
-		ftnl_ring_core_heartbeat(&x->core, ev->from, s->now);
+		/*
+		 * Not proven fresh (it does not echo this life): an old
+		 * copy, perhaps of a node dead since, is no news of it.
+		 */
+		if (ftnl_ring_core_heartbeat(&x->core, ev->from, s->now) &&
+		    ev->replayed && ev->echo != x->inc)
+			fail(s, "node %u took a replayed heartbeat of node %u, not proven fresh, for one at %llu ms",
+			     ev->node, ev->from, s->now / MS);
 	} else if (ev->wire == FTNL_MSG_NEW_OBSERVER) {
 		x->claim_rx[ev->from] = s->now;
 		ftnl_ring_core_new_observer(&x->core, ev->from, s->now, &out);
@@ -1110,6 +1138,37 @@ static void do_restart(struct dst *s, u32 i)
 		push(s, ev);
 	}
 	x->narpq = 0;
+}
+
+/*
+ * MODE_REPLAY: a heartbeat sent earlier, delivered again. Aimed where it
+ * can do harm: at a node that has not pinned its sender yet (first
+ * contact), when the kept ones allow; else any.
+ */
+static void replay_heartbeat(struct dst *s)
+{
+	u32 kept = s->nbeats < NSENT_BEATS ? s->nbeats : NSENT_BEATS;
+	u32 k, from, pick;
+	struct ev copy;
+
+	if (!kept)
+		return;
+	from = (u32)(rnd2(s) % kept);
+	pick = from;
+	for (k = 0; k < kept; k++) {
+		const struct ev *b = &s->beats[(from + k) % kept];
+		const struct node *to = &s->node[b->node];
+
+		if (to->core.running && !to->core.peers[b->from].incarnation) {
+			pick = (from + k) % kept;
+			break;
+		}
+	}
+	copy = s->beats[pick];
+	copy.time = s->now + 1 + rnd2(s) % s->t_ns;
+	copy.replayed = true;
+	push(s, copy);
+	s->hb_replays++;
 }
 
 /*
@@ -1279,7 +1338,7 @@ struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
 	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
-	u64 renewals, forged;
+	u64 renewals, forged, hb_replays, hb_replays_dropped;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1470,11 +1529,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		push(s, (struct ev){ .time = when, .type = EV_REPLAY });
 		sum->replays++;
 	}
+	/* From the first start on: first contact is where replays can harm. */
 	s->rng2 = seed ^ 0x2545f4914f6cdd1dULL;
 	for (when = 0; mode == MODE_REPLAY && when < end;
 	     when += 1 + rnd2(s) % (10 * H_NS))
-		if (rnd2(s) % 2)
-			push(s, (struct ev){ .time = when, .type = EV_FORGE });
+		push(s, (struct ev){
+			.time = when,
+			.type = rnd2(s) % 2 ? EV_FORGE : EV_REPLAY_HB,
+		});
 	if (mode == MODE_SPLIT)
 		end = FAIL_FROM + SPLIT_FOR + AFTER_HEAL;
 
@@ -1591,6 +1653,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (!x->core.running && !x->failed && ev.type != EV_START &&
 		    ev.type != EV_FAIL && ev.type != EV_RESTART &&
 		    ev.type != EV_FENCED && ev.type != EV_FORGE &&
+		    ev.type != EV_REPLAY_HB &&
 		    !(ev.type == EV_TIMER && x->core.expelled))
 			continue;
 		switch (ev.type) {
@@ -1704,6 +1767,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		}
 		case EV_FORGE:
 			forge_claim(s);
+			break;
+		case EV_REPLAY_HB:
+			replay_heartbeat(s);
 			break;
 		case EV_FENCED:
 			if (!x->core.expelled || x->failed)
@@ -1840,6 +1906,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	sum->schedules++;
 	sum->renewals += s->renewals;
 	sum->forged += s->forged;
+	sum->hb_replays += s->hb_replays;
+	sum->hb_replays_dropped += s->hb_replays_dropped;
 	sum->failures += s->nfail;
 	if (s->worst_expel_ns > sum->worst_expel_ns)
 		sum->worst_expel_ns = s->worst_expel_ns;
@@ -1901,8 +1969,9 @@ static void test_schedules(const void *arg)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes, %llu lives renewed above a later one (a quarter of the restarts step their clock back)",
 			 sum.restarts, sum.late_restarts, sum.flaps, sum.renewals);
 	if (mode == MODE_REPLAY)
-		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged",
-			 sum.replays, sum.forged);
+		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged; %llu heartbeats replayed (%llu dropped by the window)",
+			 sum.replays, sum.forged, sum.hb_replays,
+			 sum.hb_replays_dropped);
 	/*
 	 * What probes cost, with and without the quorum rule's
 	 * confirmation: probes started (most end with a late heartbeat),
