@@ -83,8 +83,10 @@ for r in $(seq "$runs"); do
 	[ $run_rc -eq 0 ] || echo "  (run $r: a check failed, exit $run_rc; log: $log)"
 done
 # The runs side by side: silence to ftnl's event, to slurmctld's DOWN, to
-# the first sinfo showing it, and Slurm alone in the same run (ms); a run
-# where ftnl suspected a live node is left out (its times mean nothing).
+# the first sinfo showing it (polled back to back), to the return of the
+# first sinfo started after the DOWN (one sinfo's own cost later), and
+# Slurm alone in the same run (ms); a run where ftnl suspected a live
+# node is left out (its times mean nothing).
 echo "summary, h $FTNL_SLURM_HB, d $FTNL_SLURM_D, ms after the silence (runs without a false suspicion):"
 for r in $(seq "$runs"); do
 	log=$OUT/bench-$kernel-$r.log
@@ -101,4 +103,5 @@ printf '  %-34s %6s %6s %6s\n' "" min median max
 printf '  %-34s %s\n' "ftnl: event at the observer" "$(stat event)" \
 	"ftnl: slurmctld has it DOWN" "$(stat ctld)" \
 	"ftnl: first sinfo showing DOWN" "$(stat sinfo)" \
+	"ftnl: sinfo started after the DOWN" "$(stat after)" \
 	"Slurm alone: sinfo showing DOWN" "$(stat alone)"
