@@ -33,7 +33,9 @@
 #      events (another member leaves ftnl, as systemctl stop ftnl does);
 #      slurmctld is then killed and started again: the retried update
 #      lands (cn3 DOWN with ftnl's reason) and the member that left is
-#      drained with ftnl's reason.
+#      drained with ftnl's reason; cn3, cut off, expelled itself: once its
+#      link is back, its own ftnl-slurm's drain finds the observer's DOWN
+#      and sends nothing.
 #
 # FTNL_SLURM_TIMING_ONLY=1 (make bench) runs step 2 only (all four nodes
 # configured at once). The timings
@@ -504,6 +506,23 @@ diag "cn3 in sinfo: $(sinfo_of cn3) ($(ms_between "$t_restart" "$(now)") ms afte
 cn_left_drained() { case $(sinfo_of "cn$lv") in drain*"|ftnl: left the cluster"*) return 0 ;; esac; return 1; }
 check "cn$lv left ftnl: drained with ftnl's reason" wait_for 60 cn_left_drained
 diag "cn$lv in sinfo: $(sinfo_of "cn$lv") ($(ms_between "$t4" "$(now)") ms after the leave)"
+
+# cn3, cut off, expelled itself (it hears no member); its own ftnl-slurm
+# queued a DRAIN of cn3, which waits for slurmctld (and would be retried,
+# whatever cn3 sees alive: it is about itself). Its link back, it reads
+# cn3's Slurm state, finds its observer's DOWN, and sends nothing.
+cn3_expelled() { grep -q 'this node (3) is expelled' "$W/ftnl-slurm-3.log"; }
+check "cn3 cut off: its ftnl-slurm learns its expulsion" wait_for 60 cn3_expelled
+grep -h 'this node (3)' "$W/ftnl-slurm-3.log" | sed 's/^/#   /'
+$IP link set vh3 up
+t_up=$(now)
+cn3_kept() { grep -q 'cn3: already DOWN in Slurm ("ftnl: observed dead by cn[124] ' "$W/ftnl-slurm-3.log"; }
+check "its link back: its DRAIN finds the observer's DOWN and is not sent" wait_for 90 cn3_kept
+diag "cn3 in sinfo: $(sinfo_of cn3) ($(ms_between "$t_up" "$(now)") ms after its link came back)"
+updates=$(grep -c 'update_node: node cn3 state set to DOWN' /var/log/slurm/slurmctld.log)
+drains=$(grep -c 'update_node: node cn3 state set to DRAIN' /var/log/slurm/slurmctld.log)
+check "one update of cn3 in slurmctld, its observer's ($updates DOWN, $drains DRAIN)" \
+	[ "$updates" -eq 1 -a "$drains" -eq 0 ]
 
 false_suspicions 14
 for i in $(seq $FTNL_NODES); do
