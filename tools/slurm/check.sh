@@ -4,7 +4,7 @@
 # tools/slurm/check.sh [--kernel 6.1|6.12] [--bench]: ftnl-slurm against a
 # real Slurm (slurmctld, slurmd, munged from Debian's slurm-wlm, which
 # 'make setup' installs) in one VM. Gathers those programs, Slurm's
-# plugins and their libraries into build/slurm/slurm.cpio, boots the VM
+# plugins and their libraries into build/slurm/slurm-PID.cpio, boots the VM
 # with it (tools/vm/run --cpio) and runs tools/slurm/vm-test.sh there.
 # TAP on stdout. The guest's knobs: FTNL_SLURM_HB, FTNL_SLURM_D (ftnl's h
 # and d, default 100ms and 2s), FTNL_SLURM_SLURMD_TIMEOUT (seconds,
@@ -38,7 +38,11 @@ for p in "${PROGS[@]}"; do
 done
 [ -x "$ROOT/build/bin/ftnl-slurm" ] || { echo "check-slurm: build/bin/ftnl-slurm missing: make -C tools/slurm" >&2; exit 1; }
 
-stage=$OUT/stage
+# This run's own staging and archive: runs for two kernels at once (each
+# VM has its own lock in tools/vm/run) must not share them.
+stage=$OUT/stage.$$
+cpio=$OUT/slurm-$$.cpio
+trap 'rm -rf "$stage" "$cpio"' EXIT
 rm -rf "$stage"
 mkdir -p "$stage/opt/ftnl-slurm"
 copy() { mkdir -p "$stage$(dirname "$1")" && cp -L "$1" "$stage$1"; }
@@ -51,7 +55,7 @@ for f in "${PROGS[@]}" "$PLUGINS"/*.so; do ldd "$f" 2>/dev/null || true; done |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u |
 	while read -r l; do copy "$(readlink -f "$(dirname "$l")")/$(basename "$l")"; done
 install -m 0755 "$ROOT/tools/slurm/vm-test.sh" "$stage/opt/ftnl-slurm/vm-test.sh"
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT/slurm.cpio"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$cpio"
 rm -rf "$stage"
 
 if [ $bench -eq 1 ]; then
@@ -61,7 +65,7 @@ fi
 # The guest's knobs, passed on.
 mapfile -t knobs < <(env | grep -E '^FTNL_SLURM_(HB|D|SLURMD_TIMEOUT|TIMING_ONLY)=' || true)
 run_vm() {
-	nice -n 10 "$ROOT/tools/vm/run" --kernel "$kernel" --timeout 900 --cpio "$OUT/slurm.cpio" -- \
+	nice -n 10 "$ROOT/tools/vm/run" --kernel "$kernel" --timeout 900 --cpio "$cpio" -- \
 		env ${knobs[@]+"${knobs[@]}"} /opt/ftnl-slurm/vm-test.sh >"$1" 2>&1
 }
 rc=0
