@@ -4,10 +4,12 @@
 # ftnl-slurm's side of ftnl, on a real module, without Slurm (--dry-run:
 # it logs the updates it would send): a 4-node cluster (one netns each,
 # names cn1..cn4, self auto), ftnl-slurm on every node:
-#   - node 2 silenced (its link cut, its ftnl-slurm killed first, as by a
-#     power loss): exactly one ftnl-slurm, the observer's, would set cn2
-#     DOWN, with a reason naming ftnl, the cause and that observer; the
-#     two others say another node tells Slurm;
+#   - node 2 cut off (its link cut; its ftnl-slurm runs on): exactly one
+#     ftnl-slurm of the three others, the observer's, would set cn2 DOWN,
+#     with a reason naming ftnl, the cause and that observer; the two
+#     others say another node tells Slurm; node 2, hearing no member,
+#     expels itself, and its own ftnl-slurm would drain cn2 with a
+#     reason naming the expulsion;
 #   - node 4 leaves (cluster leave): exactly one, node 1 (the lowest live
 #     id), would drain cn4, "ftnl: left the cluster";
 #   - idle, a daemon takes no CPU time (no busy polling);
@@ -92,9 +94,7 @@ done
 check "ftnl-slurm started on every node ($started)" [ $started -eq 4 ]
 sleep "$(scaled 2)"
 
-# Node 2 loses power: its ftnl-slurm dies with it, its link goes silent.
-# shellcheck disable=SC2154 # pid2 is set by the eval above
-kill -KILL "$pid2" 2>/dev/null
+# Node 2 is cut off: its link goes silent, its ftnl-slurm runs on.
 "$IP" -n "$BR" link set v2 down
 wait_grep "$(scaled 15)" 'cn2: would set DOWN' "$LIB_TMP/fs.1" "$LIB_TMP/fs.3" "$LIB_TMP/fs.4"
 sleep "$(scaled 2)" # a second actor would have spoken by now
@@ -121,6 +121,15 @@ grep -q 'cn4: would set DRAIN' "$LIB_TMP/fs.1" && by_node1=1
 check "node 4 left: one ftnl-slurm would drain cn4 ($drainers), node 1's" \
 	test "$drainers" -eq 1 -a $by_node1 -eq 1
 
+# Node 2, cut off, hears no member and expels itself; its own ftnl-slurm
+# would drain it (--on-expel drain, the default).
+wait_grep "$(scaled 20)" 'cn2: would set DRAIN' "$LIB_TMP/fs.2"
+line=$(grep -h 'cn2: would set DRAIN' "$LIB_TMP/fs.2" | head -n 1)
+case $line in
+*"would set DRAIN: ftnl: expelled itself, hears no member (incarnation "[1-9]*")") ok "node 2 expelled itself: its own ftnl-slurm would drain cn2, the reason naming the expulsion" ;;
+*) not_ok "node 2 expelled itself: its own ftnl-slurm would drain cn2, the reason naming the expulsion ($line)" ;;
+esac
+
 # No busy polling: an idle daemon sleeps in poll(2) (utime + stime, in
 # clock ticks, from /proc/PID/stat, over 2 s).
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -131,7 +140,7 @@ t2=$(ticks "$pid1")
 check "idle, ftnl-slurm uses no CPU ($((t2 - t1)) ticks in 2 s)" [ $((t2 - t1)) -le 1 ]
 
 rc_ok=1
-for i in 1 3 4; do
+for i in 1 2 3 4; do
 	eval "p=\$pid$i"
 	kill -TERM "$p" 2>/dev/null
 	wait "$p" || rc_ok=0
