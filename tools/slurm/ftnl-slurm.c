@@ -44,6 +44,8 @@ struct fs_state {
 	uint32_t timeout_us;	/* d */
 	bool rejoin_auto;
 	bool expelled;		/* this node is out until it is a member again */
+	bool expel_comes_back;	/* ... and ftnl brings it back by itself */
+	bool resume_checked;	/* Slurm looked at once for a past expulsion */
 	uint64_t next_selfcheck_ms;	/* 0: none planned */
 	struct ftnl_node_table table;
 	struct fs_member *members;
@@ -208,8 +210,8 @@ static void fs_on_expelled(struct fs_state *st, const struct fs_expulsion *e,
 	char reason[FS_REASON_MAX];
 
 	st->expelled = true;
-	st->next_selfcheck_ms = fs_expel_comes_back(e, st->rejoin_auto) ?
-				fs_selfcheck_at(st, true) : 0;
+	st->expel_comes_back = fs_expel_comes_back(e, st->rejoin_auto);
+	st->next_selfcheck_ms = st->expel_comes_back ? fs_selfcheck_at(st, true) : 0;
 	if (by && by->name[0])
 		snprintf(by_name, sizeof(by_name), "%s", by->name);
 	else
@@ -231,9 +233,11 @@ static void fs_on_expelled(struct fs_state *st, const struct fs_expulsion *e,
 /*
  * This node's own entry, after a configuration change, at start, and
  * while it is expelled: newly found expelled (events were lost, or
- * ftnl-slurm started late), it is handled as by the event; a member, it
- * returns to service if Slurm still has it out for an expulsion of
- * another life (its own update, which nothing else undoes).
+ * ftnl-slurm started late), it is handled as by the event; a member
+ * again after an expulsion, or for the first time since ftnl-slurm
+ * started (it may have been expelled before), it returns to service if
+ * Slurm still has it out for an expulsion of another life (its own
+ * update, which nothing else undoes).
  */
 static void fs_self_check(struct fs_state *st)
 {
@@ -248,18 +252,20 @@ static void fs_self_check(struct fs_state *st)
 
 		if (!st->expelled) {
 			fs_on_expelled(st, &e, 0);
-			/* The reason is not known: look again every d. */
-			st->next_selfcheck_ms = st->rejoin_auto ? fs_selfcheck_at(st, false) : 0;
-		} else {
-			st->next_selfcheck_ms = fs_selfcheck_at(st, false);
+			/* Why is not known: it may come back by itself. */
+			st->expel_comes_back = st->rejoin_auto;
 		}
+		st->next_selfcheck_ms = st->expel_comes_back ? fs_selfcheck_at(st, false) : 0;
 		return;
 	}
 	if (self->state != FTNL_NODE_STATE_ALIVE || !self->name[0])
 		return;
+	if (!st->expelled && st->resume_checked)
+		return;
 	if (st->expelled)
 		fs_log("this node is a member again (incarnation %" PRIu64 ")", st->incarnation);
 	st->expelled = false;
+	st->resume_checked = true;
 	if (st->dry_run)
 		return;
 	u.incarnation = st->incarnation;
