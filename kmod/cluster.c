@@ -231,3 +231,76 @@ void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
 		call_rcu(&old->rcu, ftnl_cluster_free_rcu);
 	}
 }
+
+/* Two members the same for the others: id, address, port, ring position. */
+static bool ftnl_node_same(const struct ftnl_node *a, const struct ftnl_node *b)
+{
+	if (a->id != b->id || a->family != b->family || a->port != b->port)
+		return false;
+	if (a->family == AF_INET)
+		return a->addr4 == b->addr4;
+	return !memcmp(&a->addr6, &b->addr6, sizeof(a->addr6));
+}
+
+/*
+ * What other nodes see of a configuration changed: the key, the timing,
+ * the broadcast, the node table or its ring order. Local policies (fence,
+ * quorum, rejoin, the update grace, node names) are not in it.
+ */
+static bool ftnl_cluster_wire_changed(const struct ftnl_cluster *old,
+				      const struct ftnl_cluster *cluster)
+{
+	u32 i;
+
+	if (old->cluster_id != cluster->cluster_id ||
+	    old->self_id != cluster->self_id ||
+	    old->hb_period_us != cluster->hb_period_us ||
+	    old->timeout_us != cluster->timeout_us ||
+	    old->timeout_min_us != cluster->timeout_min_us ||
+	    old->timeout_nines != cluster->timeout_nines ||
+	    old->bcast_algo != cluster->bcast_algo ||
+	    old->fcg_f != cluster->fcg_f ||
+	    old->gossip_end_us != cluster->gossip_end_us ||
+	    old->node_count != cluster->node_count ||
+	    memcmp(old->key, cluster->key, sizeof(old->key)))
+		return true;
+	for (i = 0; i < cluster->node_count; i++)
+		if (!ftnl_node_same(&old->nodes[i], &cluster->nodes[i]))
+			return true;
+	return false;
+}
+
+/**
+ * ftnl_cluster_set_epoch - settle the epoch of a configuration to install
+ * @cluster: the new configuration (@epoch_given says whether the request
+ *	named its epoch)
+ * @old: the running configuration, or NULL
+ *
+ * A configuration that changes what the other nodes see of it is a new
+ * epoch: its datagrams say so, and the nodes updated and not yet updated
+ * judge each other by it (Documentation/admin-guide.rst, "Rolling
+ * updates"). Left out, the epoch is derived: the running one's, plus one
+ * when something changed (0 for a first configuration). Under @fn->lock.
+ *
+ * Return: NULL, or why the given epoch is refused.
+ */
+const char *ftnl_cluster_set_epoch(struct ftnl_cluster *cluster,
+				   const struct ftnl_cluster *old)
+{
+	bool changed;
+
+	if (!old)
+		return NULL;
+	changed = ftnl_cluster_wire_changed(old, cluster);
+	if (!cluster->epoch_given) {
+		if (changed && old->epoch == U32_MAX)
+			return "the epoch is at its last value: delete the cluster, then set it";
+		cluster->epoch = old->epoch + changed;
+		return NULL;
+	}
+	if (cluster->epoch < old->epoch)
+		return "the epoch is below the running configuration's";
+	if (changed && cluster->epoch == old->epoch)
+		return "the configuration changed: raise the epoch above the running one";
+	return NULL;
+}

@@ -11,6 +11,10 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/pkt_sched.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/udp.h>
 #include <net/ipv6.h>
 
@@ -18,10 +22,148 @@
 #include "wire.h"
 
 static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
-			   const struct ftnl_cluster *cluster)
+			   const u8 *key)
 {
-	blake2s(mac, data, cluster->key, FTNL_WIRE_MAC_LEN, len,
-		sizeof(cluster->key));
+	blake2s(mac, data, key, FTNL_WIRE_MAC_LEN, len, FTNL_KEY_LEN);
+}
+
+/**
+ * ftnl_transport_keys_open - the previous key of a new configuration
+ * @t: the new transport, its cluster set
+ * @prev: the transport it replaces, still running, or NULL
+ *
+ * A key that changed is kept as the previous key for the update grace; an
+ * unchanged one keeps the replaced transport's previous key for what is
+ * left of its grace. Process context.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftnl_transport_keys_open(struct ftnl_transport *t,
+			     const struct ftnl_transport *prev)
+{
+	const struct ftnl_prev_key *was;
+	struct ftnl_prev_key *pk;
+	u64 now = ktime_get_ns();
+
+	if (!prev)
+		return 0;
+	pk = kzalloc(sizeof(*pk), GFP_KERNEL_ACCOUNT);
+	if (!pk)
+		return -ENOMEM;
+	if (crypto_memneq(prev->cluster->key, t->cluster->key, FTNL_KEY_LEN)) {
+		memcpy(pk->key, prev->cluster->key, FTNL_KEY_LEN);
+		pk->until_ns = now + (u64)t->cluster->update_grace_s *
+				     NSEC_PER_SEC;
+	} else {
+		rcu_read_lock();
+		was = rcu_dereference(prev->prev_key);
+		if (was && now < was->until_ns) {
+			memcpy(pk->key, was->key, FTNL_KEY_LEN);
+			pk->until_ns = was->until_ns;
+		}
+		rcu_read_unlock();
+	}
+	if (!pk->until_ns) {
+		kfree_sensitive(pk);
+		return 0;
+	}
+	rcu_assign_pointer(t->prev_key, pk);
+	return 0;
+}
+
+/* The key, then the memory: no trace of it is left. */
+static void ftnl_prev_key_wipe(struct ftnl_prev_key *pk)
+{
+	memzero_explicit(pk->key, sizeof(pk->key));
+	kfree(pk);
+}
+
+static void ftnl_prev_key_wipe_rcu(struct rcu_head *head)
+{
+	ftnl_prev_key_wipe(container_of(head, struct ftnl_prev_key, rcu));
+}
+
+/* The transport is unreachable (after an RCU grace period, or unused). */
+void ftnl_transport_keys_free(struct ftnl_transport *t)
+{
+	struct ftnl_prev_key *pk = rcu_replace_pointer(t->prev_key, NULL, true);
+
+	if (pk)
+		ftnl_prev_key_wipe(pk);
+}
+
+/**
+ * ftnl_transport_expire_key - end the previous key's grace when it is over
+ * @t: the transport
+ * @now: CLOCK_MONOTONIC
+ *
+ * The key is wiped once the receive paths that may hold it are done; it
+ * is never accepted after its grace anyway (ftnl_dgram_rcv()). Called
+ * from the ring's heartbeat timer, under the ring's lock: the only writer.
+ */
+void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now)
+{
+	struct ftnl_prev_key *pk = rcu_dereference_protected(t->prev_key, true);
+
+	if (!pk || now < pk->until_ns)
+		return;
+	RCU_INIT_POINTER(t->prev_key, NULL);
+	call_rcu(&pk->rcu, ftnl_prev_key_wipe_rcu);
+}
+
+/**
+ * ftnl_transport_has_prev_key - is a previous key accepted?
+ * @t: the transport
+ * @now: CLOCK_MONOTONIC
+ * @left_ns: set to how much longer, when it is
+ *
+ * Return: a previous key is accepted at @now.
+ */
+bool ftnl_transport_has_prev_key(struct ftnl_transport *t, u64 now,
+				 u64 *left_ns)
+{
+	const struct ftnl_prev_key *pk;
+	bool live;
+
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	live = pk && now < pk->until_ns;
+	if (live)
+		*left_ns = pk->until_ns - now;
+	rcu_read_unlock();
+	return live;
+}
+
+/* Queue one copy of the datagram @hdr, @payload describe, MACed with @key. */
+static int ftnl_transport_queue(struct ftnl_transport *t, u32 pos,
+				const struct ftnl_wire_hdr *hdr,
+				const u8 *payload, const u8 *key)
+{
+	const unsigned int len = FTNL_WIRE_HDR_LEN + hdr->payload_len +
+				 FTNL_WIRE_MAC_LEN;
+	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+				sizeof(struct udphdr);
+	bool ctrl = !hdr->payload_len;
+	struct sk_buff *skb;
+	u8 *buf;
+
+	skb = alloc_skb(headroom + len, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, headroom);
+	buf = skb_put(skb, len);
+	ftnl_wire_hdr_encode(buf, hdr);
+	if (hdr->payload_len)
+		memcpy(buf + FTNL_WIRE_HDR_LEN, payload, hdr->payload_len);
+	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN + hdr->payload_len, buf,
+		       FTNL_WIRE_HDR_LEN + hdr->payload_len, key);
+	*FTNL_TX_CB(skb) = (struct ftnl_tx_cb){
+		.pos = pos,
+		.tos = ctrl ? FTNL_TOS_CTRL : 0,
+	};
+	skb->priority = ctrl ? TC_PRIO_CONTROL : TC_PRIO_BESTEFFORT;
+	skb_queue_tail(ctrl ? &t->txq_ctrl : &t->txq_bcast, skb);
+	return 0;
 }
 
 /**
@@ -37,7 +179,9 @@ static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
  * queued: the caller sends it with ftnl_transport_flush() once the lock is
  * released, so that no heartbeat waits for the transmission of others'
  * datagrams. Ring datagrams go before broadcast ones and carry DSCP CS6
- * and priority TC_PRIO_CONTROL.
+ * and priority TC_PRIO_CONTROL. During the update grace after a key change
+ * the key is the one the destination can verify (ftnl_wire_sign()), or
+ * both copies go.
  *
  * Return: 0 or a negative errno (nothing was queued).
  */
@@ -45,8 +189,6 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 payload_len)
 {
 	const struct ftnl_cluster *cluster = t->cluster;
-	const unsigned int len = FTNL_WIRE_HDR_LEN + payload_len +
-				 FTNL_WIRE_MAC_LEN;
 	struct ftnl_wire_hdr hdr = {
 		.magic = FTNL_WIRE_MAGIC,
 		.version = FTNL_PROTO_VERSION,
@@ -57,33 +199,29 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		.dest_id = cluster->nodes[pos].id,
 		.incarnation = t->incarnation,
 		.echo = READ_ONCE(t->echo[pos]),
+		.epoch = cluster->epoch,
+		.timeout_us = cluster->timeout_us,
 	};
-	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
-				sizeof(struct udphdr);
-	bool ctrl = !payload_len;
-	struct sk_buff *skb;
-	u8 *buf;
+	u64 peer = READ_ONCE(t->peer_seen[pos]);
+	const struct ftnl_prev_key *pk;
+	enum ftnl_wire_sign sign;
+	int err;
 
 	if (payload_len > FTNL_WIRE_MAX_PAYLOAD)
 		return -EMSGSIZE;
-	skb = alloc_skb(headroom + len, GFP_ATOMIC);
-	if (!skb)
-		return -ENOMEM;
 	hdr.seq = atomic64_inc_return(&t->tx_seq[pos]);
-	skb_reserve(skb, headroom);
-	buf = skb_put(skb, len);
-	ftnl_wire_hdr_encode(buf, &hdr);
-	if (payload_len)
-		memcpy(buf + FTNL_WIRE_HDR_LEN, payload, payload_len);
-	ftnl_dgram_mac(buf + FTNL_WIRE_HDR_LEN + payload_len, buf,
-		       FTNL_WIRE_HDR_LEN + payload_len, cluster);
-	*FTNL_TX_CB(skb) = (struct ftnl_tx_cb){
-		.pos = pos,
-		.tos = ctrl ? FTNL_TOS_CTRL : 0,
-	};
-	skb->priority = ctrl ? TC_PRIO_CONTROL : TC_PRIO_BESTEFFORT;
-	skb_queue_tail(ctrl ? &t->txq_ctrl : &t->txq_bcast, skb);
-	return 0;
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	if (pk && ktime_get_ns() >= pk->until_ns)
+		pk = NULL;
+	sign = ftnl_wire_sign(!!pk, cluster->epoch, peer & FTNL_PEER_KNOWN,
+			      (u32)peer, peer & FTNL_PEER_PREV);
+	err = ftnl_transport_queue(t, pos, &hdr, payload, cluster->key);
+	/* The second copy is a spare: the first may well be verified. */
+	if (!err && sign == FTNL_SIGN_BOTH)
+		ftnl_transport_queue(t, pos, &hdr, payload, pk->key);
+	rcu_read_unlock();
+	return err;
 }
 
 /*
@@ -168,15 +306,26 @@ bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
  * @prev_pos: the same sender's position in @prev's configuration
  *
  * An unchanged member keeps its window, so that what it sent before the
- * replacement cannot be replayed after it.
+ * replacement cannot be replayed after it, and what its last datagram said
+ * of its epoch and key.
  */
 void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 				const struct ftnl_transport *prev, u32 prev_pos)
 {
+	u64 peer;
+
 	write_seqcount_begin(&t->replay_seq);
 	t->replay[pos] = prev->replay[prev_pos];
 	write_seqcount_end(&t->replay_seq);
 	WRITE_ONCE(t->echo[pos], READ_ONCE(prev->echo[prev_pos]));
+	peer = READ_ONCE(prev->peer_seen[prev_pos]);
+	/*
+	 * After a key change, what the peer signed with @prev's current key
+	 * is signed with @t's previous one; a key older than both is unknown.
+	 */
+	if (crypto_memneq(prev->cluster->key, t->cluster->key, FTNL_KEY_LEN))
+		peer = peer & FTNL_PEER_PREV ? 0 : peer | FTNL_PEER_PREV;
+	WRITE_ONCE(t->peer_seen[pos], peer);
 }
 
 /*
@@ -298,15 +447,18 @@ drop:
  * @skb: the datagram, data at the UDP header; the caller frees it
  * @src: its source address and port
  *
- * Softirq, under RCU. The header checks come first, then the MAC, then a
+ * Softirq, under RCU. The header checks come first, then the MAC (with the
+ * current key, then the previous one during its grace), then a
  * replay of what the ring already accepted is dropped; only then does the
  * datagram reach the ring and its lock.
  */
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 		    const struct ftnl_source *src)
 {
+	const struct ftnl_prev_key *pk;
 	u8 mac[FTNL_WIRE_MAC_LEN];
 	struct ftnl_cluster *cluster;
+	bool prev_key = false;
 	const struct ftnl_node *from;
 	struct ftnl_wire_hdr hdr;
 	struct ftnl_transport *t;
@@ -331,15 +483,31 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 	from = ftnl_dgram_check_header(t, cluster, &hdr, len, src);
 	if (!from)
 		return;
-	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster);
+	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster->key);
 	if (crypto_memneq(mac, data + len - FTNL_WIRE_MAC_LEN, sizeof(mac))) {
-		ftnl_transport_drop(t, FTNL_DROP_MAC);
-		return;
+		/* During the update grace, the key it replaced. */
+		pk = rcu_dereference(t->prev_key);
+		if (pk && ktime_get_ns() < pk->until_ns) {
+			ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN,
+				       pk->key);
+			prev_key = !crypto_memneq(mac, data + len -
+						  FTNL_WIRE_MAC_LEN,
+						  sizeof(mac));
+		}
+		/* A rolling update's copy under a key not held here. */
+		if (!prev_key) {
+			ftnl_transport_drop(t, hdr.epoch != cluster->epoch ?
+					    FTNL_DROP_OTHER_KEY : FTNL_DROP_MAC);
+			return;
+		}
 	}
 	pos = from - cluster->nodes;
 	if (ftnl_transport_replay_seen(t, pos, &hdr)) {
-		ftnl_transport_drop(t, FTNL_DROP_REPLAY);
+		/* The spare copy of what the current key brought. */
+		ftnl_transport_drop(t, prev_key && hdr.epoch == cluster->epoch ?
+				    FTNL_DROP_OTHER_KEY : FTNL_DROP_REPLAY);
 		return;
 	}
-	ftnl_ring_rx(cluster->ring, pos, &hdr, data + FTNL_WIRE_HDR_LEN);
+	ftnl_ring_rx(cluster->ring, pos, &hdr, data + FTNL_WIRE_HDR_LEN,
+		     prev_key);
 }

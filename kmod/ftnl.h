@@ -67,6 +67,10 @@ struct ftnl_node {
  *	this node is expelled
  * @quorum: enum ftnl_quorum
  * @key: cluster secret authenticating datagrams
+ * @epoch: the configuration's epoch (FTNL_A_EPOCH), on every datagram
+ * @epoch_given: the request named @epoch (else ftnl_cluster_set_epoch()
+ *	derives it from the running configuration)
+ * @update_grace_s: FTNL_A_UPDATE_GRACE_S
  * @ring: the observation ring running this configuration (its mutable
  *	state lives there)
  * @transport: the ring's datagram endpoint (sockets, sequence numbers,
@@ -101,6 +105,9 @@ struct ftnl_cluster {
 	u8 fence;
 	u8 quorum;
 	u8 key[FTNL_KEY_LEN];
+	u32 epoch;
+	bool epoch_given;
+	u32 update_grace_s;
 	struct ftnl_ring *ring;
 	struct ftnl_transport *transport;
 	u32 *by_id;
@@ -308,6 +315,8 @@ const struct ftnl_node *ftnl_cluster_find(const struct ftnl_cluster *cluster,
 					  u32 id);
 void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster);
 struct ftnl_cluster *ftnl_cluster_current(struct ftnl_net *fn);
+const char *ftnl_cluster_set_epoch(struct ftnl_cluster *cluster,
+				   const struct ftnl_cluster *old);
 
 /* netlink.c */
 int ftnl_genl_register(void);

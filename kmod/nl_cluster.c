@@ -19,6 +19,7 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	struct ftnl_cluster *cluster;
 
 	struct ftnl_cluster *old;
+	const char *why;
 	u64 incarnation;
 	int err;
 
@@ -34,6 +35,13 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&fn->lock);
 	old = ftnl_cluster_current(fn);
+	why = ftnl_cluster_set_epoch(cluster, old);
+	if (why) {
+		mutex_unlock(&fn->lock);
+		ftnl_set_err(info->extack, info->attrs[FTNL_A_EPOCH], why);
+		ftnl_cluster_free(cluster);
+		return -EINVAL;
+	}
 	incarnation = fn->incarnation;
 	/*
 	 * The cluster holds this incarnation dead: configured again, the node

@@ -35,6 +35,11 @@ static struct netlink_range_validation ftnl_flap_window_range = {
 	.max = FTNL_REJOIN_FLAP_WINDOW_MAX_S,
 };
 
+static struct netlink_range_validation ftnl_update_grace_range = {
+	.min = FTNL_UPDATE_GRACE_MIN_S,
+	.max = FTNL_UPDATE_GRACE_MAX_S,
+};
+
 /* FCG's gossip time: 0 (the paper's choice) up to FTNL_GOSSIP_T_MAX_US. */
 static struct netlink_range_validation ftnl_gossip_t_range = {
 	.min = 0,
@@ -84,6 +89,13 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	/* ranges, and their relation to h and d: ftnl_rules_config() */
 	[FTNL_A_TIMEOUT_MIN_US] = { .type = NLA_U32 },
 	[FTNL_A_TIMEOUT_TARGET_NINES] = { .type = NLA_U8 },
+	[FTNL_A_EPOCH] = { .type = NLA_U32 },
+	[FTNL_A_UPDATE_GRACE_S] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftnl_update_grace_range),
+	[FTNL_A_PREV_KEY_LEFT_MS] = {
+		.type = NLA_REJECT,
+		.reject_message = "the previous key's grace is reported, it cannot be set",
+	},
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -334,6 +346,13 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->hb_period_us = rules.hb_period_us;
 	cluster->timeout_us = rules.timeout_us;
 	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
+	/* The epoch is settled against the running one (ftnl_cluster_set_epoch()). */
+	cluster->epoch_given = attrs[FTNL_A_EPOCH];
+	if (cluster->epoch_given)
+		cluster->epoch = nla_get_u32(attrs[FTNL_A_EPOCH]);
+	cluster->update_grace_s = attrs[FTNL_A_UPDATE_GRACE_S] ?
+				  nla_get_u32(attrs[FTNL_A_UPDATE_GRACE_S]) :
+				  FTNL_UPDATE_GRACE_DEFAULT_S;
 	cluster->bcast_algo = rules.bcast_algo;
 	cluster->fcg_f = rules.fcg_f;
 	cluster->gossip_end_us = rules.gossip_t_us;

@@ -15,6 +15,7 @@
 #include "ftnl.h"
 #include "netlink.h"
 #include "ring/ring.h"
+#include "transport.h"
 #include "version.h"
 
 int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
@@ -125,6 +126,8 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 				   const struct ftnl_cluster *cluster,
 				   void *unused)
 {
+	u64 left_ns;
+
 	if (ftnl_put_cluster_summary(msg, cluster) ||
 	    nla_put_u32(msg, FTNL_A_HB_PERIOD_US, cluster->hb_period_us) ||
 	    nla_put_u32(msg, FTNL_A_TIMEOUT_US, cluster->timeout_us) ||
@@ -139,6 +142,14 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 	    nla_put_u32(msg, FTNL_A_REJOIN_FLAP_WINDOW_S, cluster->flap_window_s) ||
 	    nla_put_u8(msg, FTNL_A_FENCE, cluster->fence) ||
 	    nla_put_u8(msg, FTNL_A_QUORUM, cluster->quorum))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FTNL_A_EPOCH, cluster->epoch) ||
+	    nla_put_u32(msg, FTNL_A_UPDATE_GRACE_S, cluster->update_grace_s))
+		return -EMSGSIZE;
+	if (ftnl_transport_has_prev_key(cluster->transport, ktime_get_ns(),
+					&left_ns) &&
+	    nla_put_u64_64bit(msg, FTNL_A_PREV_KEY_LEFT_MS,
+			      div_u64(left_ns, NSEC_PER_MSEC), FTNL_A_PAD))
 		return -EMSGSIZE;
 	if (cluster->timeout_min_us &&
 	    (nla_put_u32(msg, FTNL_A_TIMEOUT_MIN_US, cluster->timeout_min_us) ||
@@ -384,8 +395,8 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 			      st->counters[FTNL_A_STATS_STALL_WAITS],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_NEWS_STALE;
-	     i++)
+	/* From here on every counter is a plain u64, new ones appended. */
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_MAX; i++)
 		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */

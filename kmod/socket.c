@@ -207,10 +207,14 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
 	t->tx_seq = kvcalloc(n, sizeof(*t->tx_seq), GFP_KERNEL_ACCOUNT);
 	t->echo = kvcalloc(n, sizeof(*t->echo), GFP_KERNEL_ACCOUNT);
-	if (!t->replay || !t->tx_seq || !t->echo) {
+	t->peer_seen = kvcalloc(n, sizeof(*t->peer_seen), GFP_KERNEL_ACCOUNT);
+	if (!t->replay || !t->tx_seq || !t->echo || !t->peer_seen) {
 		err = -ENOMEM;
 		goto err_free;
 	}
+	err = ftnl_transport_keys_open(t, prev);
+	if (err)
+		goto err_free;
 	seqcount_init(&t->replay_seq);
 	for (i = 0; i < n; i++) {
 		if (cluster->nodes[i].family == AF_INET)
@@ -238,12 +242,15 @@ err_close:
 	ftnl_sock_close(t->sock4);
 	t->sock4 = NULL;
 err_free:
+	ftnl_transport_keys_free(t);
 	kvfree(t->replay);
 	t->replay = NULL;
 	kvfree(t->tx_seq);
 	t->tx_seq = NULL;
 	kvfree(t->echo);
 	t->echo = NULL;
+	kvfree(t->peer_seen);
+	t->peer_seen = NULL;
 	return err;
 }
 
@@ -308,4 +315,7 @@ void ftnl_transport_free(struct ftnl_transport *t)
 	t->tx_seq = NULL;
 	kvfree(t->echo);
 	t->echo = NULL;
+	kvfree(t->peer_seen);
+	t->peer_seen = NULL;
+	ftnl_transport_keys_free(t);
 }

@@ -20,6 +20,18 @@
 struct ftnl_ring;
 
 /**
+ * struct ftnl_prev_key - the key a configuration change replaced
+ * @rcu: freed (wiped) after the receive paths that may use it
+ * @until_ns: CLOCK_MONOTONIC end of the update grace
+ * @key: the key
+ */
+struct ftnl_prev_key {
+	struct rcu_head rcu;
+	u64 until_ns;
+	u8 key[FTNL_KEY_LEN];
+};
+
+/**
  * struct ftnl_rx_window - the anti-replay window of one sender
  * @incarnation: the sender incarnation @win counts, 0 before the first
  * @win: its sequence numbers
@@ -51,6 +63,13 @@ struct ftnl_rx_window {
  * @echo: per position, the incarnation of that node to echo in datagrams to
  *	it (the ring's peers[].heard, written under the ring's lock, read
  *	by any sender)
+ * @peer_seen: per position, what that node's last datagram accepted here
+ *	said: its configuration epoch, FTNL_PEER_KNOWN, and FTNL_PEER_PREV
+ *	when it was authenticated with @prev_key; 0 if none (written under
+ *	the ring's lock, read by any sender): which key it can verify
+ * @prev_key: the previous configuration's key, accepted and used until
+ *	its @until_ns (CLOCK_MONOTONIC) after a key change, NULL if none;
+ *	wiped then (ftnl_transport_expire_key())
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
  * @txq_ctrl: ring datagrams (heartbeats, NEW_OBSERVER, LEAVE) built under
  *	the ring's lock, to be sent once it is released
@@ -71,11 +90,17 @@ struct ftnl_transport {
 	struct ftnl_rx_window *replay;
 	seqcount_t replay_seq;
 	u64 *echo;
+	u64 *peer_seen;
+	struct ftnl_prev_key __rcu *prev_key;
 	atomic64_t drops[__FTNL_DROP_MAX];
 	struct sk_buff_head txq_ctrl;
 	struct sk_buff_head txq_bcast;
 	atomic64_t *tx_errors;
 };
+
+/* struct ftnl_transport's @peer_seen: the epoch in the low 32 bits. */
+#define FTNL_PEER_KNOWN		BIT_ULL(32)
+#define FTNL_PEER_PREV		BIT_ULL(33)
 
 /*
  * What a queued datagram carries to the transmit step (skb->cb), and the
@@ -146,9 +171,16 @@ void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 				const struct ftnl_transport *prev, u32 prev_pos);
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 		    const struct ftnl_source *src);
+int ftnl_transport_keys_open(struct ftnl_transport *t,
+			     const struct ftnl_transport *prev);
+void ftnl_transport_keys_free(struct ftnl_transport *t);
+void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now);
+bool ftnl_transport_has_prev_key(struct ftnl_transport *t, u64 now,
+				 u64 *left_ns);
 
 /* Where an authentic datagram goes up (kmod/ring/ring.c). */
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
-		  const struct ftnl_wire_hdr *hdr, const u8 *payload);
+		  const struct ftnl_wire_hdr *hdr, const u8 *payload,
+		  bool prev_key);
 
 #endif /* _FTNL_TRANSPORT_H */

@@ -17,6 +17,8 @@ void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr)
 	ftnl_put_be64(buf + 20, hdr->incarnation);
 	ftnl_put_be64(buf + 28, hdr->echo);
 	ftnl_put_be64(buf + 36, hdr->seq);
+	ftnl_put_be32(buf + 44, hdr->epoch);
+	ftnl_put_be32(buf + 48, hdr->timeout_us);
 }
 
 void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
@@ -31,6 +33,8 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
 	hdr->incarnation = ftnl_get_be64(buf + 20);
 	hdr->echo = ftnl_get_be64(buf + 28);
 	hdr->seq = ftnl_get_be64(buf + 36);
+	hdr->epoch = ftnl_get_be32(buf + 44);
+	hdr->timeout_us = ftnl_get_be32(buf + 48);
 }
 
 void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe)

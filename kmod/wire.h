@@ -21,12 +21,19 @@
  *   +---------------+---------------+---------------+---------------+
  *   |                  sequence number (64 bits)                    |
  *   +---------------+---------------+---------------+---------------+
+ *   |                 sender's configuration epoch                  |
+ *   +---------------+---------------+---------------+---------------+
+ *   |         sender's suspicion timeout d, microseconds            |
+ *   +---------------+---------------+---------------+---------------+
  *   |                 payload (payload length bytes)                |
  *   +---------------+---------------+---------------+---------------+
  *   |        MAC: keyed BLAKE2s-128 of everything above (16)        |
  *   +---------------+---------------+---------------+---------------+
  *
- * All fields big endian. The MAC key is the cluster key. The echo (0 when
+ * All fields big endian. The MAC key is the cluster key (or, during the
+ * update grace after a key change, the previous one: kmod/datagram.c).
+ * Epoch and d let a receiver judge a sender whose configuration is not
+ * its own yet (a rolling update, kmod/ring/core.h). The echo (0 when
  * the sender has not heard the destination yet) proves a datagram fresh to
  * a receiver that just started: it names an incarnation that did not exist
  * before (ftnl_ring_core_admit()).
@@ -123,9 +130,11 @@ struct ftnl_wire_hdr {
 	u64 incarnation;
 	u64 echo;
 	u64 seq;
+	u32 epoch;
+	u32 timeout_us;
 };
 
-#define FTNL_WIRE_HDR_LEN	44
+#define FTNL_WIRE_HDR_LEN	52
 
 /* Encode @hdr into @buf (FTNL_WIRE_HDR_LEN bytes), big endian. */
 void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr);
@@ -147,5 +156,32 @@ struct ftnl_replay {
 
 bool ftnl_replay_accept(struct ftnl_replay *win, u64 seq);
 bool ftnl_replay_seen(const struct ftnl_replay *win, u64 seq);
+
+/*
+ * During the update grace after a key change a node holds its current key
+ * and the previous one. A peer known to hold the current key gets what is
+ * sent to it signed with that key: it was heard in this node's epoch or a
+ * later one (@peer_epoch), or its last datagram was authenticated with the
+ * current key (@peer_prev false: a node that started afresh from the new
+ * configuration). Any other peer may hold either key only - a node not
+ * updated yet the previous one, a node whose own grace is over the current
+ * one - and what this node knows of it may be older than its update: it
+ * gets two copies under one sequence number, the current key's first. A
+ * receiver drops the copy it cannot verify, or the second as a replay
+ * (both counted as FTNL_DROP_OTHER_KEY, kmod/datagram.c).
+ */
+enum ftnl_wire_sign {
+	FTNL_SIGN_CURRENT,
+	FTNL_SIGN_BOTH,
+};
+
+static inline enum ftnl_wire_sign
+ftnl_wire_sign(bool have_prev, u32 epoch, bool peer_known, u32 peer_epoch,
+	       bool peer_prev)
+{
+	if (!have_prev || (peer_known && (peer_epoch >= epoch || !peer_prev)))
+		return FTNL_SIGN_CURRENT;
+	return FTNL_SIGN_BOTH;
+}
 
 #endif /* _FTNL_WIRE_H */

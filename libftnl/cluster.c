@@ -236,6 +236,7 @@ FTNL_EXPORT const char *ftnl_drop_reason_name(unsigned int reason)
 		[FTNL_DROP_TYPE] = "type",
 		[FTNL_DROP_SOURCE] = "source",
 		[FTNL_DROP_UNPROVEN] = "unproven",
+		[FTNL_DROP_OTHER_KEY] = "other-key",
 	};
 
 	if (reason < FTNL_ARRAY_SIZE(names) && names[reason])

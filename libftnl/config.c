@@ -26,6 +26,10 @@
  *				 to its emitter between 150 ms and the timeout,
  *				 for 10^-6 false suspicions per heartbeat;
  *				 the rate is optional, 6 by default)
+ *	epoch 7			(optional: the configuration's epoch; raise it
+ *				 with every change of key, h, d or nodes)
+ *	update-grace 300	(optional: seconds the previous key is accepted
+ *				 after such a change, 300 by default)
  *
  * Every error names the file and line. Checks that need the whole file
  * (timeout vs heartbeat, duplicate nodes) run at the end and point at the
@@ -62,6 +66,8 @@ enum ftnl_keyword {
 	FTNL_KW_FENCE,
 	FTNL_KW_QUORUM,
 	FTNL_KW_TIMEOUT_ADAPTIVE,
+	FTNL_KW_EPOCH,
+	FTNL_KW_UPDATE_GRACE,
 	FTNL_KW_COUNT,
 };
 
@@ -383,6 +389,34 @@ static int ftnl_kw_quorum(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+/* The configuration's epoch (a rolling update raises it). */
+static int ftnl_kw_epoch(struct ftnl_config_parser *p, char **words)
+{
+	int err = ftnl_word_u32(p, "epoch", words[1], &p->config->epoch);
+
+	if (!err)
+		p->config->has_epoch = true;
+	return err;
+}
+
+static int ftnl_kw_update_grace(struct ftnl_config_parser *p, char **words)
+{
+	uint32_t s;
+	int err = ftnl_word_u32(p, "update-grace", words[1], &s);
+
+	if (err)
+		return err;
+	if (!ftnl_raw(p) &&
+	    (s < FTNL_UPDATE_GRACE_MIN_S || s > FTNL_UPDATE_GRACE_MAX_S))
+		return ftnl_parse_error(p, p->line,
+					"update-grace %s: expected %u to %u seconds",
+					words[1], FTNL_UPDATE_GRACE_MIN_S,
+					FTNL_UPDATE_GRACE_MAX_S);
+	p->config->update_grace_s = s;
+	p->config->has_update_grace = true;
+	return 0;
+}
+
 static int ftnl_config_add_node(struct ftnl_config_parser *p,
 				const struct ftnl_node *node)
 {
@@ -494,6 +528,9 @@ static const struct ftnl_keyword_def {
 	{ "quorum", FTNL_KW_QUORUM, 1, "quorum on|off", ftnl_kw_quorum, 0 },
 	{ "timeout-adaptive", FTNL_KW_TIMEOUT_ADAPTIVE, 2,
 	  "timeout-adaptive MIN [NINES]", ftnl_kw_timeout_adaptive, 1 },
+	{ "epoch", FTNL_KW_EPOCH, 1, "epoch N", ftnl_kw_epoch, 0 },
+	{ "update-grace", FTNL_KW_UPDATE_GRACE, 1, "update-grace SECONDS",
+	  ftnl_kw_update_grace, 0 },
 };
 
 static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
@@ -514,7 +551,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",

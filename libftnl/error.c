@@ -105,6 +105,9 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_QUORUM] = "quorum",
 	[FTNL_A_TIMEOUT_MIN_US] = "timeout-min-us",
 	[FTNL_A_TIMEOUT_TARGET_NINES] = "timeout-target-nines",
+	[FTNL_A_EPOCH] = "epoch",
+	[FTNL_A_UPDATE_GRACE_S] = "update-grace-s",
+	[FTNL_A_PREV_KEY_LEFT_MS] = "prev-key-left-ms",
 };
 
 static const char *const ftnl_node_attr_names[] = {

@@ -227,6 +227,10 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (config->has_timeout_nines)
 		size += ftnl_attr_space(sizeof(uint8_t));
+	if (config->has_epoch)
+		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_update_grace)
+		size += ftnl_attr_space(sizeof(uint32_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -291,6 +295,11 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 	if (config->has_timeout_nines)
 		mnl_attr_put_u8(nlh, FTNL_A_TIMEOUT_TARGET_NINES,
 				config->timeout_nines);
+	if (config->has_epoch)
+		mnl_attr_put_u32(nlh, FTNL_A_EPOCH, config->epoch);
+	if (config->has_update_grace)
+		mnl_attr_put_u32(nlh, FTNL_A_UPDATE_GRACE_S,
+				 config->update_grace_s);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];
@@ -521,6 +530,15 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 		return ftnl_attr_u32(attr, &p->info->timeout_min_us);
 	case FTNL_A_TIMEOUT_TARGET_NINES:
 		return ftnl_attr_u8(attr, &p->info->timeout_nines);
+	/* Optional: modules before rolling updates lack them. */
+	case FTNL_A_EPOCH:
+		p->info->has_epoch = true;
+		return ftnl_attr_u32(attr, &p->info->epoch);
+	case FTNL_A_UPDATE_GRACE_S:
+		return ftnl_attr_u32(attr, &p->info->update_grace_s);
+	case FTNL_A_PREV_KEY_LEFT_MS:
+		p->info->has_prev_key = true;
+		return ftnl_attr_u64(attr, &p->info->prev_key_left_ms);
 	default:
 		return 0;
 	}
@@ -938,6 +956,7 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_PROBES_THROTTLED] = &st->probes_throttled,
 		[FTNL_A_STATS_NEWS_HELD] = &st->news_held,
 		[FTNL_A_STATS_NEWS_STALE] = &st->news_stale,
+		[FTNL_A_STATS_PREV_KEY_RECV] = &st->prev_key_recv,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

@@ -218,6 +218,15 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 				config->fence);
 		return -EINVAL;
 	}
+	if (!why && config->has_update_grace &&
+	    (config->update_grace_s < FTNL_UPDATE_GRACE_MIN_S ||
+	     config->update_grace_s > FTNL_UPDATE_GRACE_MAX_S)) {
+		ftnl_format_err(err, errlen,
+				"update grace %u s out of range (%u to %u s)",
+				config->update_grace_s, FTNL_UPDATE_GRACE_MIN_S,
+				FTNL_UPDATE_GRACE_MAX_S);
+		return -EINVAL;
+	}
 	if (!why && config->has_quorum && config->quorum > FTNL_QUORUM_ON) {
 		ftnl_format_err(err, errlen,
 				"unknown quorum policy %u (expected 0 off or 1 on)",

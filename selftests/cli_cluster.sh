@@ -306,6 +306,30 @@ expect_failure "adaptive timeouts need a timeout of at most 60 s" 1 \
 	"must be at most 60 s" \
 	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 timeout-adaptive 2s
 
+# Rolling updates: epoch and update-grace reach the kernel and are shown;
+# a new key under a raised epoch keeps the previous key for the grace; a
+# new key without raising the epoch is refused by the kernel, with why.
+epoch_grace() {
+	key2=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+	in_ns "$(ns 6)" "$CLI" cluster set file "$CONF" self 6 epoch 7 \
+		update-grace 60 &&
+		check_adaptive 6 "epoch=7 update_grace_s=60" &&
+		in_ns "$(ns 6)" "$CLI" cluster show | grep -q ' epoch 7 update-grace 60s' &&
+		in_ns "$(ns 6)" "$CLI" cluster set file "$CONF" self 6 epoch 8 \
+			update-grace 60 key "$key2" &&
+		check_adaptive 6 "epoch=8" &&
+		in_ns "$(ns 6)" "$CLI" cluster show | grep -q ' previous-key [0-9]*ms'
+}
+check "epoch and update-grace reach the kernel and are shown; a new key keeps the previous one" epoch_grace
+expect_failure "a new key under the running epoch is refused with the kernel's reason" 2 \
+	"raise the epoch above the running one" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 \
+	epoch "$(in_ns "$(ns 1)" "$CLI" -j cluster show | json_flat | json_get /dev/stdin epoch)" \
+	key "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+expect_failure "an update grace out of range is caught before sending" 1 \
+	"update grace 0 s out of range" \
+	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 update-grace 0
+
 expect_failure "FCG's f out of range is caught before sending" 1 \
 	"FCG's f must be between 1 and 7" \
 	in_ns "$(ns 1)" "$CLI" cluster set file "$CONF" self 1 bcast fcg gossip-faults 8

@@ -263,9 +263,10 @@ static void expect_dropped(struct __test_metadata *_metadata,
 #define AS_SENDER "10.99.0.0:7600"
 #define U(v) ({ char *_b = alloca(24); snprintf(_b, 24, "%llu", (unsigned long long)(v)); (const char *)_b; })
 
+/* Random bytes, longer than a header and a MAC: the magic stops them. */
 TEST_F(dgram, garbage)
 {
-	const char *a[] = { "send", ADDR(TARGET), "7600", "--garbage", "64",
+	const char *a[] = { "send", ADDR(TARGET), "7600", "--garbage", "96",
 			    "--count", "5", NULL };
 
 	expect_dropped(_metadata, self, TARGET, FTNL_DROP_MAGIC, 5, a);

@@ -519,6 +519,10 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->refuted = 0;
 	core->throttled = 0;
 	core->nclaims = 0;
+	core->epoch = 0;
+	core->update_grace_ns = 0;
+	core->update_until = 0;
+	core->prev_observer = self;
 	core->dead = dead;
 	core->peers = peers;
 }
@@ -693,6 +697,8 @@ void ftnl_ring_core_start(struct ftnl_ring_core *core, u64 now,
 	det->observing = det->emitter != det->self;
 	det->observer = ftnl_ring_find_observer(core->dead, det->n, det->self);
 	core->running = true;
+	if (core->update_grace_ns)
+		core->update_until = now + core->update_grace_ns;
 	ftnl_ring_det_start(det, now, out);
 }
 
@@ -803,6 +809,12 @@ static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
 	}
 }
 
+static void ftnl_ring_update_tick(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out);
+static void ftnl_ring_epoch_stretch(struct ftnl_ring_core *core, u32 from,
+				    u64 now);
+static bool ftnl_ring_update_hold(struct ftnl_ring_core *core, u64 now);
+
 /*
  * Task T1 (ftnl_ring_det_tick()), while running. An observer this node
  * holds dead is not heartbeaten: only a NEW_OBSERVER moves the observer,
@@ -840,6 +852,7 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 	for (pos = 0; pos < det->n && core->nclaims; pos++)
 		if (core->peers[pos].claim_until)
 			ftnl_ring_send(det, out, pos, FTNL_MSG_HEARTBEAT);
+	ftnl_ring_update_tick(core, now, out);
 }
 
 /* This node admitted the node at @pos: see FTNL_RING_WELCOME_WINDOW. */
@@ -1294,6 +1307,9 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 		return FTNL_RING_WAIT;
 	}
 	what = ftnl_ring_det_expire(det, now);
+	if ((what == FTNL_RING_PROBE || what == FTNL_RING_SUSPECT) &&
+	    ftnl_ring_update_hold(core, now))
+		return FTNL_RING_WAIT;
 	if (what == FTNL_RING_PROBE) {
 		if (core->probes &&
 		    !(core->probe.active && core->probe.target == det->emitter))
@@ -1750,6 +1766,7 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now)
 	if (!core->peers[from].incarnation ||
 	    !ftnl_ring_det_heartbeat(&core->det, from, now))
 		return false;
+	ftnl_ring_epoch_stretch(core, from, now);
 	/* Heard: whatever the probe would say, there is nothing to judge. */
 	core->probe.active = false;
 	return true;
@@ -2218,4 +2235,131 @@ bool ftnl_ring_core_take_timer(struct ftnl_ring_core *core, u64 *at)
 	det->timer_moved = false;
 	*at = det->timer_at;
 	return true;
+}
+
+/* ---- configuration updates (see the comment in core.h) ---------------- */
+
+/**
+ * ftnl_ring_core_set_epoch - this configuration's epoch
+ * @core: the state, before it starts
+ * @epoch: FTNL_A_EPOCH
+ */
+void ftnl_ring_core_set_epoch(struct ftnl_ring_core *core, u32 epoch)
+{
+	core->epoch = epoch;
+}
+
+/**
+ * ftnl_ring_core_updated - this ring replaces one of another epoch
+ * @core: the state, before it starts (after ftnl_ring_core_inherit())
+ * @grace_ns: the update grace (FTNL_A_UPDATE_GRACE_S), from the start on
+ * @prev_observer: the replaced ring's observer as a position of @core,
+ *	this node's own when it is no member any more
+ */
+void ftnl_ring_core_updated(struct ftnl_ring_core *core, u64 grace_ns,
+			    u32 prev_observer)
+{
+	core->update_grace_ns = grace_ns;
+	core->prev_observer = prev_observer < core->det.n ? prev_observer :
+							    core->det.self;
+}
+
+/**
+ * ftnl_ring_core_epoch_heard - a datagram of the node at @pos was accepted
+ * @core: the state
+ * @pos: its sender
+ * @incarnation: the sender incarnation it carried
+ * @epoch: the configuration epoch it carried
+ * @timeout_ns: the d it carried (its sender's configuration's)
+ *
+ * Called before the datagram is acted on, so that a heartbeat is judged
+ * with what it says (ftnl_ring_epoch_stretch()). Within one life of the
+ * sender the epoch only grows: a datagram sent before its update and
+ * overtaken by a later one says nothing any more.
+ *
+ * Return: it was taken (the caller records its epoch and key too).
+ */
+bool ftnl_ring_core_epoch_heard(struct ftnl_ring_core *core, u32 pos,
+				u64 incarnation, u32 epoch, u64 timeout_ns)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (pos == core->det.self)
+		return false;
+	if (peer->epoch_timeout_ns && incarnation == peer->epoch_inc &&
+	    epoch < peer->epoch)
+		return false;
+	if (peer->epoch_timeout_ns && incarnation < peer->epoch_inc)
+		return false;
+	peer->epoch_inc = incarnation;
+	peer->epoch = epoch;
+	peer->epoch_timeout_ns = timeout_ns ? timeout_ns : 1;
+	return true;
+}
+
+/* The node at @pos was heard in this node's epoch or a later one. */
+bool ftnl_ring_core_in_epoch(const struct ftnl_ring_core *core, u32 pos)
+{
+	const struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	return peer->epoch_timeout_ns && peer->epoch >= core->epoch;
+}
+
+/*
+ * Task T2 of an emitter heard in another epoch: it heartbeats at its own
+ * configuration's h, which may be longer than this one's; it is suspected
+ * only after the longer of both d.
+ */
+static void ftnl_ring_epoch_stretch(struct ftnl_ring_core *core, u32 from,
+				    u64 now)
+{
+	const struct ftnl_ring_peer *peer = &core->peers[from];
+	struct ftnl_ring_detector *det = &core->det;
+
+	if (!peer->epoch_timeout_ns || peer->epoch == core->epoch)
+		return;
+	if (now + peer->epoch_timeout_ns > det->susp_deadline)
+		det->susp_deadline = now + peer->epoch_timeout_ns;
+}
+
+/*
+ * The emitter's deadline came during the update grace, and it was never
+ * heard in this configuration: it may not know yet that it is observed (a
+ * node not updated yet) or not run yet (a node being added). It is judged
+ * d after the grace ends instead. Return: held (the timer is set again).
+ */
+static bool ftnl_ring_update_hold(struct ftnl_ring_core *core, u64 now)
+{
+	struct ftnl_ring_detector *det = &core->det;
+
+	if (now >= core->update_until || det->heard_emitter ||
+	    ftnl_ring_core_in_epoch(core, det->emitter))
+		return false;
+	det->susp_deadline = core->update_until + det->timeout_ns;
+	det->stall_grace = false;
+	ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det));
+	return true;
+}
+
+/*
+ * Task T1 during the update grace: the replaced configuration's observer
+ * is heartbeaten too until it is heard in this epoch (it runs this
+ * configuration then, and observes whom it says), it is in D, or the
+ * grace ends. A node not updated yet still observes this one.
+ */
+static void ftnl_ring_update_tick(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_detector *det = &core->det;
+	u32 prev = core->prev_observer;
+
+	if (prev == det->self)
+		return;
+	if (now >= core->update_until || ftnl_bit_test(core->dead, prev) ||
+	    ftnl_ring_core_in_epoch(core, prev)) {
+		core->prev_observer = det->self;
+		return;
+	}
+	if (prev != det->observer && !core->peers[prev].claim_until)
+		ftnl_ring_send(det, out, prev, FTNL_MSG_HEARTBEAT);
 }

@@ -130,6 +130,22 @@
 #define FTNL_RING_COMEBACK_HOLD(det)	(4 * (det)->timeout_ns)
 
 /*
+ * Configuration updates (a rolling update: nodes get a new configuration
+ * one after another, seconds or minutes apart). Every datagram carries its
+ * sender's epoch and d (kmod/wire.h). For the update grace after a ring
+ * replaced one of another epoch (ftnl_ring_core_updated()):
+ *   - an emitter never heard in this configuration (the first, or one
+ *     that replaced a dead one) is not judged before the grace ends plus
+ *     d: it may be a node not updated yet, that does not know it is
+ *     observed, or a node not started yet;
+ *   - it heartbeats the replaced configuration's observer too, until that
+ *     one is heard in this epoch: a node not updated yet still observes it.
+ * At any time, an emitter heard in another epoch is suspected only after
+ * the longer of both d (its configuration's h may be longer than this
+ * one's). After the grace, Algorithm 1's timeouts apply unchanged.
+ */
+
+/*
  * Ring positions: indices 0..n-1 of the id-sorted node table; the ring
  * runs in ascending order, wrapping around.
  */
@@ -325,6 +341,10 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  * @claim_until: it claims to observe this node, which D does not allow
  *	(a live node between them here): heartbeaten too until then, 0 if
  *	no such claim (FTNL_RING_CLAIM_HOLD)
+ * @epoch: the configuration epoch of its last datagram accepted here
+ * @epoch_timeout_ns: the d that datagram carried (its configuration's),
+ *	0 if none was heard yet
+ * @epoch_inc: the sender incarnation that datagram carried
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -347,6 +367,9 @@ struct ftnl_ring_peer {
 	u32 doubt_observer;
 	u8 doubt_state;
 	u64 claim_until;
+	u32 epoch;
+	u64 epoch_timeout_ns;
+	u64 epoch_inc;
 };
 
 /**
@@ -446,6 +469,13 @@ struct ftnl_ring_prober {
  * @ndoubts: peers whose death news is held (their @doubt_until is set)
  * @news_held: death news held (ftnl_ring_core_death_old())
  * @news_stale: held news dropped: its node proved a newer life
+ * @epoch: this configuration's epoch (FTNL_A_EPOCH)
+ * @update_grace_ns: the update grace of ftnl_ring_core_updated(), 0 when
+ *	this ring replaced none of another epoch
+ * @update_until: when that grace ends (set at the start), 0 if none
+ * @prev_observer: the replaced configuration's observer, heartbeaten too
+ *	during the grace until heard in this epoch (this node's own position:
+ *	none, or no more)
  */
 struct ftnl_ring_core {
 	struct ftnl_ring_detector det;
@@ -474,6 +504,10 @@ struct ftnl_ring_core {
 	u32 ndoubts;
 	u64 news_held;
 	u64 news_stale;
+	u32 epoch;
+	u64 update_grace_ns;
+	u64 update_until;
+	u32 prev_observer;
 	unsigned long *dead;
 	struct ftnl_ring_peer *peers;
 };
@@ -574,5 +608,11 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 void ftnl_ring_core_view(const struct ftnl_ring_core *core, u32 pos, u64 now,
 			 struct ftnl_node_view *view);
 bool ftnl_ring_core_take_timer(struct ftnl_ring_core *core, u64 *at);
+void ftnl_ring_core_set_epoch(struct ftnl_ring_core *core, u32 epoch);
+void ftnl_ring_core_updated(struct ftnl_ring_core *core, u64 grace_ns,
+			    u32 prev_observer);
+bool ftnl_ring_core_epoch_heard(struct ftnl_ring_core *core, u32 pos,
+				u64 incarnation, u32 epoch, u64 timeout_ns);
+bool ftnl_ring_core_in_epoch(const struct ftnl_ring_core *core, u32 pos);
 
 #endif /* _FTNL_RING_CORE_H */

@@ -501,6 +501,7 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	/* Late by more than h: the local health rule wants to know. */
 	ftnl_ring_self_late(ring, due, now);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
+	ftnl_transport_expire_key(&ring->xport, ktime_to_ns(now));
 	/* No judgement due: what the test stall held back is read now. */
 	if (ktime_after(hrtimer_get_expires(&ring->susp_timer), now))
 		ftnl_ring_stall_backlog(ring, now);
@@ -718,12 +719,14 @@ static void ftnl_ring_renew(struct ftnl_ring *ring, u64 heard)
  * @pos: the sender's position
  * @hdr: the datagram's header (type already checked)
  * @payload: its payload, hdr->payload_len bytes
+ * @prev_key: its MAC is the previous key's (the update grace)
  *
  * Called in softirq by the receive path once size, magic, version, cluster,
  * sender, destination and MAC are checked.
  */
 void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
-		  const struct ftnl_wire_hdr *hdr, const u8 *payload)
+		  const struct ftnl_wire_hdr *hdr, const u8 *payload,
+		  bool prev_key)
 {
 	ktime_t now = ktime_get();
 	struct ftnl_ring_sink out;
@@ -757,6 +760,15 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 		ftnl_transport_drop(&ring->xport, drop);
 		goto sync;
 	}
+	if (prev_key)
+		ftnl_ring_count(ring, FTNL_A_STATS_PREV_KEY_RECV);
+	/* Which key it verifies, and how its configuration judges. */
+	if (ftnl_ring_core_epoch_heard(&ring->core, pos, hdr->incarnation,
+				       hdr->epoch,
+				       (u64)hdr->timeout_us * NSEC_PER_USEC))
+		WRITE_ONCE(ring->xport.peer_seen[pos],
+			   hdr->epoch | FTNL_PEER_KNOWN |
+			   (prev_key ? FTNL_PEER_PREV : 0));
 
 	switch (hdr->type) {
 	case FTNL_MSG_HEARTBEAT:
@@ -837,6 +849,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 				  (u64)cluster->flap_window_s * NSEC_PER_SEC);
 	ftnl_ring_core_set_rules(&ring->core, cluster->quorum == FTNL_QUORUM_ON,
 				 true);
+	ftnl_ring_core_set_epoch(&ring->core, cluster->epoch);
 	if (cluster->timeout_min_us)
 		ftnl_ring_det_set_adaptive(&ring->core.det,
 					   (u64)cluster->timeout_min_us * NSEC_PER_USEC,
@@ -900,7 +913,9 @@ static bool ftnl_node_same_endpoint(const struct ftnl_node *a,
 
 /*
  * What the replaced ring @prev knew of every member that stays (same id,
- * same address and port): state, D, incarnations, anti-replay windows.
+ * same address and port): state, D, incarnations, anti-replay windows,
+ * the epoch and key of its last datagram; a new member is taken to run
+ * this configuration (it signs and checks with its key).
  * @prev is stopped: nothing changes it any more. Under @ring's lock.
  * An expelled @prev passes on its windows only: this node is a new
  * incarnation (see ftnl_nl_cluster_set()), and the deaths its dead life
@@ -923,8 +938,12 @@ static void ftnl_ring_inherit(struct ftnl_ring *ring,
 		if (pos == cluster->self_index)
 			continue;
 		was = ftnl_cluster_find(old, cluster->nodes[pos].id);
-		if (!was || !ftnl_node_same_endpoint(was, &cluster->nodes[pos]))
+		if (!was || !ftnl_node_same_endpoint(was, &cluster->nodes[pos])) {
+			/* Only this configuration names it: it has its key. */
+			WRITE_ONCE(ring->xport.peer_seen[pos],
+				   cluster->epoch | FTNL_PEER_KNOWN);
 			continue;
+		}
 		old_pos = was - old->nodes;
 		peer = &prev->core.peers[old_pos];
 		observer = ftnl_ring_pos_of(ring, old->nodes[peer->observer].id);
@@ -934,6 +953,28 @@ static void ftnl_ring_inherit(struct ftnl_ring *ring,
 		ftnl_transport_replay_copy(&ring->xport, pos, &prev->xport,
 					   old_pos);
 	}
+}
+
+/*
+ * A configuration of another epoch replaces @prev's: for the update grace,
+ * its observer is heartbeaten too and the first emitter waited for
+ * (ftnl_ring_core_updated()). Under @ring's lock.
+ */
+static void ftnl_ring_updated(struct ftnl_ring *ring,
+			      const struct ftnl_ring *prev)
+{
+	const struct ftnl_cluster *old = prev->cluster;
+	u32 observer = ring->core.det.self;
+
+	if (old->epoch == ring->cluster->epoch)
+		return;
+	if (prev->core.det.observer != prev->core.det.self &&
+	    old->self_id == ring->cluster->self_id)
+		observer = ftnl_ring_pos_of(ring,
+					    old->nodes[prev->core.det.observer].id);
+	ftnl_ring_core_updated(&ring->core,
+			       (u64)ring->cluster->update_grace_s * NSEC_PER_SEC,
+			       observer);
 }
 
 /**
@@ -960,6 +1001,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 		ftnl_ring_inherit(ring, prev);
 		if (prev->core.incarnation == ring->core.incarnation)
 			ring->life_start_real = prev->life_start_real;
+		ftnl_ring_updated(ring, prev);
 	}
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);

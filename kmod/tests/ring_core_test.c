@@ -1924,6 +1924,111 @@ static void test_comeback(const void *arg)
 	TAP_CHECK(ftnl_ring_core_fenced(&x.core, 10));
 }
 
+/*
+ * A rolling update (ftnl_ring_core_updated()): node 2 of 5 runs epoch 2
+ * while others may still run epoch 1. An emitter never heard in this
+ * configuration is judged only d after the update grace (it may not know
+ * yet that it is observed, or not run yet), even once a new emitter
+ * replaced a dead one; the
+ * replaced configuration's observer (4 here) is heartbeaten too until it
+ * is heard in epoch 2, or the grace ends; an emitter heard in epoch 1
+ * with a longer d is judged by that d.
+ */
+static void test_rolling_update(const void *arg)
+{
+	const u64 update = 60ULL * 1000000000ULL;
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_epoch(&x.core, 2);
+	ftnl_ring_core_updated(&x.core, update, 4);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + GRACE);
+	/* Not heard by the boot grace's end: held until the update's, + d. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + GRACE, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1000 + update + D);
+	clear(&x);
+	/* T1: observer 3, NEW_OBSERVER to 1, and the previous observer 4. */
+	ftnl_ring_core_tick(&x.core, 2000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 3);
+	TAP_CHECK_INT(x.rec.to[0], 3);
+	TAP_CHECK_INT(x.rec.to[2], 4);
+	TAP_CHECK_INT(x.rec.type[2], FTNL_MSG_HEARTBEAT);
+	clear(&x);
+	/* Heard in epoch 1: not updated yet, still heartbeaten. */
+	ftnl_ring_core_epoch_heard(&x.core, 4, 7, 1, D);
+	TAP_CHECK(!ftnl_ring_core_in_epoch(&x.core, 4));
+	ftnl_ring_core_tick(&x.core, 3000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 3);
+	TAP_CHECK_INT(x.rec.to[2], 4);
+	clear(&x);
+	/* Heard in epoch 2: it observes whom its configuration says. */
+	TAP_CHECK(ftnl_ring_core_epoch_heard(&x.core, 4, 7, 2, D));
+	TAP_CHECK(ftnl_ring_core_in_epoch(&x.core, 4));
+	/* One sent before its update, overtaken: says nothing any more. */
+	TAP_CHECK(!ftnl_ring_core_epoch_heard(&x.core, 4, 7, 1, D));
+	TAP_CHECK(ftnl_ring_core_in_epoch(&x.core, 4));
+	ftnl_ring_core_tick(&x.core, 4000, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+	TAP_CHECK_INT(x.core.prev_observer, 2);
+	clear(&x);
+	/* Emitter 1 heard in epoch 1 with d = 5D: judged after 5D. */
+	TAP_CHECK_INT(admit(&x, 1, 7, 4500), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_epoch_heard(&x.core, 1, 7, 1, 5 * D);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 5000));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 5000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 5000 + 5 * D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 5000 + 5 * D, &x.out),
+		      FTNL_RING_SUSPECT);
+	/* Heard in this epoch: this configuration's d again. */
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_epoch(&x.core, 2);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + GRACE);
+	TAP_CHECK_INT(admit(&x, 1, 7, 4500), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_epoch_heard(&x.core, 1, 7, 2, 5 * D);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 5000));
+	TAP_CHECK_UINT(timer(&x), 5000 + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 5000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	/*
+	 * During the grace: emitter 1 dies, emitter 0 takes over, never
+	 * heard: held to the grace's end + d; heard: d again.
+	 */
+	node_init(&x, 5, 2);
+	ftnl_ring_core_set_epoch(&x.core, 2);
+	ftnl_ring_core_updated(&x.core, update, 2);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK_INT(admit(&x, 1, 7, 1500), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_epoch_heard(&x.core, 1, 7, 2, D);
+	TAP_CHECK(ftnl_ring_core_heartbeat(&x.core, 1, 2000));
+	timer(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 2000 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	TAP_CHECK_UINT(timer(&x), 2000 + D + 2 * D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 2000 + 3 * D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 1000 + update + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + update + D,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK(ftnl_bit_test(x.dead, 0));
+	/* No update: no previous observer; the grace ends: no more. */
+	node_init(&x, 5, 2);
+	ftnl_ring_core_updated(&x.core, 500, 0);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, 1400, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 3);
+	TAP_CHECK_INT(x.rec.to[2], 0);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, 1500, &x.out);
+	TAP_CHECK_INT(x.rec.nsent, 2);
+}
+
 int main(void)
 {
 	tap_add(test_start_tick, NULL,
@@ -1976,5 +2081,7 @@ int main(void)
 		"every claimant D does not allow is heartbeaten; a claim not renewed ends after 4d");
 	tap_add(test_news_older_than_life, NULL,
 		"death news older than this life is held until its node proves a newer one, or for 2d");
+	tap_add(test_rolling_update, NULL,
+		"rolling update: an emitter unheard in the epoch waits for the grace, previous observer heartbeaten until heard in the epoch, the longer d of another epoch");
 	return tap_run();
 }

@@ -94,6 +94,11 @@
  * one replaced - and whose JOIN had reached every member, h + 2t - before
  * the publisher's own life began.
  *
+ * Mode rolling: a new configuration rolled out node by node with crashes
+ * (a new key, h and d, a node added or removed; see its section below):
+ * no running node is ever put in D, and at the end every node runs the
+ * new configuration with the exact D and the ring closed.
+ *
  *   ring-dst [SCHEDULES [FIRST_SEED]]   TAP; a failing seed is printed and
  *                                       replays alone: ring-dst 1 SEED
  *                                       (RING_DST_TRACE=1: every event)
@@ -2035,11 +2040,785 @@ static void test_splits(const void *arg)
 		 majority, sum.events);
 }
 
+/* ---- mode rolling: a new configuration, node by node ------------------ */
+
+/*
+ * Mode rolling (Documentation/ring.rst, "Rolling updates"): n0 = 3..10
+ * nodes (ids 2, 4, ...) run epoch 1 (h = 10 ms, d = 50 ms, key 1); then
+ * each gets epoch 2, one after another in a random order, the whole
+ * rollout within the update grace G (2 to 4 s): one or more of a new key,
+ * a new h and d (h 5 to 80 ms, d 3h to 5h: h may exceed the old d), one
+ * node added (an odd id, anywhere in the ring; it starts last), one
+ * removed (it leaves before the rollout, as the admin guide says, and is
+ * not updated). Up to two
+ * nodes crash at random times, before, during or after the rollout. Each
+ * node runs the very core the module runs, with the module's transport
+ * rules modelled: a datagram carries its sender's epoch, d and key; the
+ * receiver accepts its current key, or its previous one within the grace
+ * (ftnl_wire_sign_prev() picks the key to sign with); a ring replaced
+ * inherits every member that stays (ftnl_ring_core_inherit()) and is told
+ * of the update (ftnl_ring_core_updated()). Delays are drawn in [1, t],
+ * t at most half of the smaller d - h. The boot grace is 0.5 s here
+ * (30 s in the module: it would hide the update grace).
+ *
+ * Checked: no node is ever put in D while it runs (no false suspicion,
+ * during the rollout or after it); nobody is expelled or resigns; at the
+ * end every running node is in epoch 2, its D is exactly the crashed
+ * nodes of the new table, and it observes its closest live predecessor
+ * and heartbeats its closest live successor (NEW_OBSERVER claims settled).
+ */
+#define ROLL_IDS	24
+#define ROLL_BOOT_NS	(500 * MS)
+#define ROLL_HEAP	65536u
+/* What a peer's last datagram said, as the transport's FTNL_PEER_* do. */
+#define ROLL_KNOWN	0x100000000ULL
+#define ROLL_PREV	0x200000000ULL
+
+enum {
+	ROLL_TICK, ROLL_TIMER, ROLL_MSG, ROLL_UPDATE, ROLL_START, ROLL_CRASH,
+	ROLL_STOP,
+};
+
+enum { ROLL_RING, ROLL_BCAST, ROLL_PROBE, ROLL_WELCOME };
+
+enum { ROLL_ADD = 1, ROLL_REMOVE = 2, ROLL_TIMING = 4, ROLL_KEY = 8 };
+
+struct roll_ev {
+	u64 time, seq;
+	u8 type, kind, wire;
+	bool alive;
+	u32 node, from;		/* ids; ROLL_TICK, ROLL_TIMER: from = gen */
+	u32 a, b;		/* BCAST: failed, observer; PROBE: target, origin;
+				 * WELCOME: a = D, a bit per id
+				 */
+	u32 epoch, key, probe_id;
+	u64 timeout_ns, inc, sinc, echo, dseq;
+};
+
+struct roll_cfg {
+	u32 n;
+	u32 ids[ROLL_IDS];
+	u64 h, d;
+	u32 key, epoch;
+};
+
+struct roll_node {
+	struct ftnl_ring_core core;
+	unsigned long dead[1];
+	struct ftnl_ring_peer peers[ROLL_IDS];
+	u64 seen[ROLL_IDS];	/* by id: what its last datagram said */
+	u64 tx_seq[ROLL_IDS];	/* by id: the transport's numbers */
+	struct ftnl_replay rx[ROLL_IDS];	/* by id: its replay windows */
+	int cfg;		/* -1: not running yet */
+	bool crashed, stopped, member;
+	u64 inc;
+	u32 timer_gen, tick_gen;
+	u32 prev_key;		/* 0: none */
+	u64 prev_until;
+	struct roll_ev arpq[ARPQ_LEN];	/* sent to it before it started */
+	u32 narpq;
+};
+
+struct roll {
+	struct dst *s;		/* seed, rng, now, fail() */
+	struct roll_cfg cfg[2];
+	struct roll_node node[ROLL_IDS];
+	struct roll_ev heap[ROLL_HEAP];
+	u32 nheap;
+	u64 seq, t_ns, grace_ns;
+	u32 changes, added, removed, cur;
+	bool quorum;
+	u64 events, prev_key_rx, cross_epoch_hb;
+};
+
+static int roll_pos(const struct roll_cfg *c, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ids[i] == id)
+			return (int)i;
+	return -1;
+}
+
+static bool roll_ev_before(const struct roll_ev *a, const struct roll_ev *b)
+{
+	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
+}
+
+static void roll_push(struct roll *r, struct roll_ev ev)
+{
+	u32 i;
+
+	if (r->nheap == ROLL_HEAP) {
+		fail(r->s, "rolling: event heap full");
+		return;
+	}
+	ev.seq = r->seq++;
+	i = r->nheap++;
+	while (i && roll_ev_before(&ev, &r->heap[(i - 1) / 2])) {
+		r->heap[i] = r->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	r->heap[i] = ev;
+}
+
+static struct roll_ev roll_pop(struct roll *r)
+{
+	struct roll_ev top = r->heap[0], last = r->heap[--r->nheap];
+	u32 i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= r->nheap)
+			break;
+		if (c + 1 < r->nheap &&
+		    roll_ev_before(&r->heap[c + 1], &r->heap[c]))
+			c++;
+		if (!roll_ev_before(&r->heap[c], &last))
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	r->heap[i] = last;
+	return top;
+}
+
+static bool roll_running(const struct roll *r, u32 id)
+{
+	const struct roll_node *x = &r->node[id];
+
+	return x->cfg >= 0 && !x->crashed && !x->stopped;
+}
+
+/*
+ * A datagram from the current node, signed as the transport does: with the
+ * current key, and a spare copy with the previous one to a peer that may
+ * not hold the current key yet, under one number.
+ */
+static void roll_send_msg(struct roll *r, u32 to, struct roll_ev ev)
+{
+	struct roll_node *x = &r->node[r->cur];
+	const struct roll_cfg *c = &r->cfg[x->cfg];
+	u64 seen = x->seen[to];
+	enum ftnl_wire_sign sign = ftnl_wire_sign(x->prev_key &&
+						  r->s->now < x->prev_until,
+						  c->epoch, seen & ROLL_KNOWN,
+						  (u32)seen, seen & ROLL_PREV);
+	int pos = roll_pos(c, to);
+
+	ev.type = ROLL_MSG;
+	ev.node = to;
+	ev.from = r->cur;
+	ev.epoch = c->epoch;
+	ev.timeout_ns = x->core.det.timeout_ns;
+	ev.sinc = x->inc;
+	ev.echo = pos >= 0 ? x->core.peers[pos].heard : 0;
+	ev.dseq = ++x->tx_seq[to];
+	ev.key = c->key;
+	ev.time = r->s->now + rnd_in(r->s, 1, r->t_ns);
+	roll_push(r, ev);
+	if (sign != FTNL_SIGN_BOTH)
+		return;
+	ev.key = x->prev_key;
+	ev.time = r->s->now + rnd_in(r->s, 1, r->t_ns);
+	roll_push(r, ev);
+}
+
+static u32 roll_id(const struct roll *r, u32 pos)
+{
+	return r->cfg[r->node[r->cur].cfg].ids[pos];
+}
+
+static void roll_sink_send(void *ctx, u32 to, u8 type)
+{
+	struct roll *r = ctx;
+
+	roll_send_msg(r, roll_id(r, to),
+		      (struct roll_ev){ .kind = ROLL_RING, .wire = type });
+}
+
+static void roll_sink_failed(void *ctx, u32 pos, bool originate)
+{
+	struct roll *r = ctx;
+	struct roll_node *x = &r->node[r->cur];
+	const struct ftnl_ring_peer *peer = &x->core.peers[pos];
+	const struct roll_cfg *c = &r->cfg[x->cfg];
+	u32 id = c->ids[pos], i;
+
+	if (roll_running(r, id) || (id == r->added && r->node[id].cfg < 0 &&
+				    !r->node[id].crashed))
+		fail(r->s, "node %u put running node %u in D at %llu ms (%s)",
+		     r->cur, id, r->s->now / MS,
+		     originate ? "observed" : "broadcast");
+	if (trace)
+		fprintf(stderr, "%llu us: rolling: node %u: node %u dead (%s)\n",
+			r->s->now / 1000, r->cur, id,
+			originate ? "observed" : "broadcast");
+	if (!originate)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (c->ids[i] != r->cur)
+			roll_send_msg(r, c->ids[i], (struct roll_ev){
+				.kind = ROLL_BCAST,
+				.a = id,
+				.b = c->ids[peer->observer],
+				.inc = peer->dead_incarnation ?
+				       peer->dead_incarnation : peer->incarnation,
+			});
+}
+
+static void roll_sink_probe(void *ctx, u32 to, u8 type,
+			    const struct ftnl_ring_probe *probe)
+{
+	struct roll *r = ctx;
+
+	roll_send_msg(r, roll_id(r, to), (struct roll_ev){
+		.kind = ROLL_PROBE,
+		.wire = type,
+		.a = roll_id(r, probe->target),
+		.b = roll_id(r, probe->origin),
+		.alive = probe->alive,
+		.probe_id = probe->id,
+	});
+}
+
+static void roll_sink_resigned(void *ctx, u8 why)
+{
+	struct roll *r = ctx;
+
+	fail(r->s, "node %u resigned (%u) at %llu ms", r->cur, why,
+	     r->s->now / MS);
+}
+
+static void roll_sink_expel(void *ctx, u32 to, u64 incarnation)
+{
+	struct roll *r = ctx;
+
+	roll_send_msg(r, roll_id(r, to), (struct roll_ev){
+		.kind = ROLL_RING, .wire = FTNL_MSG_EXPELLED,
+		.inc = incarnation,
+	});
+}
+
+/* Heard first while D is not empty: D, by id (kmod/bcast's welcome). */
+static void roll_sink_welcome(void *ctx, u32 pos)
+{
+	struct roll *r = ctx;
+	struct roll_node *x = &r->node[r->cur];
+	u32 p, mask = 0;
+
+	for (p = 0; p < x->core.det.n; p++)
+		if (ftnl_bit_test(x->dead, p))
+			mask |= 1U << roll_id(r, p);
+	roll_send_msg(r, roll_id(r, pos), (struct roll_ev){
+		.kind = ROLL_WELCOME, .a = mask,
+		.inc = x->core.peers[pos].incarnation,
+	});
+}
+
+static void roll_sink_expelled(void *ctx)
+{
+	struct roll *r = ctx;
+
+	fail(r->s, "node %u expelled at %llu ms", r->cur, r->s->now / MS);
+}
+
+static const struct ftnl_ring_sink *roll_sink(struct roll *r, u32 id,
+					      struct ftnl_ring_sink *out)
+{
+	r->cur = id;
+	*out = (struct ftnl_ring_sink){
+		.send = roll_sink_send,
+		.failed = roll_sink_failed,
+		.probe = roll_sink_probe,
+		.resigned = roll_sink_resigned,
+		.expel = roll_sink_expel,
+		.expelled = roll_sink_expelled,
+		.ctx = r,
+		.welcome = roll_sink_welcome,
+	};
+	return out;
+}
+
+static void roll_sync_timer(struct roll *r, u32 id)
+{
+	struct roll_node *x = &r->node[id];
+	u64 at;
+
+	if (!ftnl_ring_core_take_timer(&x->core, &at))
+		return;
+	roll_push(r, (struct roll_ev){
+		.time = at > r->s->now ? at : r->s->now,
+		.type = ROLL_TIMER, .node = id, .from = ++x->timer_gen,
+	});
+}
+
+/* Node @id starts configuration @k: a fresh ring, or one replacing its own. */
+static void roll_start(struct roll *r, u32 id, int k)
+{
+	struct roll_node *x = &r->node[id], old = *x;
+	const struct roll_cfg *c = &r->cfg[k];
+	struct ftnl_ring_sink out;
+	u32 pos, self = (u32)roll_pos(c, id);
+	int was;
+
+	memset(x->dead, 0, sizeof(x->dead));
+	memset(x->peers, 0, sizeof(x->peers));
+	ftnl_ring_core_init(&x->core, c->n, self, c->h, c->d, x->inc, x->dead,
+			    x->peers);
+	x->core.det.boot_grace_ns = ROLL_BOOT_NS;
+	ftnl_ring_core_set_rules(&x->core, r->quorum, true);
+	/* The module's default: rejoin auto (no node restarts here). */
+	ftnl_ring_core_set_rejoin(&x->core, true, FLAP_K, FLAP_W_NS);
+	ftnl_ring_core_set_epoch(&x->core, c->epoch);
+	if (old.cfg >= 0) {
+		const struct roll_cfg *o = &r->cfg[old.cfg];
+		u32 obs = old.core.det.observer;
+
+		/* ftnl_ring_inherit(): every member that stays. */
+		for (pos = 0; pos < c->n; pos++) {
+			const struct ftnl_ring_peer *p;
+			int q;
+
+			was = roll_pos(o, c->ids[pos]);
+			if (pos == self || was < 0)
+				continue;
+			p = &old.peers[was];
+			q = roll_pos(c, o->ids[p->observer]);
+			ftnl_ring_core_inherit(&x->core, pos, p,
+					       q < 0 ? self : (u32)q);
+		}
+		/* ftnl_transport_replay_copy() and the previous key. */
+		if (o->key != c->key) {
+			for (pos = 0; pos < ROLL_IDS; pos++)
+				x->seen[pos] = x->seen[pos] & ROLL_PREV ? 0 :
+					       x->seen[pos] | ROLL_PREV;
+			x->prev_key = o->key;
+			x->prev_until = r->s->now + r->grace_ns;
+		}
+		/* A new member runs this configuration (ftnl_ring_inherit()). */
+		for (pos = 0; pos < c->n; pos++)
+			if (roll_pos(o, c->ids[pos]) < 0)
+				x->seen[c->ids[pos]] = c->epoch | ROLL_KNOWN;
+		was = roll_pos(c, o->ids[obs]);
+		if (o->epoch != c->epoch)
+			ftnl_ring_core_updated(&x->core, r->grace_ns,
+					       obs == old.core.det.self ||
+					       was < 0 ? self : (u32)was);
+	}
+	x->cfg = k;
+	x->timer_gen++;
+	x->tick_gen++;
+	ftnl_ring_core_start(&x->core, r->s->now, roll_sink(r, id, &out));
+	roll_sync_timer(r, id);
+	for (pos = 0; pos < x->narpq; pos++) {
+		struct roll_ev q = x->arpq[pos];
+
+		if (q.time + 1000 * MS < r->s->now)
+			continue;
+		q.time = r->s->now + rnd_in(r->s, 1, r->t_ns);
+		roll_push(r, q);
+	}
+	x->narpq = 0;
+	roll_push(r, (struct roll_ev){
+		.time = r->s->now, .type = ROLL_TICK, .node = id,
+		.from = x->tick_gen,
+	});
+}
+
+static void roll_rx(struct roll *r, const struct roll_ev *ev)
+{
+	struct roll_node *x = &r->node[ev->node];
+	const struct roll_cfg *c;
+	struct ftnl_ring_sink out;
+	bool prev = false;
+	int from, a, b;
+
+	if (trace && ev->kind == ROLL_BCAST)
+		fprintf(stderr, "%llu us: rolling: %u bcast from %u about %u key %u epoch %u\n",
+			r->s->now / 1000, ev->node, ev->from, ev->a, ev->key,
+			ev->epoch);
+	if (!roll_running(r, ev->node)) {
+		/*
+		 * Not started yet: the sender's neighbour table queues it
+		 * while the address does not answer, for about a second.
+		 */
+		if (x->cfg < 0 && !x->crashed && x->narpq < ARPQ_LEN)
+			x->arpq[x->narpq++] = *ev;
+		return;
+	}
+	c = &r->cfg[x->cfg];
+	from = roll_pos(c, ev->from);
+	if (from < 0)
+		return;		/* unknown-sender */
+	if (ev->key != c->key) {
+		if (!x->prev_key || ev->key != x->prev_key ||
+		    r->s->now >= x->prev_until)
+			return;	/* bad MAC */
+		prev = true;
+	}
+	/* The transport's replay window (one life per node here). */
+	if (!ftnl_replay_accept(&x->rx[ev->from], ev->dseq))
+		return;
+	roll_sink(r, ev->node, &out);
+	if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_EXPELLED) {
+		ftnl_ring_core_expelled_rx(&x->core, (u32)from, ev->inc, &out);
+		roll_sync_timer(r, ev->node);
+		return;
+	}
+	switch (ftnl_ring_core_admit(&x->core, (u32)from, ev->sinc, ev->echo,
+				     r->s->now, &out)) {
+	case FTNL_RING_ACCEPT:
+	case FTNL_RING_ACCEPT_NEW:
+		break;
+	case FTNL_RING_UNPINNED:	/* acted on, but a LEAVE (ring.c) */
+		if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_LEAVE) {
+			roll_sync_timer(r, ev->node);
+			return;
+		}
+		break;
+	default:
+		roll_sync_timer(r, ev->node);
+		return;
+	}
+	r->prev_key_rx += prev;
+	if (ftnl_ring_core_epoch_heard(&x->core, (u32)from, ev->sinc,
+				       ev->epoch, ev->timeout_ns))
+		x->seen[ev->from] = ev->epoch | ROLL_KNOWN |
+				    (prev ? ROLL_PREV : 0);
+	a = roll_pos(c, ev->a);
+	b = roll_pos(c, ev->b);
+	if (ev->kind == ROLL_WELCOME) {
+		u32 id;
+
+		if (!ftnl_ring_core_welcome(&x->core, ev->inc, r->s->now))
+			goto out;
+		for (id = 0; id < ROLL_IDS; id++) {
+			a = roll_pos(c, id);
+			if (ev->a >> id & 1 && a >= 0)
+				ftnl_ring_core_death_heard(&x->core, (u32)a,
+							   FTNL_NODE_STATE_DEAD,
+							   1000 + id, (u32)from,
+							   r->s->now, &out);
+		}
+	} else if (ev->kind == ROLL_BCAST && a >= 0) {
+		ftnl_ring_core_death_heard(&x->core, (u32)a,
+					   FTNL_NODE_STATE_DEAD, ev->inc,
+					   b < 0 ? x->core.det.self : (u32)b,
+					   r->s->now, &out);
+	} else if (ev->kind == ROLL_PROBE && a >= 0 && b >= 0) {
+		const struct ftnl_ring_probe probe = {
+			.target = (u32)a, .origin = (u32)b,
+			.alive = ev->alive, .id = ev->probe_id,
+		};
+
+		ftnl_ring_core_probe_rx(&x->core, (u32)from, ev->wire, &probe,
+					r->s->now, &out);
+	} else if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_HEARTBEAT) {
+		if (trace)
+			fprintf(stderr, "%llu us: rolling: %u hb from %u epoch %u d %llu\n",
+				r->s->now / 1000, ev->node, ev->from, ev->epoch,
+				ev->timeout_ns / 1000);
+		if (ftnl_ring_core_heartbeat(&x->core, (u32)from, r->s->now) &&
+		    ev->epoch != c->epoch)
+			r->cross_epoch_hb++;
+	} else if (ev->kind == ROLL_RING &&
+		   ev->wire == FTNL_MSG_NEW_OBSERVER) {
+		ftnl_ring_core_new_observer(&x->core, (u32)from, r->s->now,
+					    &out);
+	} else if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_LEAVE) {
+		ftnl_ring_core_leave_rx(&x->core, (u32)from, r->s->now, &out);
+	} else if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_HELLO) {
+		ftnl_ring_core_hello_rx(&x->core, (u32)from, r->s->now, &out);
+	}
+out:
+	roll_sync_timer(r, ev->node);
+}
+
+/* The end: epoch 2 everywhere, D exact, the ring closed over the live. */
+static void roll_check_end(struct roll *r)
+{
+	const struct roll_cfg *c = &r->cfg[1];
+	u32 id, pos, k;
+
+	for (id = 0; id < ROLL_IDS && !r->s->bad; id++) {
+		struct roll_node *x = &r->node[id];
+		u32 self, want_e = 0, want_o = 0;
+		bool found_e = false;
+
+		if (!roll_running(r, id) || id == r->removed)
+			continue;
+		if (x->cfg != 1) {
+			fail(r->s, "node %u still runs epoch 1", id);
+			return;
+		}
+		self = x->core.det.self;
+		for (pos = 0; pos < c->n; pos++) {
+			bool up = roll_running(r, c->ids[pos]);
+			bool alive = x->peers[pos].state ==
+				     FTNL_NODE_STATE_ALIVE;
+
+			if (pos == self)
+				continue;
+			if (up != !ftnl_bit_test(x->dead, pos) || up != alive) {
+				fail(r->s, "end: node %u holds node %u %s", id,
+				     c->ids[pos], up ? "dead" : "alive");
+				return;
+			}
+		}
+		for (k = 1; k < c->n; k++) {
+			u32 p = (self + c->n - k) % c->n;
+
+			if (roll_running(r, c->ids[p])) {
+				want_e = p;
+				found_e = true;
+				break;
+			}
+		}
+		for (k = 1; k < c->n; k++) {
+			u32 p = (self + k) % c->n;
+
+			if (roll_running(r, c->ids[p])) {
+				want_o = p;
+				break;
+			}
+		}
+		if (!found_e)
+			continue;
+		if (!x->core.det.observing || x->core.det.emitter != want_e ||
+		    x->core.det.observer != want_o)
+			fail(r->s, "end: node %u observes %u (want %u), heartbeats %u (want %u)",
+			     id, c->ids[x->core.det.emitter], c->ids[want_e],
+			     c->ids[x->core.det.observer], c->ids[want_o]);
+	}
+}
+
+static int run_rolling(struct roll *r, struct dst *s, u64 seed)
+{
+	u32 order[ROLL_IDS], n0, i, j, crashes;
+	u64 t, last, end;
+
+	memset(r, 0, sizeof(*r));
+	s->seed = seed;
+	s->rng = seed;
+	s->now = 0;
+	s->bad = false;
+	s->why[0] = 0;
+	r->s = s;
+	n0 = (u32)rnd_in(s, 3, 10);
+	r->changes = (u32)rnd_in(s, 1, 15);
+	if (n0 < 4)
+		r->changes &= ~ROLL_REMOVE;
+	if (!r->changes)
+		r->changes = ROLL_KEY;
+	r->added = ROLL_IDS;
+	r->removed = ROLL_IDS;
+	r->cfg[0] = (struct roll_cfg){ .n = n0, .h = H_NS, .d = D_NS,
+				       .key = 1, .epoch = 1 };
+	for (i = 0; i < n0; i++)
+		r->cfg[0].ids[i] = 2 * i + 2;
+	r->cfg[1] = r->cfg[0];
+	r->cfg[1].epoch = 2;
+	if (r->changes & ROLL_KEY)
+		r->cfg[1].key = 2;
+	if (r->changes & ROLL_TIMING) {
+		r->cfg[1].h = rnd_in(s, 5, 80) * MS;
+		r->cfg[1].d = r->cfg[1].h * rnd_in(s, 3, 5);
+	}
+	if (r->changes & ROLL_REMOVE) {
+		r->removed = r->cfg[0].ids[rnd(s) % n0];
+		r->cfg[1].n = 0;
+		for (i = 0; i < n0; i++)
+			if (r->cfg[0].ids[i] != r->removed)
+				r->cfg[1].ids[r->cfg[1].n++] = r->cfg[0].ids[i];
+	}
+	if (r->changes & ROLL_ADD) {
+		r->added = 2 * (u32)rnd_in(s, 0, n0) + 1;
+		for (i = r->cfg[1].n++; i && r->cfg[1].ids[i - 1] > r->added; i--)
+			r->cfg[1].ids[i] = r->cfg[1].ids[i - 1];
+		r->cfg[1].ids[i] = r->added;
+	}
+	t = (r->cfg[0].d - r->cfg[0].h) / 2;
+	if ((r->cfg[1].d - r->cfg[1].h) / 2 < t)
+		t = (r->cfg[1].d - r->cfg[1].h) / 2;
+	r->t_ns = rnd_in(s, MS / 10, t);
+	r->grace_ns = rnd_in(s, 2000, 4000) * MS;
+	r->quorum = rnd(s) % 2;
+	for (i = 0; i < ROLL_IDS; i++) {
+		r->node[i].cfg = -1;
+		r->node[i].inc = 1000 + i;
+	}
+	/* Epoch 1 starts within 100 ms; the updates from 1 s on. */
+	for (i = 0; i < n0; i++)
+		roll_push(r, (struct roll_ev){
+			.time = rnd_in(s, 1, 100 * MS), .type = ROLL_START,
+			.node = r->cfg[0].ids[i],
+		});
+	for (i = 0; i < n0; i++)
+		order[i] = r->cfg[0].ids[i];
+	for (i = n0; i > 1; i--) {
+		u32 tmp;
+
+		j = (u32)(rnd(s) % i);
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+	last = 1000 * MS;
+	for (i = 0; i < n0; i++) {
+		if (order[i] == r->removed)
+			continue;
+		roll_push(r, (struct roll_ev){
+			.time = last, .type = ROLL_UPDATE, .node = order[i],
+		});
+		last += rnd_in(s, 0, (r->grace_ns - 500 * MS) / n0);
+	}
+	if (r->added != ROLL_IDS)
+		roll_push(r, (struct roll_ev){
+			.time = last + rnd_in(s, 0, 200 * MS),
+			.type = ROLL_START, .node = r->added,
+		});
+	/*
+	 * It leaves before the rollout (the admin guide's procedure: once
+	 * its emitter is updated, nobody heartbeats it any more, and it
+	 * would accuse its emitter to the nodes not updated yet; a silent
+	 * stop would be judged by helpers that no longer know it).
+	 */
+	if (r->removed != ROLL_IDS)
+		roll_push(r, (struct roll_ev){
+			.time = rnd_in(s, 500 * MS, 900 * MS),
+			.type = ROLL_STOP, .node = r->removed });
+	crashes = (u32)rnd_in(s, 0, n0 >= 6 ? 2 : 1);
+	/* With the quorum rule, a majority of both tables stays up. */
+	if (r->quorum) {
+		u32 rem = r->removed != ROLL_IDS;
+		u32 max0 = n0 - rem - n0 / 2 - 1;
+		u32 max1 = r->cfg[1].n - r->cfg[1].n / 2 - 1 -
+			   (r->added != ROLL_IDS);
+
+		if (crashes > max0)
+			crashes = max0;
+		if (crashes > max1)
+			crashes = max1;
+	}
+	for (i = 0; i < crashes; i++) {
+		u32 id = r->cfg[0].ids[rnd(s) % n0];
+
+		if (id != r->removed)
+			roll_push(r, (struct roll_ev){
+				.time = rnd_in(s, 500 * MS, last + r->grace_ns),
+				.type = ROLL_CRASH, .node = id });
+	}
+	end = last + r->grace_ns + 500 * MS + 40 * (r->cfg[0].d + r->cfg[1].d);
+
+	while (r->nheap && !s->bad) {
+		struct roll_ev ev = roll_pop(r);
+		struct roll_node *x = &r->node[ev.node];
+		struct ftnl_ring_sink out;
+
+		if (ev.time > end)
+			break;
+		s->now = ev.time;
+		r->events++;
+		if (r->events > MAX_SCHEDULE_EVENTS) {
+			fail(s, "rolling: more than %llu events",
+			     MAX_SCHEDULE_EVENTS);
+			break;
+		}
+		if (trace && ev.type != ROLL_MSG && ev.type != ROLL_TICK &&
+		    ev.type != ROLL_TIMER)
+			fprintf(stderr, "%llu us: rolling: node %u: %s\n",
+				s->now / 1000, ev.node,
+				ev.type == ROLL_START ? "start" :
+				ev.type == ROLL_UPDATE ? "update" :
+				ev.type == ROLL_CRASH ? "crash" : "stop");
+		switch (ev.type) {
+		case ROLL_START:
+			if (!x->crashed)
+				roll_start(r, ev.node, ev.node == r->added);
+			break;
+		case ROLL_UPDATE:
+			if (roll_running(r, ev.node))
+				roll_start(r, ev.node, 1);
+			break;
+		case ROLL_CRASH:
+			x->crashed = true;
+			break;
+		case ROLL_STOP:
+			if (!roll_running(r, ev.node))
+				break;
+			ftnl_ring_core_leave(&x->core,
+					     roll_sink(r, ev.node, &out));
+			x->stopped = true;
+			break;
+		case ROLL_TICK:
+			if (!roll_running(r, ev.node) || ev.from != x->tick_gen)
+				break;
+			ftnl_ring_core_tick(&x->core, s->now,
+					    roll_sink(r, ev.node, &out));
+			roll_sync_timer(r, ev.node);
+			ev.time = s->now + r->cfg[x->cfg].h;
+			roll_push(r, ev);
+			break;
+		case ROLL_TIMER:
+			if (!roll_running(r, ev.node) || ev.from != x->timer_gen)
+				break;
+			ftnl_ring_core_expire(&x->core, s->now,
+					      roll_sink(r, ev.node, &out));
+			roll_sync_timer(r, ev.node);
+			break;
+		case ROLL_MSG:
+			roll_rx(r, &ev);
+			break;
+		}
+	}
+	if (!s->bad)
+		roll_check_end(r);
+	return s->bad ? -1 : 0;
+}
+
+static struct roll roll_sim;
+
+static void test_rolling(const void *arg)
+{
+	u64 k, events = 0, prev_rx = 0, cross = 0, per[16] = { 0 };
+
+	(void)arg;
+	for (k = 0; k < nschedules; k++) {
+		u64 seed = first_seed + k;
+
+		if (run_rolling(&roll_sim, &sim, seed)) {
+			tap_diag("seed %llu (rolling, %u nodes, changes %#x, t %llu us, grace %llu ms, quorum %d): %s",
+				 seed, roll_sim.cfg[0].n, roll_sim.changes,
+				 roll_sim.t_ns / 1000, roll_sim.grace_ns / MS,
+				 roll_sim.quorum, sim.why);
+			tap_diag("replay: ring-dst rolling 1 %llu", seed);
+			TAP_CHECK(!"schedule failed");
+			return;
+		}
+		events += roll_sim.events;
+		prev_rx += roll_sim.prev_key_rx;
+		cross += roll_sim.cross_epoch_hb;
+		per[roll_sim.changes]++;
+	}
+	tap_diag("rolling: %llu schedules, %llu events, %llu datagrams under the previous key, %llu heartbeats from an emitter of the other epoch",
+		 nschedules, events, prev_rx, cross);
+	tap_diag("rolling: schedules adding %llu, removing %llu, changing h and d %llu, the key %llu (of them)",
+		 per[1] + per[3] + per[5] + per[7] + per[9] + per[11] + per[13] + per[15],
+		 per[2] + per[3] + per[6] + per[7] + per[10] + per[11] + per[14] + per[15],
+		 per[4] + per[5] + per[6] + per[7] + per[12] + per[13] + per[14] + per[15],
+		 per[8] + per[9] + per[10] + per[11] + per[12] + per[13] + per[14] + per[15]);
+	TAP_CHECK(nschedules < 20 || (prev_rx && cross));
+}
+
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
  *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback
  *            SCHEDULES SEED                 one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
+ *   ring-dst rolling SCHEDULES SEED         rolling updates
  */
 int main(int argc, char **argv)
 {
@@ -2051,8 +2830,10 @@ int main(int argc, char **argv)
 		for (m = 0; m <= MODE_COLD; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
+		if (!strcmp(argv[1], "rolling"))
+			mode = MODE_COLD + 1;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -2107,6 +2888,10 @@ int main(int argc, char **argv)
 	if (all || mode == MODE_COLD)
 		tap_add(test_schedules, (void *)(long)MODE_COLD,
 			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu: no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
+			nschedules, first_seed);
+	if (all || mode == MODE_COLD + 1)
+		tap_add(test_rolling, NULL,
+			"ring DST, rolling updates (key, h and d, a node added or removed) with crashes: %llu schedules from seed %llu: no running node ever in D, nobody expelled, epoch 2, exact D and the ring closed everywhere at the end",
 			nschedules, first_seed);
 	return tap_run();
 }

@@ -16,6 +16,7 @@ static void test_header_layout(const void *arg)
 		.sender_id = 7, .dest_id = 0xfffffffe,
 		.incarnation = 0x1122334455667788ULL,
 		.echo = 0x99aabbccddeeff01ULL, .seq = 42,
+		.epoch = 0x01020304, .timeout_us = 0xa0b0c0d0,
 	};
 	static const u8 want[FTNL_WIRE_HDR_LEN] = {
 		'F', 'T', 'N', 'L', 1, 3, 0x01, 0x02,
@@ -24,6 +25,7 @@ static void test_header_layout(const void *arg)
 		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
 		0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01,
 		0, 0, 0, 0, 0, 0, 0, 42,
+		0x01, 0x02, 0x03, 0x04, 0xa0, 0xb0, 0xc0, 0xd0,
 	};
 	u8 buf[FTNL_WIRE_HDR_LEN];
 	struct ftnl_wire_hdr back;
@@ -43,6 +45,8 @@ static void test_header_layout(const void *arg)
 	TAP_CHECK_UINT(back.incarnation, hdr.incarnation);
 	TAP_CHECK_UINT(back.echo, hdr.echo);
 	TAP_CHECK_UINT(back.seq, hdr.seq);
+	TAP_CHECK_UINT(back.epoch, hdr.epoch);
+	TAP_CHECK_UINT(back.timeout_us, hdr.timeout_us);
 }
 
 static void test_replay_in_order(const void *arg)
@@ -160,6 +164,29 @@ static void test_replay_seen_agrees(const void *arg)
 	}
 }
 
+/*
+ * The keys a datagram is signed with during the update grace: the current
+ * one to a peer known to hold it (heard in this epoch or a later one, or
+ * authenticated with it), a spare copy with the previous one to any other;
+ * no previous key, the current one alone.
+ */
+static void test_sign(const void *arg)
+{
+	(void)arg;
+	TAP_CHECK_INT(ftnl_wire_sign(false, 2, false, 0, false), FTNL_SIGN_CURRENT);
+	TAP_CHECK_INT(ftnl_wire_sign(false, 2, true, 1, true), FTNL_SIGN_CURRENT);
+	/* Not heard: either key. */
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, false, 0, false), FTNL_SIGN_BOTH);
+	/* Heard in epoch 1 under the previous key: it may have updated since. */
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 1, true), FTNL_SIGN_BOTH);
+	/* An older epoch with the current key (a fresh start): current. */
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 1, false), FTNL_SIGN_CURRENT);
+	/* Updated, whatever key it last used towards this node: current. */
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 2, true), FTNL_SIGN_CURRENT);
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 3, true), FTNL_SIGN_CURRENT);
+	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 2, false), FTNL_SIGN_CURRENT);
+}
+
 int main(void)
 {
 	tap_add(test_header_layout, NULL, "header encodes big endian at fixed offsets and decodes back");
@@ -168,5 +195,6 @@ int main(void)
 	tap_add(test_replay_random, NULL, "replay window: locally shuffled arrivals accepted exactly once");
 	tap_add(test_probe_payload, NULL, "probe payload: ids and flags at fixed offsets, wrong length or flags rejected");
 	tap_add(test_replay_seen_agrees, NULL, "replay pre-check refuses exactly what the window refuses");
+	tap_add(test_sign, NULL, "update grace: the key each peer can verify");
 	return tap_run();
 }

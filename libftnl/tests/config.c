@@ -114,12 +114,20 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
 	/* The fence policy. */
 	{ "fence kil\n",
 	  "t.conf:1: unknown fence policy \"kil\" (expected none or kill)" },
 	{ "fence\n", "t.conf:1: missing value: expected \"fence none|kill\"" },
 	{ "fence kill\nfence none\n", "t.conf:2: fence already given on line 1" },
+	/* The epoch and the update grace. */
+	{ "epoch -1\n",
+	  "t.conf:1: invalid epoch \"-1\" (expected a decimal number)" },
+	{ "epoch 1\nepoch 2\n", "t.conf:2: epoch already given on line 1" },
+	{ "update-grace 0\n",
+	  "t.conf:1: update-grace 0: expected 1 to 86400 seconds" },
+	{ "update-grace 86401\n",
+	  "t.conf:1: update-grace 86401: expected 1 to 86400 seconds" },
 	/* The quorum policy. */
 	{ "quorum maybe\n", "t.conf:1: quorum \"maybe\": expected on or off" },
 	{ "quorum ON\n", "t.conf:1: quorum \"ON\": expected on or off" },
@@ -155,7 +163,7 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum or timeout-adaptive)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
 	/* The rejoin policy and its flap limit. */
 	{ "rejoin maybe\n",
 	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
@@ -761,6 +769,26 @@ static void test_quorum(const void *arg)
 	ftnl_config_free(&c);
 }
 
+static void test_epoch(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256];
+
+	(void)arg;
+	TAP_CHECK_INT(ftnl_config_parse_string("cluster 1\n", NULL, 0, &c, err,
+					       sizeof(err)), 0);
+	TAP_CHECK(!c.has_epoch);
+	TAP_CHECK(!c.has_update_grace);
+	ftnl_config_free(&c);
+	TAP_CHECK_INT(ftnl_config_parse_string("epoch 4294967295\nupdate-grace 60\n",
+					       NULL, 0, &c, err, sizeof(err)), 0);
+	TAP_CHECK(c.has_epoch);
+	TAP_CHECK_UINT(c.epoch, 4294967295u);
+	TAP_CHECK(c.has_update_grace);
+	TAP_CHECK_UINT(c.update_grace_s, 60);
+	ftnl_config_free(&c);
+}
+
 static void test_big(const void *arg)
 {
 	struct ftnl_cluster_config c;
@@ -820,6 +848,7 @@ int main(void)
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");
 	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
+	tap_add(test_epoch, NULL, "epoch and update-grace set; absent leave the module's defaults");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");
 	return tap_run();
 }

@@ -45,6 +45,7 @@ struct readback {
 	uint64_t seen;	/* bit per FTNL_A_* */
 	uint32_t cluster_id, self_id, hb, timeout;
 	uint8_t bcast_algo, fcg_f, quorum;
+	uint32_t epoch, update_grace_s;
 	uint32_t gossip_t_us;
 	uint8_t key[FTNL_KEY_LEN];
 	struct ftnl_node *nodes;
@@ -147,6 +148,18 @@ static int readback_attr(const struct nlattr *attr, void *arg)
 			r->bad = true;
 		else
 			r->quorum = mnl_attr_get_u8(attr);
+		break;
+	case FTNL_A_EPOCH:
+		if (mnl_attr_get_payload_len(attr) != 4)
+			r->bad = true;
+		else
+			r->epoch = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_UPDATE_GRACE_S:
+		if (mnl_attr_get_payload_len(attr) != 4)
+			r->bad = true;
+		else
+			r->update_grace_s = mnl_attr_get_u32(attr);
 		break;
 	case FTNL_A_NODE:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0) {
@@ -1082,7 +1095,7 @@ static struct nlmsghdr *stats_reply_bcast(void *buf)
 	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS, 20,
 			 FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_NEWS_STALE;
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PREV_KEY_RECV;
 	     i++) {
 		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
 		mnl_attr_put_u64(nlh, (uint16_t)i, 7000 + (uint64_t)i);
@@ -1125,6 +1138,7 @@ static void test_parse_stats_bcast(const void *arg)
 	TAP_CHECK_UINT(st.probes_throttled, 7000 + FTNL_A_STATS_PROBES_THROTTLED);
 	TAP_CHECK_UINT(st.news_held, 7000 + FTNL_A_STATS_NEWS_HELD);
 	TAP_CHECK_UINT(st.news_stale, 7000 + FTNL_A_STATS_NEWS_STALE);
+	TAP_CHECK_UINT(st.prev_key_recv, 7000 + FTNL_A_STATS_PREV_KEY_RECV);
 }
 
 static void test_parse_stats_bcast_absent(const void *arg)
@@ -1240,6 +1254,64 @@ static void test_quorum_attrs(const void *arg)
 	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
 }
 
+static void test_epoch_attrs(const void *arg)
+{
+	struct ftnl_node nodes[] = { make_node(1, "10.0.0.1", 7400) };
+	struct ftnl_cluster_config c = make_config(nodes, 1);
+	size_t plain_size = ftnl_msg_cluster_set_size(&c);
+	char reply[1024] __attribute__((aligned(8))) = { 0 };
+	struct ftnl_cluster_info info;
+	struct nlmsghdr *nlh;
+	struct readback r;
+	void *buf;
+
+	(void)arg;
+	/* Left out unless given: the module derives the epoch. */
+	buf = calloc(1, plain_size);
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	readback(nlh, &r);
+	TAP_CHECK(!(r.seen & (1ull << FTNL_A_EPOCH)));
+	TAP_CHECK(!(r.seen & (1ull << FTNL_A_UPDATE_GRACE_S)));
+	free(r.nodes);
+	free(buf);
+	c.has_epoch = true;
+	c.epoch = 7;
+	c.has_update_grace = true;
+	c.update_grace_s = 60;
+	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 16);
+	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
+	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
+	readback(nlh, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK(r.seen & (1ull << FTNL_A_EPOCH));
+	TAP_CHECK(r.seen & (1ull << FTNL_A_UPDATE_GRACE_S));
+	TAP_CHECK_UINT(r.epoch, 7);
+	TAP_CHECK_UINT(r.update_grace_s, 60);
+	free(r.nodes);
+	free(buf);
+
+	/* The reply: epoch, grace, and the previous key's time while any. */
+	nlh = cluster_reply(reply, -1);
+	mnl_attr_put_u32(nlh, FTNL_A_EPOCH, 7);
+	mnl_attr_put_u32(nlh, FTNL_A_UPDATE_GRACE_S, 60);
+	mnl_attr_put_u64(nlh, FTNL_A_PREV_KEY_LEFT_MS, 12345);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(info.has_epoch);
+	TAP_CHECK_UINT(info.epoch, 7);
+	TAP_CHECK_UINT(info.update_grace_s, 60);
+	TAP_CHECK(info.has_prev_key);
+	TAP_CHECK_UINT(info.prev_key_left_ms, 12345);
+	memset(reply, 0, sizeof(reply));
+	nlh = cluster_reply(reply, -1);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), 0);
+	TAP_CHECK(!info.has_epoch);
+	TAP_CHECK(!info.has_prev_key);
+	memset(reply, 0, sizeof(reply));
+	nlh = cluster_reply(reply, -1);
+	mnl_attr_put_u8(nlh, FTNL_A_EPOCH, 1);
+	TAP_CHECK_INT(ftnl_msg_parse_cluster(nlh, &info), -EBADMSG);
+}
+
 static void test_struct_growth(const void *arg)
 {
 	(void)arg;
@@ -1265,8 +1337,14 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, expelled_recv) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, probe_req_sent) ==
 		  offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, news_stale) + sizeof(uint64_t) ==
+	TAP_CHECK(offsetof(struct ftnl_stats, prev_key_recv) ==
+		  offsetof(struct ftnl_stats, news_stale) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, prev_key_recv) + sizeof(uint64_t) ==
 		  sizeof(struct ftnl_stats));
+	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
+		  offsetof(struct ftnl_cluster_config, timeout_nines));
+	TAP_CHECK(offsetof(struct ftnl_cluster_info, has_epoch) >
+		  offsetof(struct ftnl_cluster_info, timeout_nines));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_quorum) >
 		  offsetof(struct ftnl_cluster_config, self_auto));
 	TAP_CHECK(offsetof(struct ftnl_cluster_info, has_quorum) >
@@ -1435,6 +1513,7 @@ int main(void)
 			"stats reply rejected: %s", bcast_bad_stats_cases[i].name);
 	tap_add(test_latency_mean, NULL, "mean latency: sum / delivered, 0 without deliveries");
 	tap_add(test_quorum_attrs, NULL, "quorum: sent only when set; the policy read back");
+	tap_add(test_epoch_attrs, NULL, "epoch and update grace: sent only when set; read back with the previous key's time");
 	tap_add(test_struct_growth, NULL, "broadcast fields appended after the older members");
 	tap_add(test_parse_node_ring, NULL, "node dump: incarnation, emitter, heartbeat age");
 	tap_add(test_event_layout, NULL, "struct ftnl_event layout is stable");

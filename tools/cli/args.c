@@ -420,7 +420,7 @@ enum set_keyword {
 	KW_KEYFILE, KW_NODE, KW_FILE, KW_BCAST, KW_GOSSIP_FAULTS,
 	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
 	KW_QUORUM,
-	KW_TIMEOUT_ADAPTIVE, KW_TIMEOUT_NINES,
+	KW_TIMEOUT_ADAPTIVE, KW_TIMEOUT_NINES, KW_EPOCH, KW_UPDATE_GRACE,
 };
 
 static const char *const set_keywords[] = {
@@ -444,6 +444,8 @@ static const char *const set_keywords[] = {
 	[KW_QUORUM] = "quorum",
 	[KW_TIMEOUT_ADAPTIVE] = "timeout-adaptive",
 	[KW_TIMEOUT_NINES] = "timeout-nines",
+	[KW_EPOCH] = "epoch",
+	[KW_UPDATE_GRACE] = "update-grace",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -652,6 +654,15 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 				    FTNL_TIMEOUT_NINES_MAX);
 		set->timeout_nines = (uint8_t)u32;
 		return 0;
+	case KW_EPOCH:
+		return parse_id("epoch", value, &set->epoch, err, errlen);
+	case KW_UPDATE_GRACE:
+		if (ftnl_parse_u32(value, &set->update_grace_s))
+			return fail(err, errlen,
+				    "invalid update-grace \"%s\" (expected %d..%d seconds)",
+				    value, FTNL_UPDATE_GRACE_MIN_S,
+				    FTNL_UPDATE_GRACE_MAX_S);
+		return 0;
 	case KW_FENCE:
 		if (ftnl_parse_fence(value, &set->fence))
 			return fail(err, errlen,
@@ -705,6 +716,8 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_QUORUM] = CLI_SET_QUORUM,
 		[KW_TIMEOUT_ADAPTIVE] = CLI_SET_TIMEOUT_ADAPTIVE,
 		[KW_TIMEOUT_NINES] = CLI_SET_TIMEOUT_NINES,
+		[KW_EPOCH] = CLI_SET_EPOCH,
+		[KW_UPDATE_GRACE] = CLI_SET_UPDATE_GRACE,
 	};
 	int ret;
 

@@ -193,6 +193,14 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->timeout_nines = args->timeout_nines;
 		config->has_timeout_nines = true;
 	}
+	if (args->given & CLI_SET_EPOCH) {
+		config->epoch = args->epoch;
+		config->has_epoch = true;
+	}
+	if (args->given & CLI_SET_UPDATE_GRACE) {
+		config->update_grace_s = args->update_grace_s;
+		config->has_update_grace = true;
+	}
 	ret = merge_nodes(args, config);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

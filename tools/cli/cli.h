@@ -86,6 +86,8 @@ enum cli_set_arg {
 	CLI_SET_QUORUM		= 1 << 14,
 	CLI_SET_TIMEOUT_ADAPTIVE = 1 << 15,
 	CLI_SET_TIMEOUT_NINES	= 1 << 16,
+	CLI_SET_EPOCH		= 1 << 17,
+	CLI_SET_UPDATE_GRACE	= 1 << 18,
 };
 
 /**
@@ -112,6 +114,8 @@ enum cli_set_arg {
  * @quorum: "quorum on|off", enum ftnl_quorum
  * @timeout_min_us: "timeout-adaptive DURATION", d_min of adaptive timeouts
  * @timeout_nines: "timeout-nines N", their target rate 10^-N
+ * @epoch: "epoch N", the configuration's epoch
+ * @update_grace_s: "update-grace SECONDS"
  */
 struct cli_cluster_args {
 	const char *file;
@@ -136,6 +140,8 @@ struct cli_cluster_args {
 	uint8_t quorum;
 	uint32_t timeout_min_us;
 	uint8_t timeout_nines;
+	uint32_t epoch;
+	uint32_t update_grace_s;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

@@ -71,6 +71,13 @@ static void print_json(const struct cli_command *cmd,
 			json_kv_uint(&j, "timeout_min_us", info->timeout_min_us);
 			json_kv_uint(&j, "timeout_nines", info->timeout_nines);
 		}
+		if (info->has_epoch) {
+			json_kv_uint(&j, "epoch", info->epoch);
+			json_kv_uint(&j, "update_grace_s", info->update_grace_s);
+		}
+		if (info->has_prev_key)
+			json_kv_uint(&j, "prev_key_left_ms",
+				     info->prev_key_left_ms);
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -107,6 +114,13 @@ int cmd_cluster_show(const struct cli_command *cmd)
 		       ftnl_format_duration(info.hb_period_us, hb, sizeof(hb)),
 		       ftnl_format_duration(info.timeout_us, to, sizeof(to)),
 		       info.node_count, info.generation, info.incarnation);
+		if (info.has_epoch)
+			printf(" epoch %" PRIu32 " update-grace %" PRIu32 "s",
+			       info.epoch, info.update_grace_s);
+		/* After a key change: how long the old key still works. */
+		if (info.has_prev_key)
+			printf(" previous-key %" PRIu64 "ms",
+			       info.prev_key_left_ms);
 		/* A module without the broadcast reports no algorithm. */
 		if (info.has_bcast_algo)
 			printf(" bcast %s",

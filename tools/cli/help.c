@@ -79,6 +79,7 @@ static const char usage_cluster[] =
 "        [ fence { none | kill } ]\n"
 "        [ quorum { on | off } ]\n"
 "        [ timeout-adaptive DURATION [ timeout-nines N ] ]\n"
+"        [ epoch N ] [ update-grace SECONDS ]\n"
 "DURATION := NUMBER{us|ms|s}, e.g. 100ms, 1.5s\n"
 "\n"
 "set     configure (or replace) this node's cluster. With \"file\", ARGS\n"
@@ -115,8 +116,16 @@ static const char usage_cluster[] =
 "        (above the heartbeat period) and \"timeout\" (then at most 60s),\n"
 "        for a false-suspicion rate of 10^-N per heartbeat (\"timeout-nines\"\n"
 "        N, 1..9, default 6). Without it the timeout is fixed.\n"
+"        \"epoch\" N: the configuration's epoch, on every datagram. A\n"
+"        replacement that changes the key, heartbeat, timeout, broadcast\n"
+"        or nodes must raise it (not given: the running epoch plus one,\n"
+"        then); for \"update-grace\" seconds after it (%u..%u, default\n"
+"        %u) the previous key is accepted too and nodes not updated yet\n"
+"        are not suspected for running the old configuration: update\n"
+"        every node within that time (a rolling update).\n"
 "show    print the configuration (never the key), with the broadcast\n"
-"        algorithm, the fence policy and adaptive timeouts if on\n"
+"        algorithm, the fence policy, adaptive timeouts if on, the epoch,\n"
+"        and how long the previous key is still accepted\n"
 "delete  forget the configuration\n"
 "leave   leave gracefully: the ring announces it (cause \"leave\"), then\n"
 "        the configuration is forgotten\n"
@@ -232,7 +241,10 @@ void cli_usage(FILE *out, enum cli_object object)
 			(unsigned int)FTNL_REJOIN_FLAP_LIMIT_DEFAULT,
 			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_MIN_S,
 			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_MAX_S,
-			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S);
+			(unsigned int)FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S,
+			(unsigned int)FTNL_UPDATE_GRACE_MIN_S,
+			(unsigned int)FTNL_UPDATE_GRACE_MAX_S,
+			(unsigned int)FTNL_UPDATE_GRACE_DEFAULT_S);
 		break;
 	case CLI_OBJ_NODE:
 		fputs(usage_node, out);

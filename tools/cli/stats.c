@@ -59,6 +59,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "probes_throttled", st->probes_throttled);
 	json_kv_uint(&j, "news_held", st->news_held);
 	json_kv_uint(&j, "news_stale", st->news_stale);
+	json_kv_uint(&j, "prev_key_recv", st->prev_key_recv);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -96,6 +97,8 @@ static void print_text(const struct ftnl_stats *st)
 	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
 	printf("news held      %" PRIu64 " stale %" PRIu64 "\n",
 	       st->news_held, st->news_stale);
+	printf("previous key   %" PRIu64 " datagrams accepted\n",
+	       st->prev_key_recv);
 	cli_stats_print_bcast(stdout, st);
 
 	for (i = 0; i <= FTNL_DROP_MAX; i++)

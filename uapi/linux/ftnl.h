@@ -38,9 +38,10 @@
 /*
  * Version of the on-the-wire protocol between nodes (datagrams). 4:
  * indirect probes, and the header echoes the destination's incarnation;
- * 5: a probe's answers carry its identifier (kmod/wire.h).
+ * 5: a probe's answers carry its identifier; 6: the header carries the
+ * sender's configuration epoch and d (kmod/wire.h).
  */
-#define FTNL_PROTO_VERSION	5
+#define FTNL_PROTO_VERSION	6
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
@@ -97,6 +98,16 @@
 #define FTNL_REJOIN_FLAP_WINDOW_MIN_S	1
 #define FTNL_REJOIN_FLAP_WINDOW_MAX_S	86400
 #define FTNL_REJOIN_FLAP_WINDOW_DEFAULT_S	600
+
+/*
+ * Rolling updates (FTNL_A_EPOCH, FTNL_A_UPDATE_GRACE_S): for the update
+ * grace after a configuration of a new epoch replaced the running one, the
+ * previous key is accepted too and neighbours that changed are given time
+ * to be updated as well (Documentation/admin-guide.rst, "Rolling updates").
+ */
+#define FTNL_UPDATE_GRACE_MIN_S		1
+#define FTNL_UPDATE_GRACE_MAX_S		86400
+#define FTNL_UPDATE_GRACE_DEFAULT_S	300
 
 /**
  * enum ftnl_feature - bits of FTNL_A_FEATURES, what this module implements
@@ -264,6 +275,11 @@ enum ftnl_rejoin {
  *	incarnation: it may be a previous life's (other such datagrams are
  *	acted on, pin nothing, and are answered with a HELLO so that a live
  *	sender echoes this node's incarnation next time)
+ * @FTNL_DROP_OTHER_KEY: during a rolling update, a copy signed with the key
+ *	of another configuration: no key held here verifies it and it names
+ *	another epoch, or it is the previous key's spare copy of a datagram
+ *	the current key brought already (Documentation/ring.rst, "Rolling
+ *	updates"); expected while nodes are updated
  */
 enum ftnl_drop_reason {
 	FTNL_DROP_SIZE,
@@ -279,6 +295,7 @@ enum ftnl_drop_reason {
 	FTNL_DROP_TYPE,
 	FTNL_DROP_SOURCE,
 	FTNL_DROP_UNPROVEN,
+	FTNL_DROP_OTHER_KEY,
 
 	__FTNL_DROP_MAX,
 	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
@@ -523,6 +540,20 @@ enum ftnl_cmd {
  *	heartbeat is 10^-it, FTNL_TIMEOUT_NINES_MIN..FTNL_TIMEOUT_NINES_MAX
  *	(cluster set, only with FTNL_A_TIMEOUT_MIN_US, default
  *	FTNL_TIMEOUT_NINES_DEFAULT; cluster get, adaptive mode only)
+ * @FTNL_A_EPOCH: u32, the configuration's epoch, carried by every datagram
+ *	(cluster set, optional; cluster get). A configuration that replaces
+ *	a running one and changes what other nodes see of it (key, h, d,
+ *	adaptive timeouts, node table) must raise it; left out, it is the
+ *	running one's plus one in that case, the running one's otherwise
+ *	(0 for a first configuration). A given epoch below the running one,
+ *	or equal to it with such a change, is refused.
+ * @FTNL_A_UPDATE_GRACE_S: u32, the update grace in seconds,
+ *	FTNL_UPDATE_GRACE_MIN_S..FTNL_UPDATE_GRACE_MAX_S (cluster set,
+ *	optional, default FTNL_UPDATE_GRACE_DEFAULT_S; cluster get): how long
+ *	after a replacement of another epoch the previous key is accepted and
+ *	changed neighbours are waited for
+ * @FTNL_A_PREV_KEY_LEFT_MS: u64, how long the previous key is still
+ *	accepted, in milliseconds (cluster get; absent when there is none)
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -568,6 +599,9 @@ enum ftnl_attr {
 	FTNL_A_QUORUM,
 	FTNL_A_TIMEOUT_MIN_US,
 	FTNL_A_TIMEOUT_TARGET_NINES,
+	FTNL_A_EPOCH,
+	FTNL_A_UPDATE_GRACE_S,
+	FTNL_A_PREV_KEY_LEFT_MS,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -692,6 +726,8 @@ enum ftnl_node_attr {
  *	about a node whose life it did not know (Documentation/ring.rst,
  *	"News older than this life")
  * @FTNL_A_STATS_NEWS_STALE: held news dropped: its node proved a newer life
+ * @FTNL_A_STATS_PREV_KEY_RECV: datagrams authenticated with the previous
+ *	key (the update grace after a key change)
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -732,6 +768,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_PROBES_THROTTLED,
 	FTNL_A_STATS_NEWS_HELD,
 	FTNL_A_STATS_NEWS_STALE,
+	FTNL_A_STATS_PREV_KEY_RECV,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

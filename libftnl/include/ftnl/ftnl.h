@@ -346,6 +346,16 @@ enum ftnl_config_field {
  *	only with @has_timeout_min, else FTNL_TIMEOUT_NINES_DEFAULT
  * @timeout_nines: target false-suspicion rate per heartbeat 10^-it,
  *	FTNL_TIMEOUT_NINES_MIN..FTNL_TIMEOUT_NINES_MAX
+ * @has_epoch: send @epoch (FTNL_A_EPOCH); when false the module derives
+ *	it from the running configuration (its epoch, plus one when the key,
+ *	h, d, broadcast or node table changed)
+ * @epoch: the configuration's epoch; a replacement that changes any of
+ *	those must raise it (the module refuses it otherwise)
+ * @has_update_grace: send @update_grace_s (FTNL_A_UPDATE_GRACE_S); when
+ *	false the module uses FTNL_UPDATE_GRACE_DEFAULT_S
+ * @update_grace_s: seconds the previous key is accepted and changed
+ *	neighbours waited for after a replacement of another epoch,
+ *	FTNL_UPDATE_GRACE_MIN_S..FTNL_UPDATE_GRACE_MAX_S
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -380,6 +390,10 @@ struct ftnl_cluster_config {
 	uint32_t timeout_min_us;
 	bool has_timeout_nines;
 	uint8_t timeout_nines;
+	bool has_epoch;
+	uint32_t epoch;
+	bool has_update_grace;
+	uint32_t update_grace_s;
 };
 
 /**
@@ -432,6 +446,11 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  *	@timeout_nines (@timeout_us is then their maximum)
  * @timeout_min_us: d_min in microseconds
  * @timeout_nines: target false-suspicion rate per heartbeat, 10^-it
+ * @has_epoch: the module reported @epoch and @update_grace_s
+ * @epoch: the configuration's epoch
+ * @update_grace_s: the update grace in seconds
+ * @has_prev_key: the previous key is still accepted, for @prev_key_left_ms
+ * @prev_key_left_ms: milliseconds left of the previous key's grace
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -458,6 +477,11 @@ struct ftnl_cluster_info {
 	bool has_timeout_min;
 	uint32_t timeout_min_us;
 	uint8_t timeout_nines;
+	bool has_epoch;
+	uint32_t epoch;
+	uint32_t update_grace_s;
+	bool has_prev_key;
+	uint64_t prev_key_left_ms;
 };
 
 /**
@@ -582,6 +606,8 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	(received in its first 2d, in a datagram not proven fresh, about a
  *	node whose life it did not know)
  * @news_stale: held news dropped because its node proved a newer life
+ * @prev_key_recv: datagrams authenticated with the previous key (the
+ *	update grace after a key change)
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -619,6 +645,7 @@ struct ftnl_stats {
 	uint64_t probes_throttled;
 	uint64_t news_held;
 	uint64_t news_stale;
+	uint64_t prev_key_recv;
 };
 
 /**
