@@ -503,7 +503,8 @@ TEST_F(dgram, member_new_observer)
 	 * heartbeat node 7 only and node 6 would declare it dead after d.
 	 * Now it is not taken: node 6 keeps its heartbeats, and node 7 gets
 	 * them too (a real sender may know of a death on its way here): no
-	 * event over 2d, nothing dropped (issue 10 item 2).
+	 * event over 2d, nothing dropped but node 7's own datagrams behind
+	 * the forged sequence number (issue 10 item 2).
 	 */
 	const char *a[] = { "send", ADDR(TARGET), "7600", "--type", "2",
 			    "--cluster", U(CLUSTER), "--sender", "7", "--dest",
@@ -536,7 +537,15 @@ TEST_F(dgram, member_new_observer)
 	st_msleep(2 * D_US / 1000);
 	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, &s1));
 	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &o1));
+	/*
+	 * Replays aside: the forgery's sequence number is far ahead of
+	 * node 7's own, so node 7's answers to the HELLOs node 5 sends an
+	 * unsettled claimant from 2d on (FTNL_RING_CLAIM_HOLD) are dropped
+	 * as replays - the forger's doing, and the claim then ends.
+	 */
 	for (r = 0; r <= FTNL_DROP_MAX; r++) {
+		if (r == FTNL_DROP_REPLAY)
+			continue;
 		EXPECT_EQ(s0.drops[r], s1.drops[r]) {
 			TH_LOG("node 5: drops %s %" PRIu64 " -> %" PRIu64,
 			       ftnl_drop_reason_name((unsigned int)r),
