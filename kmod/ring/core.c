@@ -853,6 +853,15 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 		if (core->peers[pos].claim_until)
 			ftnl_ring_send(det, out, pos, FTNL_MSG_HEARTBEAT);
 	ftnl_ring_update_tick(core, now, out);
+	/*
+	 * An observer not proven yet may never send anything that would
+	 * prove it (its HELLO, answering an unproven heartbeat, was lost,
+	 * and it proved this node otherwise): ask it, at most once per h.
+	 */
+	peer = &core->peers[det->observer];
+	if (det->observer != det->self && !peer->incarnation &&
+	    peer->state == FTNL_NODE_STATE_ALIVE)
+		ftnl_ring_core_hello(core, det->observer, now, out);
 }
 
 /* This node admitted the node at @pos: see FTNL_RING_WELCOME_WINDOW. */
@@ -1043,18 +1052,23 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 	p->round_size = asked;
 	p->started = now;
 	p->close = now + 2 * core->det.timeout_ns;
+	p->retry_at = now + core->det.timeout_ns / 2;	/* the deadline */
 	return asked;
 }
 
 /*
  * A new probe of the emitter, under a new identifier: answers to an
- * earlier one (of this suspect too) count for nothing. Return: some
- * helper was asked.
+ * earlier one (of this suspect too) count for nothing. The suspect is
+ * asked too, directly: when only its heartbeats were lost, its own answer
+ * refutes the suspicion, even with no helper to ask (two nodes). Return:
+ * some helper was asked (the probe stays active either way, waiting for
+ * the suspect's answer).
  */
 static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 				  const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
+	struct ftnl_ring_probe req = { .origin = core->det.self };
 
 	if (!++core->probe_ids)
 		core->probe_ids = 1;
@@ -1064,20 +1078,27 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 		.target = core->det.emitter,
 		.cursor = ftnl_ring_succ(core->det.self, core->det.n),
 	};
-	if (ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now, out))
-		return true;
-	p->active = false;
-	return false;
+	req.target = p->target;
+	req.id = p->id;
+	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
+	return ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now,
+				     out);
 }
 
 /*
- * The deadline passed short of a majority: with the confirmation rule
- * the silent helpers are asked once more, the round's close unmoved. A
- * majority needs many answers, each of two datagrams: one lost would
- * otherwise cost a member of the majority side its membership.
+ * The deadline passed short of enough answers: the silent helpers, and
+ * the suspect, are asked again every FTNL_RING_PROBE_RETRY until the
+ * round closes (its close unmoved). Each answer takes two datagrams, and
+ * a majority many answers: on a lossy network one lost would otherwise
+ * cost a live observer its membership (ring-dst's lossy mode, 5 % loss:
+ * an observer of 7 nodes resigned when one request and its single retry
+ * were both lost; one of 5 without the quorum rule, when its few helpers'
+ * answers were; one of 7 whose majority needed every live member, when
+ * one member's request or answer was lost four times, every d/2).
+ * Return: when to ask again.
  */
-static void ftnl_ring_probe_retry(struct ftnl_ring_core *core,
-				  const struct ftnl_ring_sink *out)
+static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
+				 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
 	const struct ftnl_ring_probe req = {
@@ -1087,14 +1108,16 @@ static void ftnl_ring_probe_retry(struct ftnl_ring_core *core,
 	};
 	u32 pos;
 
-	if (!ftnl_ring_confirming(core) || p->retried)
-		return;
-	p->retried = true;
+	if (now < p->retry_at)
+		return p->retry_at;
+	p->retry_at = now + FTNL_RING_PROBE_RETRY(&core->det);
+	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
 	for (pos = 0; pos < core->det.n; pos++)
 		if (ftnl_ring_probe_candidate(core, pos) &&
 		    core->peers[pos].probe_asked == p->id &&
 		    core->peers[pos].probe_confirmed != p->id)
 			out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
+	return p->retry_at;
 }
 
 /*
@@ -1132,13 +1155,21 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 			return ftnl_ring_probe_alone(core, out);
 	} else if (p->heard_alive) {
 		/*
-		 * It answers others: only its heartbeats to this node are
-		 * lost. Ask again, and tell it again who observes it.
+		 * It answers: only its heartbeats to this node are lost. Its
+		 * answer is as fresh as a heartbeat: a new deadline d from
+		 * now, probed again d/2 before it (a new probe decided at
+		 * once would not wait for the suspect's answer); and tell it
+		 * again who observes it.
 		 */
 		core->refuted++;
-		if (!ftnl_ring_probe_start(core, now, out))
-			return ftnl_ring_probe_alone(core, out);
+		p->active = false;
+		det->susp_deadline = now + det->timeout_ns;
+		ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det));
 		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
+		return FTNL_RING_WAIT;
+	} else if (!p->asked) {
+		/* Nobody to ask but the suspect, and it did not answer. */
+		return ftnl_ring_probe_alone(core, out);
 	} else if (p->decide_at && ftnl_ring_probe_enough(core)) {
 		if (now >= p->decide_at)
 			return FTNL_RING_SUSPECT;
@@ -1153,7 +1184,11 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 				      out);
 		return FTNL_RING_RESIGNED;
 	} else if (now < p->close) {
-		ftnl_ring_probe_retry(core, out);
+		u64 again = ftnl_ring_probe_retry(core, now, out);
+
+		det->stall_grace = true;
+		ftnl_ring_det_rearm(det, again < p->close ? again : p->close);
+		return FTNL_RING_WAIT;
 	}
 	/* The stall guard already had its turn at this deadline. */
 	det->stall_grace = true;

@@ -68,6 +68,14 @@
  */
 #define FTNL_RING_PROBE_HELPERS	3
 /*
+ * From the deadline on, the helpers that have not answered and the
+ * suspect are asked again this often until the round closes: six more
+ * requests each, seven in all, so that a helper whose datagrams are lost
+ * 5 % of the time fails a round about once in 10^7
+ * (ftnl_ring_probe_retry()).
+ */
+#define FTNL_RING_PROBE_RETRY(det)	((det)->timeout_ns / 4)
+/*
  * A death broadcast in flight while a node rejoins was planned without it
  * (it was dead then): it may reach the admitting member after that member
  * welcomed the node with its D. For this long after admitting it the
@@ -402,7 +410,9 @@ enum ftnl_ring_resign {
  * @target: the suspect (the emitter when it started)
  * @heard_helper: a helper answered: it hears this node
  * @heard_alive: a helper relayed the suspect's own answer
- * @retried: the silent helpers were asked again (ftnl_ring_probe_retry())
+ * @retry_at: the silent helpers and the suspect are asked again from then
+ *	(ftnl_ring_probe_retry()): d/2 after the round started (the
+ *	deadline), then every FTNL_RING_PROBE_RETRY
  * @confirmed: helpers' answers counted (once per helper asked)
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
@@ -417,7 +427,6 @@ struct ftnl_ring_prober {
 	bool active;
 	bool heard_helper;
 	bool heard_alive;
-	bool retried;
 	u32 id;
 	u32 target;
 	u32 confirmed;
@@ -427,6 +436,7 @@ struct ftnl_ring_prober {
 	u64 started;
 	u64 close;
 	u64 decide_at;
+	u64 retry_at;
 };
 
 /**

@@ -146,7 +146,20 @@ enum mode {
 			 * wait for it (an ARP queue): news older than its
 			 * next life
 			 */
+	MODE_LOSSY,	/* crashes, leaves; LOSS_PCT % of the ring's and the
+			 * probes' datagrams lost
+			 */
 };
+
+/*
+ * MODE_LOSSY: the loss rate on every link (the cluster harness's lossy
+ * scenario runs 5 %). Broadcasts are not lost: the broadcast layer
+ * repairs its own losses, which its own tests cover.
+ */
+#define LOSS_PCT	5
+
+/* Mode rolling runs its own simulation (test_rolling()), not a mode. */
+#define MODE_ROLLING	(MODE_LOSSY + 1)
 
 /*
  * MODE_ADAPTIVE: d_max is D_NS, which covers every delay of the model
@@ -263,6 +276,7 @@ struct dst {
 	u64 failed_mask;
 	u32 detections[MAX_N];	/* task T3 suspicions of each node */
 	u64 probe_dgrams;	/* PROBE_REQ and PROBE_ACK sent */
+	u64 lost;		/* MODE_LOSSY: datagrams the network dropped */
 	u64 crashed_at[MAX_N];	/* when each node crashed, 0 if it did not */
 	u64 detected_at[MAX_N];	/* its first task T3 suspicion, 0 if none */
 	bool rejoin;		/* rejoin auto, nodes restart */
@@ -395,6 +409,15 @@ static u64 echo_of(const struct dst *s, u32 to)
 	return s->node[s->cur].core.peers[to].heard;
 }
 
+/* MODE_LOSSY: the network drops the datagram being sent. */
+static bool lost(struct dst *s)
+{
+	if (s->mode != MODE_LOSSY || rnd(s) % 100 >= LOSS_PCT)
+		return false;
+	s->lost++;
+	return true;
+}
+
 static void sink_send(void *ctx, u32 to, u8 type)
 {
 	struct dst *s = ctx;
@@ -415,7 +438,8 @@ static void sink_send(void *ctx, u32 to, u8 type)
 		s->claims[s->nclaims++ % NSENT_CLAIMS] = ev;
 	if (s->mode == MODE_REPLAY && type == FTNL_MSG_HEARTBEAT)
 		s->beats[s->nbeats++ % NSENT_BEATS] = ev;
-	push(s, ev);
+	if (!lost(s))
+		push(s, ev);
 }
 
 /* Crashed, left, resigned, or frozen past d: not a live member. */
@@ -578,6 +602,8 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 	if (to >= s->n || to == s->cur)
 		fail(s, "node %u sends probe type %u to %u", s->cur, type, to);
 	s->probe_dgrams++;
+	if (lost(s))
+		return;
 	push(s, (struct ev){
 		.time = s->now + rnd_in(s, 1, s->t_ns),
 		.type = EV_MSG,
@@ -1343,7 +1369,7 @@ struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
 	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
-	u64 renewals, forged, hb_replays, hb_replays_dropped;
+	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1419,9 +1445,16 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	s->n = n ? n : (u32)rnd_in(s, mode == MODE_DEAF ? 3 : 2,
 				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
+	/*
+	 * Lossy: a probe's four crossings within d/2, as the admin guide's
+	 * detection bound assumes; only then can the suspect's own answer,
+	 * when not lost, refute a suspicion that lost heartbeats raised.
+	 */
+	if (mode == MODE_LOSSY)
+		s->t_ns = rnd_in(s, MS / 10, D_NS / 8);
 	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
 		    mode != MODE_ADAPTIVE && mode != MODE_COMEBACK &&
-		    mode != MODE_COLD &&
+		    mode != MODE_COLD && mode != MODE_LOSSY &&
 		    rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
@@ -1908,6 +1941,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		sum->probes[s->quorum] += s->node[k].core.probe_ids;
 	}
 	sum->probe_dgrams[s->quorum] += s->probe_dgrams;
+	sum->lost += s->lost;
 	sum->schedules++;
 	sum->renewals += s->renewals;
 	sum->forged += s->forged;
@@ -1936,6 +1970,7 @@ static const char *const mode_name[] = {
 	[MODE_ADAPTIVE] = "adaptive",
 	[MODE_COMEBACK] = "comeback",
 	[MODE_COLD] = "cold",
+	[MODE_LOSSY] = "lossy",
 };
 
 static void test_schedules(const void *arg)
@@ -1977,6 +2012,9 @@ static void test_schedules(const void *arg)
 		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged; %llu heartbeats replayed (%llu dropped by the window)",
 			 sum.replays, sum.forged, sum.hb_replays,
 			 sum.hb_replays_dropped);
+	if (mode == MODE_LOSSY)
+		tap_diag("%llu ring and probe datagrams lost (%u %%)", sum.lost,
+			 LOSS_PCT);
 	/*
 	 * What probes cost, with and without the quorum rule's
 	 * confirmation: probes started (most end with a late heartbeat),
@@ -2815,7 +2853,7 @@ static void test_rolling(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback
+ *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy
  *            SCHEDULES SEED                 one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  *   ring-dst rolling SCHEDULES SEED         rolling updates
@@ -2827,13 +2865,13 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_COLD; m++)
+		for (m = 0; m <= MODE_LOSSY; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (!strcmp(argv[1], "rolling"))
-			mode = MODE_COLD + 1;
+			mode = MODE_ROLLING;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|rolling SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -2889,7 +2927,11 @@ int main(int argc, char **argv)
 		tap_add(test_schedules, (void *)(long)MODE_COLD,
 			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu: no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
 			nschedules, first_seed);
-	if (all || mode == MODE_COLD + 1)
+	if (all || mode == MODE_LOSSY)
+		tap_add(test_schedules, (void *)(long)MODE_LOSSY,
+			"ring DST, %u %% of the ring's and the probes' datagrams lost: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
+			LOSS_PCT, nschedules, first_seed);
+	if (all || mode == MODE_ROLLING)
 		tap_add(test_rolling, NULL,
 			"ring DST, rolling updates (key, h and d, a node added or removed) with crashes: %llu schedules from seed %llu: no running node ever in D, nobody expelled, epoch 2, exact D and the ring closed everywhere at the end",
 			nschedules, first_seed);
