@@ -930,6 +930,7 @@ void ftnl_ring_core_failure_learned(struct ftnl_ring_core *core, u32 pos,
 	peer->cause = cause;
 	peer->observer = observer;
 	peer->dead_incarnation = peer->incarnation;
+	peer->dead_guessed = false;
 	peer->expel_next = now + FTNL_RING_EXPEL_HOLD(det);
 	ftnl_bit_set(core->dead, pos);
 	out->failed(out->ctx, pos,
@@ -1393,6 +1394,7 @@ static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
 	if (!peer->dead_incarnation) {
 		peer->dead_incarnation = incarnation;
 		peer->incarnation = incarnation;
+		peer->dead_guessed = true;
 	}
 	if (!peer->dead_incarnation || now < peer->expel_next)
 		return;
@@ -2103,6 +2105,22 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 		    incarnation == core->incarnation)
 			ftnl_ring_core_expel(core, FTNL_EXPEL_BROADCAST,
 					     observer, out);
+		return;
+	}
+	/*
+	 * Held dead here before any life of it was heard (its observer took
+	 * over while it was down), or with the first life heard since taken
+	 * for the dead one (ftnl_ring_core_tell_dead()): a member that heard
+	 * it names the life that died. A later one is then a rejoin, not
+	 * that life resuming, and is not expelled (it was, once, before).
+	 */
+	if (peer->state == FTNL_NODE_STATE_DEAD &&
+	    state == FTNL_NODE_STATE_DEAD && incarnation &&
+	    (!peer->dead_incarnation ||
+	     (peer->dead_guessed && incarnation < peer->dead_incarnation))) {
+		peer->dead_incarnation = incarnation;
+		peer->incarnation = incarnation;
+		peer->dead_guessed = false;
 		return;
 	}
 	if (peer->state != FTNL_NODE_STATE_ALIVE)

@@ -324,6 +324,9 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  * @ack_at: when this node last answered a HELLO of it (FTNL_MSG_HELLO_ACK)
  * @dead_incarnation: incarnation it last died (or left) with; a readmitted
  *	node must come back with a larger one
+ * @dead_guessed: @dead_incarnation is the first life heard after a death
+ *	published before any was (ftnl_ring_core_tell_dead()), not one a
+ *	member saw die
  * @observer: position of the node that detected its failure (when not
  *	alive)
  * @expel_next: while it is dead here, no EXPELLED to it before this time
@@ -360,6 +363,7 @@ struct ftnl_ring_peer {
 	u64 hello_at;
 	u64 ack_at;
 	u64 dead_incarnation;
+	bool dead_guessed;
 	u64 expel_next;
 	u64 flap_since;
 	u32 flap_count;

@@ -917,6 +917,37 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 3, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
+
+	/*
+	 * Node 1 published dead here before any life of it was heard (life
+	 * 0); its next life, 80, heard first, is taken for the dead one
+	 * (a frozen node speaks in the life that died). A member's broadcast
+	 * names the life that did die, 70: 80 is a rejoin, not expelled.
+	 */
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 10,
+				   &x.out);
+	TAP_CHECK_INT(admit(&x, 1, 80, 20), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK(x.peers[1].dead_guessed);
+	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 80);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 70, 0, 30,
+				   &x.out);
+	TAP_CHECK(!x.peers[1].dead_guessed);
+	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 70);
+	clear(&x);
+	TAP_CHECK_INT(admit(&x, 1, 80, 40 + 2 * D), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(!ftnl_bit_test(x.dead, 1));
+	/* A later broadcast naming a life after the guess changes nothing. */
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 0, 2, 10,
+				   &x.out);
+	admit(&x, 1, 80, 20);
+	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 90, 0, 30,
+				   &x.out);
+	TAP_CHECK(x.peers[1].dead_guessed);
+	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 80);
 }
 
 static void test_late_news_after_readmit(const void *arg)
