@@ -94,6 +94,13 @@
  * one replaced - and whose JOIN had reached every member, h + 2t - before
  * the publisher's own life began.
  *
+ * Mode lossy: crashes and leaves, no stalls; LOSS_PCT % of the ring's and
+ * the probes' datagrams are lost (broadcasts are not: their layer repairs
+ * its own losses), delays t <= d/8 so that a probe's four crossings fit
+ * in d/2. Checked: what faults checks but Theorem 1, and that nobody
+ * resigns - lost heartbeats must be refuted by the suspect's own answer,
+ * and lost answers must not cost an observer its majority.
+ *
  * Mode rolling: a new configuration rolled out node by node with crashes
  * (a new key, h and d, a node added or removed; see its section below):
  * no running node is ever put in D, and at the end every node runs the
