@@ -22,7 +22,7 @@ struct ftnl_cluster *ftnl_cluster_alloc(u32 node_count)
 
 	size = size_add(struct_size(cluster, nodes, node_count),
 			array_size(node_count, sizeof(u32)));
-	cluster = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	cluster = ftnl_counted(kvzalloc(size, GFP_KERNEL_ACCOUNT));
 	if (cluster) {
 		cluster->node_count = node_count;
 		cluster->by_id = (u32 *)&cluster->nodes[node_count];
@@ -42,10 +42,13 @@ void ftnl_cluster_free(struct ftnl_cluster *cluster)
 	if (cluster) {
 		ftnl_ring_destroy(cluster->ring);
 		for (i = 0; i < cluster->node_count; i++) {
+			ftnl_uncount(cluster->nodes[i].name);
 			kfree(cluster->nodes[i].name);
+			ftnl_uncount(cluster->nodes[i].domain);
 			kfree(cluster->nodes[i].domain);
 		}
 		memzero_explicit(cluster->key, sizeof(cluster->key));
+		ftnl_uncount(cluster);
 		kvfree(cluster);
 	}
 }

@@ -47,7 +47,7 @@ int ftnl_transport_keys_open(struct ftnl_transport *t,
 
 	if (!prev)
 		return 0;
-	pk = kzalloc(sizeof(*pk), GFP_KERNEL_ACCOUNT);
+	pk = ftnl_counted(kzalloc(sizeof(*pk), GFP_KERNEL_ACCOUNT));
 	if (!pk)
 		return -ENOMEM;
 	if (crypto_memneq(prev->cluster->key, t->cluster->key, FTNL_KEY_LEN)) {
@@ -64,6 +64,7 @@ int ftnl_transport_keys_open(struct ftnl_transport *t,
 		rcu_read_unlock();
 	}
 	if (!pk->until_ns) {
+		ftnl_uncount(pk);
 		kfree_sensitive(pk);
 		return 0;
 	}
@@ -75,6 +76,7 @@ int ftnl_transport_keys_open(struct ftnl_transport *t,
 static void ftnl_prev_key_wipe(struct ftnl_prev_key *pk)
 {
 	memzero_explicit(pk->key, sizeof(pk->key));
+	ftnl_uncount(pk);
 	kfree(pk);
 }
 

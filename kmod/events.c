@@ -163,8 +163,8 @@ int ftnl_events_prepare(struct ftnl_net *fn)
 
 	if (READ_ONCE(fn->history))
 		return 0;
-	history = kvcalloc(FTNL_EVENT_HISTORY_LEN, sizeof(*history),
-			   GFP_KERNEL_ACCOUNT);
+	history = ftnl_counted(kvcalloc(FTNL_EVENT_HISTORY_LEN,
+					sizeof(*history), GFP_KERNEL_ACCOUNT));
 	if (!history)
 		return -ENOMEM;
 	spin_lock_bh(&fn->events_lock);
@@ -173,6 +173,7 @@ int ftnl_events_prepare(struct ftnl_net *fn)
 		history = NULL;
 	}
 	spin_unlock_bh(&fn->events_lock);
+	ftnl_uncount(history);
 	kvfree(history);
 	return 0;
 }
@@ -231,6 +232,7 @@ void ftnl_events_init(struct ftnl_net *fn)
 void ftnl_events_flush(struct ftnl_net *fn)
 {
 	cancel_work_sync(&fn->events_work);
+	ftnl_uncount(fn->history);
 	kvfree(fn->history);
 	fn->history = NULL;
 }

@@ -279,6 +279,15 @@ u64 ftnl_new_incarnation(u64 previous);
 int ftnl_netns_register(void);
 void ftnl_netns_unregister(void);
 
+/*
+ * alloc_count.c: ftnl_counted() counts an allocation it returns unchanged
+ * (NULL is not counted); ftnl_uncount() before freeing it (NULL ignored).
+ * ftnl_allocs_report() logs the balance at unload.
+ */
+void *ftnl_counted(void *obj);
+void ftnl_uncount(const void *obj);
+void ftnl_allocs_report(void);
+
 /* udp_encap.c */
 void ftnl_udp_encap_hold(void);
 void ftnl_udp_encap_release(void);

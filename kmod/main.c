@@ -50,6 +50,7 @@ static void __exit ftnl_exit(void)
 	ftnl_udp_encap_release();
 	/* Configurations retired by call_rcu() are freed by this module's code. */
 	rcu_barrier();
+	ftnl_allocs_report();
 }
 
 module_init(ftnl_init);

@@ -231,8 +231,8 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			ftnl_set_err(extack, tb[FTNL_A_NODE_NAME], why);
 			return -EINVAL;
 		}
-		node->name = nla_strdup(tb[FTNL_A_NODE_NAME],
-					GFP_KERNEL_ACCOUNT);
+		node->name = ftnl_counted(nla_strdup(tb[FTNL_A_NODE_NAME],
+						     GFP_KERNEL_ACCOUNT));
 		if (!node->name) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_NAME],
 					    "out of memory for the node name");
@@ -245,8 +245,8 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			ftnl_set_err(extack, tb[FTNL_A_NODE_DOMAIN], why);
 			return -EINVAL;
 		}
-		node->domain = nla_strdup(tb[FTNL_A_NODE_DOMAIN],
-					  GFP_KERNEL_ACCOUNT);
+		node->domain = ftnl_counted(nla_strdup(tb[FTNL_A_NODE_DOMAIN],
+						       GFP_KERNEL_ACCOUNT));
 		if (!node->domain) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_DOMAIN],
 					    "out of memory for the failure domain");

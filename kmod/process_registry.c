@@ -79,6 +79,7 @@ static void ftnl_fence_work(struct work_struct *work);
 static void ftnl_proc_free(struct ftnl_proc *proc)
 {
 	put_pid(proc->pid);
+	ftnl_uncount(proc);
 	kfree(proc);
 }
 
@@ -183,7 +184,7 @@ int ftnl_proc_register(struct ftnl_net *fn, u32 portid, kuid_t owner,
 	struct ftnl_proc *proc;
 	int err = 0;
 
-	proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT);
+	proc = ftnl_counted(kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT));
 	if (!proc) {
 		*why = "out of memory for the registration";
 		return -ENOMEM;

@@ -176,6 +176,23 @@ int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
 	return -EAFNOSUPPORT;
 }
 
+/* The per-peer tables; may run in softirq (kvfree() defers vfree). */
+static void ftnl_transport_tables_free(struct ftnl_transport *t)
+{
+	ftnl_uncount(t->replay);
+	kvfree(t->replay);
+	t->replay = NULL;
+	ftnl_uncount(t->tx_seq);
+	kvfree(t->tx_seq);
+	t->tx_seq = NULL;
+	ftnl_uncount(t->echo);
+	kvfree(t->echo);
+	t->echo = NULL;
+	ftnl_uncount(t->peer_seen);
+	kvfree(t->peer_seen);
+	t->peer_seen = NULL;
+}
+
 /**
  * ftnl_transport_open - the transport of a new configuration
  * @t: zeroed
@@ -204,10 +221,14 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	t->incarnation = fn->incarnation;
 	skb_queue_head_init(&t->txq_ctrl);
 	skb_queue_head_init(&t->txq_bcast);
-	t->replay = kvcalloc(n, sizeof(*t->replay), GFP_KERNEL_ACCOUNT);
-	t->tx_seq = kvcalloc(n, sizeof(*t->tx_seq), GFP_KERNEL_ACCOUNT);
-	t->echo = kvcalloc(n, sizeof(*t->echo), GFP_KERNEL_ACCOUNT);
-	t->peer_seen = kvcalloc(n, sizeof(*t->peer_seen), GFP_KERNEL_ACCOUNT);
+	t->replay = ftnl_counted(kvcalloc(n, sizeof(*t->replay),
+					  GFP_KERNEL_ACCOUNT));
+	t->tx_seq = ftnl_counted(kvcalloc(n, sizeof(*t->tx_seq),
+					  GFP_KERNEL_ACCOUNT));
+	t->echo = ftnl_counted(kvcalloc(n, sizeof(*t->echo),
+					GFP_KERNEL_ACCOUNT));
+	t->peer_seen = ftnl_counted(kvcalloc(n, sizeof(*t->peer_seen),
+					     GFP_KERNEL_ACCOUNT));
 	if (!t->replay || !t->tx_seq || !t->echo || !t->peer_seen) {
 		err = -ENOMEM;
 		goto err_free;
@@ -243,14 +264,7 @@ err_close:
 	t->sock4 = NULL;
 err_free:
 	ftnl_transport_keys_free(t);
-	kvfree(t->replay);
-	t->replay = NULL;
-	kvfree(t->tx_seq);
-	t->tx_seq = NULL;
-	kvfree(t->echo);
-	t->echo = NULL;
-	kvfree(t->peer_seen);
-	t->peer_seen = NULL;
+	ftnl_transport_tables_free(t);
 	return err;
 }
 
@@ -309,13 +323,6 @@ void ftnl_transport_free(struct ftnl_transport *t)
 	WARN_ON_ONCE(t->sock4 || t->sock6);
 	skb_queue_purge(&t->txq_ctrl);
 	skb_queue_purge(&t->txq_bcast);
-	kvfree(t->replay);
-	t->replay = NULL;
-	kvfree(t->tx_seq);
-	t->tx_seq = NULL;
-	kvfree(t->echo);
-	t->echo = NULL;
-	kvfree(t->peer_seen);
-	t->peer_seen = NULL;
+	ftnl_transport_tables_free(t);
 	ftnl_transport_keys_free(t);
 }

@@ -7,7 +7,9 @@
 # clusters still configured in the root netns and in other netns, while a
 # loop keeps issuing requests and an events subscriber is listening; then it
 # is loaded again and works (nothing configured, configurable again). The
-# kernel log written meanwhile has no WARNING/BUG/Oops/refcount/leak line.
+# kernel log written meanwhile has no WARNING/BUG/Oops/refcount/leak line,
+# and the module's own count of its allocations (kmod/alloc_count.c) says
+# at the unload that every one was freed.
 #
 # Runs last: it unloads the module (and leaves it loaded again).
 
@@ -171,6 +173,8 @@ else
 fi
 expect_empty "no WARNING/BUG/Oops/refcount/leak in the kernel log" \
 	"$(printf '%s\n' "$log" | grep -E "$BAD_RE")"
+check "the unload freed every allocation the module made (its own count)" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q 'ftnl: unloaded, all [1-9][0-9]* allocations freed'" sh "$log"
 check "the module logged its reload" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q 'ftnl: version .* loaded'" sh "$log"
 

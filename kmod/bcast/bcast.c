@@ -41,10 +41,11 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 	bcast->algo = cluster->bcast_algo;
 	bcast->txbuf_len = max_t(u32, ftnl_bcast_msg_max_len(npos),
 				 FTNL_GOSSIP_PAYLOAD_MAX);
-	bcast->txbuf = kmalloc(bcast->txbuf_len, GFP_KERNEL_ACCOUNT);
-	bcast->scratch = bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT);
-	bcast->windows = kvcalloc(npos, sizeof(*bcast->windows),
-				  GFP_KERNEL_ACCOUNT);
+	bcast->txbuf = ftnl_counted(kmalloc(bcast->txbuf_len,
+					    GFP_KERNEL_ACCOUNT));
+	bcast->scratch = ftnl_counted(bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT));
+	bcast->windows = ftnl_counted(kvcalloc(npos, sizeof(*bcast->windows),
+					       GFP_KERNEL_ACCOUNT));
 	if (!bcast->txbuf || !bcast->scratch || !bcast->windows ||
 	    ftnl_fcg_init(&bcast->fcg, cluster->fcg_f,
 			  cluster->gossip_end_us)) {
@@ -84,10 +85,13 @@ void ftnl_bcast_stop(struct ftnl_bcast *bcast)
 /* May run in softirq (an RCU callback): kvfree() defers what must wait. */
 void ftnl_bcast_free(struct ftnl_bcast *bcast)
 {
+	ftnl_uncount(bcast->txbuf);
 	kfree(bcast->txbuf);
 	bcast->txbuf = NULL;
+	ftnl_uncount(bcast->scratch);
 	bitmap_free(bcast->scratch);
 	bcast->scratch = NULL;
+	ftnl_uncount(bcast->windows);
 	kvfree(bcast->windows);
 	bcast->windows = NULL;
 	ftnl_fcg_free(&bcast->fcg);

@@ -190,10 +190,11 @@ int ftnl_fcg_init(struct ftnl_fcg *fcg, u8 f, u32 gossip_end_us)
 	fcg->gossip_end = gossip_end_us / FTNL_GOSSIP_SLOT_US;
 	hrtimer_init(&fcg->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	fcg->timer.function = ftnl_fcg_fire;
-	fcg->active = kvcalloc(FTNL_FCG_ACTIVE, sizeof(*fcg->active),
-			       GFP_KERNEL_ACCOUNT);
-	fcg->queue = kvcalloc(FTNL_FCG_QUEUE, sizeof(*fcg->queue),
-			      GFP_KERNEL_ACCOUNT);
+	fcg->active = ftnl_counted(kvcalloc(FTNL_FCG_ACTIVE,
+					    sizeof(*fcg->active),
+					    GFP_KERNEL_ACCOUNT));
+	fcg->queue = ftnl_counted(kvcalloc(FTNL_FCG_QUEUE, sizeof(*fcg->queue),
+					   GFP_KERNEL_ACCOUNT));
 	return fcg->active && fcg->queue ? 0 : -ENOMEM;
 }
 
@@ -205,8 +206,10 @@ void ftnl_fcg_stop(struct ftnl_fcg *fcg)
 /* May run in softirq (an RCU callback). */
 void ftnl_fcg_free(struct ftnl_fcg *fcg)
 {
+	ftnl_uncount(fcg->active);
 	kvfree(fcg->active);
 	fcg->active = NULL;
+	ftnl_uncount(fcg->queue);
 	kvfree(fcg->queue);
 	fcg->queue = NULL;
 }

@@ -811,6 +811,17 @@ out:
 	ftnl_transport_flush(&ring->xport);
 }
 
+/* The ring's own memory; may run in softirq (kvfree() defers vfree). */
+static void ftnl_ring_free_mem(struct ftnl_ring *ring)
+{
+	ftnl_uncount(ring->core.peers);
+	kvfree(ring->core.peers);
+	ftnl_uncount(ring->core.dead);
+	bitmap_free(ring->core.dead);
+	ftnl_uncount(ring);
+	kfree(ring);
+}
+
 /**
  * ftnl_ring_create - prepare the ring of a new configuration
  * @fn: the netns state
@@ -834,11 +845,11 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 	unsigned long *dead;
 	int err;
 
-	ring = kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT);
+	ring = ftnl_counted(kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT));
 	if (!ring)
 		return -ENOMEM;
-	dead = bitmap_zalloc(n, GFP_KERNEL_ACCOUNT);
-	peers = kvcalloc(n, sizeof(*peers), GFP_KERNEL_ACCOUNT);
+	dead = ftnl_counted(bitmap_zalloc(n, GFP_KERNEL_ACCOUNT));
+	peers = ftnl_counted(kvcalloc(n, sizeof(*peers), GFP_KERNEL_ACCOUNT));
 	ftnl_ring_core_init(&ring->core, n, cluster->self_index,
 			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
 			    (u64)cluster->timeout_us * NSEC_PER_USEC,
@@ -895,9 +906,7 @@ err_close:
 	ftnl_transport_close(&ring->xport);
 	ftnl_transport_free(&ring->xport);
 err_free:
-	kvfree(ring->core.peers);
-	bitmap_free(ring->core.dead);
-	kfree(ring);
+	ftnl_ring_free_mem(ring);
 	return err;
 }
 
@@ -1055,9 +1064,7 @@ void ftnl_ring_destroy(struct ftnl_ring *ring)
 		return;
 	ftnl_transport_free(&ring->xport);
 	ftnl_bcast_free(&ring->bcast);
-	kvfree(ring->core.peers);
-	bitmap_free(ring->core.dead);
-	kfree(ring);
+	ftnl_ring_free_mem(ring);
 }
 
 /**

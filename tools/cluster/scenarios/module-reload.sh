@@ -3,10 +3,11 @@
 #
 # The module unloaded and loaded again on a live node V, while its
 # emitter's heartbeats keep arriving at its socket:
-#   - rmmod ftnl succeeds and leaves nothing behind (/sys/module/ftnl is
-#     gone: no reference was held; the guest kernel logs no refcount or
-#     netdevice warning - the runner checks every console; Debian's
-#     kernels have no kmemleak);
+#   - rmmod ftnl succeeds and leaves nothing behind: /sys/module/ftnl is
+#     gone (no reference was held); the module's own allocation count
+#     (kmod/alloc_count.c) logs that every allocation was freed, since
+#     Debian's kernels have no kmemleak; the guest kernel logs no refcount
+#     or netdevice warning (the runner checks every console);
 #   - the others learn it once: every survivor gets exactly one failure
 #     event about V (a leave or a detection, never both), no event about
 #     anyone else, and the ring closes;
@@ -29,6 +30,8 @@ t0=$(cl_now)
 cl_mark "$V" rmmod
 check "node $V: rmmod ftnl succeeds while the cluster runs" node_run "$V" "rmmod ftnl"
 check "node $V: the module is gone (/sys/module/ftnl)" node_run "$V" "! test -e /sys/module/ftnl"
+check "node $V: the unload freed every allocation the module made (its own count)" \
+	node_run "$V" "dmesg | grep -q 'ftnl: unloaded, all [1-9][0-9]* allocations freed'"
 survivors=()
 for i in $(seq "$CL_N"); do [ "$i" -eq "$V" ] || survivors+=("$i"); done
 # A node without the module is "alive" as a machine: cl_check_deaths
