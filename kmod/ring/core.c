@@ -292,6 +292,22 @@ void ftnl_ring_det_tick(struct ftnl_ring_detector *det,
 	ftnl_ring_det_renew(det, out);
 }
 
+/*
+ * The emitter is known alive at @now (its heartbeat, or its answer to a
+ * probe): SUSP-TIMEOUT <- @timeout_ns, and the new window has its own
+ * turn of the local health rule. The timer moves only when the deadline
+ * moves earlier (2d or boot grace -> d); otherwise it fires early and is
+ * set again. From within the timer's expiry (timer_at is 0 there) it is
+ * set for the new deadline.
+ */
+static void ftnl_ring_det_alive(struct ftnl_ring_detector *det, u64 now,
+				u64 timeout_ns)
+{
+	det->susp_deadline = now + timeout_ns;
+	det->stall_grace = false;
+	ftnl_ring_det_arm(det);
+}
+
 /**
  * ftnl_ring_det_heartbeat - task T2: a heartbeat arrived
  * @det: the state
@@ -306,15 +322,24 @@ bool ftnl_ring_det_heartbeat(struct ftnl_ring_detector *det, u32 from,
 {
 	if (!det->observing || from != det->emitter)
 		return false;
-	det->susp_deadline = now + ftnl_ring_det_hb_timeout(det, now);
+	ftnl_ring_det_alive(det, now, ftnl_ring_det_hb_timeout(det, now));
 	det->heard_emitter = true;
 	det->last_hb = now;
-	det->stall_grace = false;
-	/* The timer moves only when the deadline moves earlier (2d or boot
-	 * grace -> d); otherwise it fires early and is set again.
-	 */
-	ftnl_ring_det_arm(det);
 	return true;
+}
+
+/*
+ * The suspect answered a probe itself (judged at @now): the suspicion is
+ * refuted, and the answer counts as a heartbeat for the deadline and the
+ * local health rule (ftnl_ring_det_alive()), with d - d_max when adaptive:
+ * the emitter outlived its estimate, which is too tight for now; the next
+ * heartbeat widens it by the gap it measures. It is no arrival of the
+ * heartbeat stream: it adds no inter-arrival sample (a gap measured from
+ * it would hide the heartbeats lost) and leaves the heartbeat's age alone.
+ */
+static void ftnl_ring_det_refuted(struct ftnl_ring_detector *det, u64 now)
+{
+	ftnl_ring_det_alive(det, now, det->timeout_ns);
 }
 
 /**
@@ -1164,8 +1189,7 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 		 */
 		core->refuted++;
 		p->active = false;
-		det->susp_deadline = now + det->timeout_ns;
-		ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det));
+		ftnl_ring_det_refuted(det, now);
 		ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
 		return FTNL_RING_WAIT;
 	} else if (!p->asked) {

@@ -17,6 +17,7 @@
 #define H	10
 #define D	50
 #define GRACE	FTNL_RING_BOOT_GRACE_NS
+#define MS	1000000ULL
 
 struct rec {
 	u32 nsent;
@@ -139,10 +140,10 @@ struct node {
 	struct ftnl_ring_sink out;
 };
 
-static void node_init(struct node *x, u32 n, u32 self)
+static void node_init_hd(struct node *x, u32 n, u32 self, u64 h, u64 d)
 {
 	memset(x, 0, sizeof(*x));
-	ftnl_ring_core_init(&x->core, n, self, H, D, 100 + self, x->dead,
+	ftnl_ring_core_init(&x->core, n, self, h, d, 100 + self, x->dead,
 			    x->peers);
 	x->out = (struct ftnl_ring_sink){ .send = rec_send,
 					  .failed = rec_failed,
@@ -154,6 +155,11 @@ static void node_init(struct node *x, u32 n, u32 self)
 					  .joined = rec_joined,
 					  .held_out = rec_held_out,
 					  .welcome = rec_welcome };
+}
+
+static void node_init(struct node *x, u32 n, u32 self)
+{
+	node_init_hd(x, n, self, H, D);
 }
 
 static void clear(struct node *x)
@@ -1138,6 +1144,122 @@ static void test_probe_observer(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 0);
+}
+
+/*
+ * A refutation counts as a heartbeat (ftnl_ring_det_alive()): the new
+ * window has its own turn of the local health rule, whatever the probe's
+ * waits used up, so the next accusation comes no sooner than after a
+ * heartbeat at the same time. It adds no inter-arrival sample to the
+ * adaptive estimator and gives d_max, not the estimate the emitter just
+ * outlived.
+ */
+static void refute_after_retry(struct node *x)
+{
+	/* Probe at d/2 before, nobody answers by the deadline: a retry. */
+	ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(x), 1000 + D + D / 4);
+	/* The suspect's answer, relayed by a helper. */
+	ftnl_ring_core_probe_rx(&x->core, 4, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, true, 1 },
+				1000 + D + 5, &x->out);
+	clear(x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D + D / 4,
+					    &x->out), FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x->core.refuted, 1);
+	TAP_CHECK_INT(x->rec.nfailed, 0);
+}
+
+/*
+ * After @alive_at's renewal (refutation or heartbeat), this node runs 2h
+ * late in the window and a helper answers the next probe: the deadline
+ * waits h once (the local health rule), then accuses.
+ */
+static void check_next_window(struct node *x, u64 alive_at)
+{
+	u64 deadline = alive_at + D, at = timer(x);
+
+	TAP_CHECK_UINT(x->core.det.susp_deadline, deadline);
+	/* A heartbeat moves the timer only earlier: it fires and is reset. */
+	if (at && at < deadline - D / 2) {
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
+			      FTNL_RING_WAIT);
+		at = timer(x);
+	}
+	TAP_CHECK_UINT(at, deadline - D / 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline - D / 2,
+					    &x->out), FTNL_RING_WAIT);
+	ftnl_ring_core_probe_rx(&x->core, 4, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, false,
+							   x->core.probe.id },
+				deadline - D / 2 + 2, &x->out);
+	ftnl_ring_core_self_late(&x->core, 2 * H, deadline - 5);
+	clear(x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x->core.det.stall_waits, 1);
+	TAP_CHECK_INT(x->rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(x), deadline + H);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline + H, &x->out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x->rec.nfailed, 1);
+}
+
+static void test_refutation_is_heartbeat(const void *arg)
+{
+	struct node x;
+	u64 count, last, at;
+	u32 i;
+
+	(void)arg;
+	/* The refutation after a retry (which used the stall guard). */
+	probing_node(&x, false);
+	refute_after_retry(&x);
+	check_next_window(&x, 1000 + D + D / 4);
+
+	/* A heartbeat at the same moment instead: the same. */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + D, &x.out);
+	TAP_CHECK(heartbeat(&x, 2, 1000 + D + D / 4));
+	check_next_window(&x, 1000 + D + D / 4);
+
+	/*
+	 * Adaptive, in real units (the estimator counts 1024 ns ticks): h =
+	 * 10 ms, d_max = 50 ms; a full window of h gaps puts the estimate
+	 * below d_max.
+	 */
+	node_init_hd(&x, 8, 3, 10 * MS, 50 * MS);
+	ftnl_ring_core_set_rules(&x.core, false, true);
+	ftnl_ring_det_set_adaptive(&x.core.det, 15 * MS, 50 * MS, 3);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	for (i = 0; i <= FTNL_ADAPT_WINDOW; i++)
+		TAP_CHECK(heartbeat(&x, 2, (u64)(i + 1) * 10 * MS));
+	last = (u64)(FTNL_ADAPT_WINDOW + 1) * 10 * MS;
+	TAP_CHECK(x.core.det.adapt.timeout_ns < 50 * MS);
+	TAP_CHECK_UINT(x.core.det.susp_deadline,
+		       last + x.core.det.adapt.timeout_ns);
+	count = x.core.det.adapt.count;
+	while (!x.core.probe.active)
+		ftnl_ring_core_expire(&x.core, timer(&x), &x.out);
+	at = x.core.det.susp_deadline;
+	ftnl_ring_core_probe_rx(&x.core, 2, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 2, 3, true,
+							   x.core.probe.id },
+				at - 1, &x.out);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.refuted, 1);
+	/* d_max from the refutation; the estimator untouched. */
+	TAP_CHECK_UINT(x.core.det.susp_deadline, at + 50 * MS);
+	TAP_CHECK_UINT(x.core.det.adapt.count, count);
+	TAP_CHECK_UINT(x.core.det.adapt.last_ns, last);
+	TAP_CHECK_UINT(x.core.det.last_hb, last);
+	/* The next heartbeat's gap covers the ones lost: estimate widened. */
+	TAP_CHECK(heartbeat(&x, 2, at + 10 * MS));
+	TAP_CHECK(x.core.det.adapt.timeout_ns >= at + 10 * MS - last);
 }
 
 static void test_probe_helper(const void *arg)
@@ -2174,6 +2296,8 @@ int main(void)
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_refutation_is_heartbeat, NULL,
+		"a refutation counts as a heartbeat: deadline, the local health rule's turn; no adaptive sample, d_max");
 	tap_add(test_probe_helper, NULL,
 		"probes: the suspect answers, a helper answers and forwards, relays only the suspect, budget");
 	tap_add(test_confirm_split, NULL,
