@@ -193,6 +193,19 @@ static void readback(const struct nlmsghdr *nlh, struct readback *r)
 		r->bad = true;
 }
 
+/* @c encoded into a buffer of the size it announces, then read back. */
+static void encode_readback(const struct ftnl_cluster_config *c,
+			    struct readback *r)
+{
+	size_t size = ftnl_msg_cluster_set_size(c);
+	void *buf = calloc(1, size);
+	struct nlmsghdr *nlh = ftnl_msg_cluster_set(buf, 0x1234, c);
+
+	TAP_CHECK_UINT(nlh->nlmsg_len, size);
+	readback(nlh, r);
+	free(buf);
+}
+
 /* Append a message header for a reply of @cmd to @buf. */
 static struct nlmsghdr *reply_start(void *buf, uint8_t cmd)
 {
@@ -1216,27 +1229,20 @@ static void test_quorum_attrs(const void *arg)
 	struct ftnl_cluster_info info;
 	struct nlmsghdr *nlh;
 	struct readback r;
-	void *buf;
 
 	(void)arg;
 	/* Left out unless has_quorum: the module chooses from n. */
-	buf = calloc(1, plain_size);
-	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
-	readback(nlh, &r);
+	encode_readback(&c, &r);
 	TAP_CHECK(!(r.seen & (1ull << FTNL_A_QUORUM)));
 	free(r.nodes);
-	free(buf);
 	c.has_quorum = true;
 	c.quorum = FTNL_QUORUM_OFF;
 	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 8);
-	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
-	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
-	readback(nlh, &r);
+	encode_readback(&c, &r);
 	TAP_CHECK(!r.bad);
 	TAP_CHECK(r.seen & (1ull << FTNL_A_QUORUM));
 	TAP_CHECK_UINT(r.quorum, FTNL_QUORUM_OFF);
 	free(r.nodes);
-	free(buf);
 
 	/* The reply: the policy in force, absent from older modules. */
 	nlh = cluster_reply(reply, -1);
@@ -1263,32 +1269,25 @@ static void test_epoch_attrs(const void *arg)
 	struct ftnl_cluster_info info;
 	struct nlmsghdr *nlh;
 	struct readback r;
-	void *buf;
 
 	(void)arg;
 	/* Left out unless given: the module derives the epoch. */
-	buf = calloc(1, plain_size);
-	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
-	readback(nlh, &r);
+	encode_readback(&c, &r);
 	TAP_CHECK(!(r.seen & (1ull << FTNL_A_EPOCH)));
 	TAP_CHECK(!(r.seen & (1ull << FTNL_A_UPDATE_GRACE_S)));
 	free(r.nodes);
-	free(buf);
 	c.has_epoch = true;
 	c.epoch = 7;
 	c.has_update_grace = true;
 	c.update_grace_s = 60;
 	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 16);
-	buf = calloc(1, ftnl_msg_cluster_set_size(&c));
-	nlh = ftnl_msg_cluster_set(buf, 0x1234, &c);
-	readback(nlh, &r);
+	encode_readback(&c, &r);
 	TAP_CHECK(!r.bad);
 	TAP_CHECK(r.seen & (1ull << FTNL_A_EPOCH));
 	TAP_CHECK(r.seen & (1ull << FTNL_A_UPDATE_GRACE_S));
 	TAP_CHECK_UINT(r.epoch, 7);
 	TAP_CHECK_UINT(r.update_grace_s, 60);
 	free(r.nodes);
-	free(buf);
 
 	/* The reply: epoch, grace, and the previous key's time while any. */
 	nlh = cluster_reply(reply, -1);

@@ -382,12 +382,36 @@ cl_views_unlike() {
 	done
 }
 
+# cl_sleep_ms MS: sleep MS milliseconds.
+cl_sleep_ms() { sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"; }
+
+# cl_wait_for SECONDS COMMAND...: run COMMAND every 0.2 s until it
+# succeeds; 1 once SECONDS have passed without.
+cl_wait_for() {
+	local deadline=$((${EPOCHREALTIME%.*} + $1))
+	shift
+	until "$@"; do
+		[ "${EPOCHREALTIME%.*}" -lt $deadline ] || return 1
+		sleep 0.2
+	done
+}
+
+# cl_diag_nodes SUBCOMMAND...: for a failure, every running node's
+# 'ftnl-cli -j stats' (drops by reason, suspicions, stall waits, lateness)
+# and its 'ftnl-cli -j SUBCOMMAND' for each one given, as TAP comments.
+cl_diag_nodes() {
+	local i c
+	for i in $(seq "$CL_N"); do
+		node_alive "$i" || continue
+		for c in stats "$@"; do
+			diag "node $i $c: $(node_run -t 10 "$i" "ftnl-cli -j $c" 2>&1)"
+		done
+	done
+}
+
 # cl_settle: let every node hear its first emitter and the ring run a
 # while before a fault (the boot grace is over at the first heartbeat).
-cl_settle() {
-	local ms=$((3 * FTNL_CLUSTER_D_MS + 2000))
-	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
-}
+cl_settle() { cl_sleep_ms $((3 * FTNL_CLUSTER_D_MS + 2000)); }
 
 # cl_survivors VICTIM...: the nodes whose QEMU still runs, but VICTIMs.
 cl_survivors() {

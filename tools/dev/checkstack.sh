@@ -13,8 +13,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MAX=${FTNL_STACK_MAX:-512}
 status=0
 checked=0
+debug_only=1
 for k in ${VM_KERNELS:-6.1 6.12}; do
 	[ "$k" != debug ] || continue	# KASAN's redzones inflate every frame
+	debug_only=0
 	ko=$ROOT/build/kmod/$k/ftnl.ko
 	[ -f "$ko" ] || continue
 	kdir=$("$ROOT/tools/dev/kernels.sh" kdir "$k") || { status=1; continue; }
@@ -36,7 +38,10 @@ for k in ${VM_KERNELS:-6.1 6.12}; do
 		echo "kernel $k: largest stack frame $(echo "$frames" | head -n 1 | awk '{ print $2, $NF }') bytes (limit $MAX)"
 	fi
 done
-if [ $checked -eq 0 ]; then
+if [ $debug_only -eq 1 ]; then
+	# make check-debug: the debug kernel's frames say nothing.
+	echo "only the debug kernel given: its frames are not checked"
+elif [ $checked -eq 0 ]; then
 	echo "no module built (make modules-vm)"
 	status=1
 fi

@@ -54,16 +54,6 @@ event_json() {
 		'$2 == n && index($3, k) && index($3, v) { j = $3 } END { print j }' "$CL_EVENTS"
 }
 ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
-sleep_ms() { sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"; }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 at the limit.
-wait_for() {
-	local deadline=$((${EPOCHREALTIME%.*} + $1))
-	shift
-	until "$@"; do
-		[ "${EPOCHREALTIME%.*}" -lt $deadline ] || return 1
-		sleep 0.2
-	done
-}
 count_is() { [ "$("${@:2}" | wc -l)" -eq "$1" ]; }
 all_survivors_count() {
 	local want=$1 kind=$2 n
@@ -95,7 +85,7 @@ echo \$? >/tmp/job-$job/status-$r) </dev/null >/dev/null 2>&1 &
 }
 registered() { node_run "$V" "ftnl-cli -j proc list" | grep -o '"rank":' | wc -l; }
 registered_is() { [ "$(registered)" -eq "$1" ]; }
-start_registered() { start_job "$1" && wait_for 30 registered_is "$PER"; }
+start_registered() { start_job "$1" && cl_wait_for 30 registered_is "$PER"; }
 # statuses JOB: the ranks' exit statuses, "R:STATUS ..." (R:- while running).
 statuses() {
 	local r s out=''
@@ -112,17 +102,6 @@ want_statuses() {
 	printf '%s' "$out"
 }
 
-# diag_nodes: for a failure, every running node's counters (drops by
-# reason, suspicions, stall waits, lateness) and its view, as TAP comments.
-diag_nodes() {
-	local i
-	for i in $(seq "$CL_N"); do
-		node_alive "$i" || continue
-		diag "node $i stats: $(node_run -t 10 "$i" "ftnl-cli -j stats" 2>&1)"
-		diag "node $i nodes: $(node_run -t 10 "$i" "ftnl-cli -j node list" 2>&1)"
-	done
-}
-
 # freeze_thaw ROUND INCARNATION: freeze V until every survivor published
 # its ROUND-th death of V and 2d more passed (every member may tell it
 # from then on), then thaw it and wait for its ROUND-th expelled event.
@@ -132,7 +111,7 @@ freeze_thaw() {
 	T_FREEZE=$(cl_now)
 	check "round $round: freeze node $V (QMP stop)" node_freeze "$V"
 	bound=$(cl_bound_ms 1)
-	wait_for $((bound / 1000 + 30)) all_survivors_count "$round" failure
+	cl_wait_for $((bound / 1000 + 30)) all_survivors_count "$round" failure
 	local late='' lat='' t ms
 	for n in "${survivors[@]}"; do
 		t=$(events_at "$n" failure "$V" | sed -n "${round}p")
@@ -145,11 +124,11 @@ freeze_thaw() {
 	diag "round $round: death of node $V learned at:$lat"
 	if [ -z "$late" ]; then ok "round $round: every survivor declared node $V dead within $bound ms"; else
 		not_ok "round $round: every survivor declared node $V dead within $bound ms"; diag "$late"; fi
-	sleep_ms $((2 * D_MS + 500))
+	cl_sleep_ms $((2 * D_MS + 500))
 	T_THAW=$(cl_now)
 	check "round $round: thaw node $V (QMP cont)" node_thaw "$V"
 	bound=$((D_MS + H_MS + CL_MARGIN_MS))
-	wait_for $((bound / 1000 + 30)) count_is "$round" events_at "$V" expelled "$V"
+	cl_wait_for $((bound / 1000 + 30)) count_is "$round" events_at "$V" expelled "$V"
 	t=$(events_at "$V" expelled "$V" | sed -n "${round}p")
 	if [ -z "$t" ]; then
 		not_ok "round $round: node $V publishes an expelled event after the thaw"
@@ -176,14 +155,14 @@ check "node $V: a job of $PER ranks registered with the module" \
 
 # ---- phase 1: fence none ---------------------------------------------------
 freeze_thaw 1 "$inc0"
-check "node $V: its ranks end with -ESTALE (status 3): got [$(wait_for 20 ranks_ended 1; statuses 1)]" \
+check "node $V: its ranks end with -ESTALE (status 3): got [$(cl_wait_for 20 ranks_ended 1; statuses 1)]" \
 	test "$(statuses 1)" = "$(want_statuses 3)"
 check "node $V: nothing registered any more" test "$(registered)" -eq 0
 start_job 2 >/dev/null
-wait_for 20 ranks_ended 2
+cl_wait_for 20 ranks_ended 2
 check "node $V: a new rank cannot register (status 3, -ESTALE): got [$(statuses 2)]" \
 	test "$(statuses 2)" = "$(want_statuses 3)"
-sleep_ms $((2 * D_MS + 1000))
+cl_sleep_ms $((2 * D_MS + 1000))
 got=$(cl_states_of "$V")
 check "node $V: its own entry says expelled, still 2d after ($got)" \
 	grep -q "\\b$V:expelled " <<<"$got"
@@ -198,7 +177,7 @@ for n in "${survivors[@]}"; do
 done
 bad+=$(cl_views_unlike "$(cl_want_states "$V")" "${survivors[@]}")
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; else
-	not_ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; diag "$bad"; diag_nodes; fi
+	not_ok "every survivor: one death of node $V, none of a survivor, no rejoin, views agree"; diag "$bad"; cl_diag_nodes 'node list'; fi
 check "the survivors' ring stays closed without node $V" cl_ring_closed "${survivors[@]}"
 
 # ---- phase 2: configured again (a new incarnation, rejoin), fence kill -----
@@ -208,8 +187,8 @@ check "node $V: cluster set again from the file, with fence kill" \
 inc1=$(inc_of "$V")
 check "node $V: a new incarnation ($inc0 -> $inc1)" test -n "$inc1" -a "$inc1" != "$inc0"
 limit_ms=$((2 * D_MS + CL_MARGIN_MS))
-wait_for $((limit_ms / 1000 + 30)) all_survivors_count 1 joined
-sleep_ms $((2 * D_MS + 1000))
+cl_wait_for $((limit_ms / 1000 + 30)) all_survivors_count 1 joined
+cl_sleep_ms $((2 * D_MS + 1000))
 bad=''
 for n in "${survivors[@]}"; do
 	c=$(events_at "$n" joined "$V" | wc -l)
@@ -232,10 +211,10 @@ check "node $V: a new job of $PER ranks registered" \
 	start_registered 3
 
 freeze_thaw 2 "$inc1"
-check "node $V: fence kill SIGKILLed its ranks (status 137): got [$(wait_for 20 ranks_ended 3; statuses 3)]" \
+check "node $V: fence kill SIGKILLed its ranks (status 137): got [$(cl_wait_for 20 ranks_ended 3; statuses 3)]" \
 	test "$(statuses 3)" = "$(want_statuses 137)"
 check "node $V: nothing registered any more" test "$(registered)" -eq 0
-sleep_ms $((D_MS + 1000))
+cl_sleep_ms $((D_MS + 1000))
 bad=''
 for n in "${survivors[@]}"; do
 	c=$(events_at "$n" failure "$V" | wc -l)
@@ -244,12 +223,12 @@ for n in "${survivors[@]}"; do
 done
 check "node $V: exactly two expelled events, one per incarnation" count_is 2 events_at "$V" expelled "$V"
 if [ -z "$bad" ]; then ok "every survivor: one death of node $V per incarnation, none of a survivor"; else
-	not_ok "every survivor: one death of node $V per incarnation, none of a survivor"; diag "$bad"; diag_nodes; fi
+	not_ok "every survivor: one death of node $V per incarnation, none of a survivor"; diag "$bad"; cl_diag_nodes 'node list'; fi
 
 # ---- phase 3: the comeback (rejoin auto) -------------------------------------
 t2=$(cl_now)
 limit_ms=$((6 * D_MS + CL_MARGIN_MS))
-wait_for $((limit_ms / 1000 + 30)) all_survivors_count 2 joined
+cl_wait_for $((limit_ms / 1000 + 30)) all_survivors_count 2 joined
 inc2=$(inc_of "$V")
 check "node $V: came back as a newer incarnation ($inc1 -> $inc2)" \
 	test -n "$inc2" -a "$inc2" != "$inc1"
@@ -263,8 +242,8 @@ for n in "${survivors[@]}"; do
 		bad+=" node $n: joined names another incarnation;"
 done
 if [ -z "$bad" ]; then ok "every survivor: a second joined event, about node $V's comeback"; else
-	not_ok "every survivor: a second joined event, about node $V's comeback"; diag "$bad"; diag_nodes; fi
-sleep_ms $((2 * D_MS + 1000))
+	not_ok "every survivor: a second joined event, about node $V's comeback"; diag "$bad"; cl_diag_nodes 'node list'; fi
+cl_sleep_ms $((2 * D_MS + 1000))
 # shellcheck disable=SC2046 # one id per word
 bad=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 for n in "${survivors[@]}"; do
@@ -272,7 +251,7 @@ for n in "${survivors[@]}"; do
 	[ "$c" -eq 2 ] || bad+=" node $n: $c joined events;"
 done
 if [ -z "$bad" ]; then ok "after the comeback every node sees every node alive, no more joined"; else
-	not_ok "after the comeback every node sees every node alive, no more joined"; diag "$bad"; diag_nodes; fi
+	not_ok "after the comeback every node sees every node alive, no more joined"; diag "$bad"; cl_diag_nodes 'node list'; fi
 check "node $V: still exactly two expelled events" count_is 2 events_at "$V" expelled "$V"
 # shellcheck disable=SC2046 # one id per word
 check "the ring is the full cycle again" cl_ring_closed $(seq "$CL_N")

@@ -33,23 +33,6 @@ for i in $(seq "$CL_N"); do [ "$i" -eq "$X" ] || others+=("$i"); done
 all=()
 for i in $(seq "$CL_N"); do all+=("$i"); done
 
-sleep_ms() { sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"; }
-wait_for() {
-	local deadline=$((${EPOCHREALTIME%.*} + $1))
-	shift
-	until "$@"; do
-		[ "${EPOCHREALTIME%.*}" -lt $deadline ] || return 1
-		sleep 0.5
-	done
-}
-diag_nodes() {
-	local i
-	for i in $(seq "$CL_N"); do
-		node_alive "$i" || continue
-		diag "node $i stats: $(node_run -t 10 "$i" "ftnl-cli -j stats" 2>&1)"
-		diag "node $i cluster: $(node_run -t 10 "$i" "ftnl-cli -j cluster show" 2>&1)"
-	done
-}
 # show_field NODE FIELD: a number of node NODE's 'ftnl-cli -j cluster show'.
 show_field() {
 	node_run "$1" "ftnl-cli -j cluster show" |
@@ -99,18 +82,18 @@ leaves() {
 			index($3, o)' "$CL_EVENTS" | grep -q . || return 1
 	done
 }
-check "every other node publishes node $X's leave" wait_for $((D_MS / 1000 + 30)) leaves
-sleep_ms $((2 * D_MS))
+check "every other node publishes node $X's leave" cl_wait_for $((D_MS / 1000 + 30)) leaves
+cl_sleep_ms $((2 * D_MS))
 
 # ---- 2. epoch 1, node by node ------------------------------------------------
 for i in "${others[@]}"; do
 	check "node $i: epoch 1 (node $X out of the table)" \
 		node_run "$i" "ftnl-cli cluster set file /etc/ftnl/epoch1.conf self $i"
-	sleep_ms $((3 * D_MS / 2))
+	cl_sleep_ms $((3 * D_MS / 2))
 done
 bad=$(false_deaths)
 if [ -z "$bad" ]; then ok "epoch 1: no failure event about a live node"; else
-	not_ok "epoch 1: no failure event about a live node"; diag "$bad"; diag_nodes; fi
+	not_ok "epoch 1: no failure event about a live node"; diag "$bad"; cl_diag_nodes 'cluster show'; fi
 check "epoch 1: the ring is the cycle of nodes ${others[*]}" cl_ring_closed "${others[@]}"
 
 # ---- 3. epoch 2, node by node: a new key, h', d', node X back ---------------
@@ -120,7 +103,7 @@ for i in "${others[@]}" "$X"; do
 	check "node $i: epoch 2 (new key, h ${H2_MS} ms, d ${D2_MS} ms, $CL_N nodes)" \
 		node_run "$i" "ftnl-cli cluster set file /etc/ftnl/epoch2.conf self $i"
 	t_last=$(cl_now)
-	[ "$i" -eq "$X" ] || sleep_ms "$gap"
+	[ "$i" -eq "$X" ] || cl_sleep_ms "$gap"
 done
 prev_rx=0
 for i in "${others[@]}"; do
@@ -128,7 +111,7 @@ for i in "${others[@]}"; do
 	check "node $i: the previous key is accepted ($n ms left)" test -n "$n"
 done
 ring_full() { cl_ring_closed "${all[@]}" >/dev/null 2>&1; }
-wait_for $((3 * D2_MS / 1000 + 30)) ring_full
+cl_wait_for $((3 * D2_MS / 1000 + 30)) ring_full
 check "epoch 2: the ring becomes the full cycle" cl_ring_closed "${all[@]}"
 for i in "${all[@]}"; do
 	got="$(show_field "$i" epoch) $(show_field "$i" heartbeat_us) $(show_field "$i" timeout_us) $(show_field "$i" node_count)"
@@ -154,7 +137,7 @@ bad+=$(cl_views_unlike "$(cl_want_states)" $(seq "$CL_N"))
 if [ -z "$bad" ]; then ok "no failure event about a live node (but node $X's leave), every node sees every node alive"; else
 	not_ok "no failure event about a live node (but node $X's leave), every node sees every node alive"
 	diag "$bad"
-	diag_nodes
+	cl_diag_nodes 'cluster show'
 fi
 # shellcheck disable=SC2046 # one id per word
 check "the ring is the full cycle after the grace" cl_ring_closed $(seq "$CL_N")
