@@ -40,7 +40,7 @@
 #define D1_US		1000000u	/*          d = 1 s */
 #define H2_US		1200000u	/* epoch 2: h = 1.2 s */
 #define D2_US		4000000u	/*          d = 4 s */
-#define GRACE_S		25u
+#define GRACE_S		25u		/* scaled: see grace_s() */
 #define GAP_MS		1500u
 #define MARGIN_NS	500000000ull
 
@@ -55,6 +55,17 @@ FIXTURE(rolling) {
 	struct st_vc vc;
 };
 
+/*
+ * The update grace must outlast the rollout (8 gaps, each scaled by the
+ * kernel's time scale): on the debug kernel (scale 3) an unscaled 25 s
+ * ended at node 1 before node 9 started, and node 1 rightly declared the
+ * node that was not running dead.
+ */
+static unsigned int grace_s(void)
+{
+	return GRACE_S * st_time_scale();
+}
+
 /* Nine namespaces, eight of them configured in epoch 1. */
 FIXTURE_SETUP(rolling)
 {
@@ -66,7 +77,7 @@ FIXTURE_SETUP(rolling)
 	self->vc.cfg.has_epoch = true;
 	self->vc.cfg.epoch = 1;
 	self->vc.cfg.has_update_grace = true;
-	self->vc.cfg.update_grace_s = GRACE_S;
+	self->vc.cfg.update_grace_s = grace_s();
 	for (id = 1; id <= N_OLD; id++)
 		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
 	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
@@ -100,7 +111,7 @@ static int cluster_info(struct st_vc *vc, uint32_t id,
 	return ftnl_cluster_get(vc->node[id].h, info);
 }
 
-TEST_F_TIMEOUT(rolling, new_key_timing_and_node, 180)
+TEST_F_TIMEOUT(rolling, new_key_timing_and_node, 240)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
 	uint64_t t_first, prev_key_recv = 0;
@@ -161,7 +172,7 @@ TEST_F_TIMEOUT(rolling, new_key_timing_and_node, 180)
 	/* To the end of the last node's grace: still nobody accused. */
 	ASSERT_EQ(0, poll_until(&self->vc, t_first + (uint64_t)N_OLD *
 				GAP_MS * 1000000ull * scale +
-				GRACE_S * 1000000000ull + MARGIN_NS));
+				grace_s() * 1000000000ull + MARGIN_NS));
 	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	for (id = 1; id <= N_NEW; id++) {
 		ASSERT_EQ(0, cluster_info(&self->vc, id, &info));
@@ -210,8 +221,8 @@ TEST_F_TIMEOUT(rolling, epoch_rules, 60)
 	ASSERT_EQ(0, cluster_info(&self->vc, 1, &info));
 	EXPECT_EQ(2u, info.epoch);
 	EXPECT_TRUE(info.has_prev_key);
-	EXPECT_GE((uint64_t)GRACE_S * 1000, info.prev_key_left_ms);
-	EXPECT_LT((uint64_t)(GRACE_S - 5) * 1000, info.prev_key_left_ms);
+	EXPECT_GE((uint64_t)grace_s() * 1000, info.prev_key_left_ms);
+	EXPECT_LT((uint64_t)(grace_s() - 5) * 1000, info.prev_key_left_ms);
 
 	/* Node 1 runs K2 among K1 nodes: nobody is accused over 3d. */
 	t0 = st_mono_ns();
