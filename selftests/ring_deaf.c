@@ -19,6 +19,15 @@
  *   - its observer then finds it silent: every other node learns DEAF's
  *     death once, and the ring closes around it.
  *
+ * The rule goes into a chain made before the cluster starts: creating an
+ * input-hook chain turns on the kernel's netfilter hook static key, whose
+ * text patching of ip_local_deliver() under the ring's traffic once hung
+ * a 2-vCPU TCG guest (CPU 1 looping on the patch's int3 in
+ * ip_local_deliver, an RCU stall, then cluster del blocked in
+ * synchronize_rcu): the same hazard as issue 10 item 8's UDP encap key.
+ * A chain in the VM's own netns, made while nothing flows, holds the key
+ * on; the one in DEAF's netns then patches nothing.
+ *
  * Margins: DEAF expels itself about d + 1.5d = 75 ms after the last
  * heartbeat it heard (one probe round on 8 nodes with the quorum rule: it
  * asks all 6 other live nodes at once), and is detected d later; 5 s
@@ -40,6 +49,10 @@
 #define D_US		30000u		/* d = 30 ms */
 #define DEAF		4u
 #define WAIT_NS		5000000000ull
+/* An input-hook chain in the VM's own netns (see above); idempotent. */
+#define NFT_HOLD_KEY	"nft 'add table inet ftnl_deaf_key; " \
+			"add chain inet ftnl_deaf_key input " \
+			"{ type filter hook input priority 0; }'"
 
 FIXTURE(deaf) {
 	struct st_vc vc;
@@ -53,6 +66,9 @@ FIXTURE_SETUP(deaf)
 	ASSERT_EQ(0, system("command -v nft >/dev/null")) {
 		TH_LOG("nft is missing in the guest: run 'make setup' (nftables)");
 	}
+	ASSERT_EQ(0, system(NFT_HOLD_KEY)) {
+		TH_LOG("cannot create the nft input chain that holds the hook key");
+	}
 	st_wait_quiet_machine(1000, 10000, NULL);
 	ASSERT_EQ(0, st_vc_start(&self->vc, N, CLUSTER, H_US, D_US, 10000,
 				 why, sizeof(why))) {
@@ -63,6 +79,9 @@ FIXTURE_SETUP(deaf)
 FIXTURE_TEARDOWN(deaf)
 {
 	st_vc_fini(&self->vc);
+	/* Nothing flows any more: turning the key off patches safely. */
+	if (system("nft delete table inet ftnl_deaf_key"))
+		TH_LOG("cannot delete the nft table ftnl_deaf_key");
 }
 
 TEST_F_TIMEOUT(deaf, receive_path_cut, 120)
