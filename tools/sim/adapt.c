@@ -45,21 +45,26 @@ static void side_add(struct side_acc *a, int64_t ns)
 		a->max_ns = ns;
 }
 
+/* Upper bound of the bucket holding the @want-th smallest time. */
+static int64_t side_rank(const struct side_acc *a, uint64_t want)
+{
+	uint64_t seen = 0, b;
+
+	for (b = 0; b < a->nbuckets; b++) {
+		seen += a->hist[b];
+		if (seen >= want && seen)
+			return (int64_t)(b + 1) * BUCKET_NS;
+	}
+	return 0;
+}
+
 static void side_done(const struct side_acc *a, struct adapt_side *out)
 {
-	uint64_t want = a->count - a->count / 100, seen = 0, b;
-
 	out->false_suspicions = a->false_suspicions;
 	out->detect_mean_ns = a->count ? a->sum_ns / (double)a->count : 0;
 	out->detect_max_ns = a->max_ns;
-	out->detect_p99_ns = 0;
-	for (b = 0; b < a->nbuckets; b++) {
-		seen += a->hist[b];
-		if (seen >= want) {
-			out->detect_p99_ns = (int64_t)(b + 1) * BUCKET_NS;
-			break;
-		}
-	}
+	out->detect_p50_ns = side_rank(a, (a->count + 1) / 2);
+	out->detect_p99_ns = side_rank(a, a->count - a->count / 100);
 }
 
 int adapt_run(const struct adapt_cfg *cfg, struct adapt_result *res)

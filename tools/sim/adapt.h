@@ -52,12 +52,14 @@ struct adapt_cfg {
  * struct adapt_side - what one detector did
  * @false_suspicions: gaps longer than the timeout
  * @detect_mean_ns: mean crash-to-suspicion time
- * @detect_p99_ns: its 99th percentile
+ * @detect_p50_ns: its median (upper bound of its 10 us bucket)
+ * @detect_p99_ns: its 99th percentile (likewise)
  * @detect_max_ns: its maximum
  */
 struct adapt_side {
 	uint64_t false_suspicions;
 	double detect_mean_ns;
+	int64_t detect_p50_ns;
 	int64_t detect_p99_ns;
 	int64_t detect_max_ns;
 };
