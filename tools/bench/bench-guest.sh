@@ -25,6 +25,11 @@
 #      ring (h = H ms, d = D ms) on the same nodes at once, the same victim
 #      silenced for both, BENCH_TIPC_TRIALS times: times to the first and
 #      last survivor that knows, background frames, false suspicions;
+#   7. fixed against adaptive timeouts: n = BENCH_ADAPT_N, h, d = d_max, for
+#      every netem pattern of BENCH_ADAPT_PATTERNS on every node's link and
+#      every timeout of BENCH_ADAPT_SETTINGS ("fixed" or MIN/NINES): false
+#      suspicions over BENCH_ADAPT_WINDOW_S seconds, BENCH_ADAPT_TRIALS
+#      silenced nodes, and the simulator's model of the same link;
 #
 # and prints the tables. Environment (defaults in brackets):
 #
@@ -39,7 +44,12 @@
 #   BENCH_BLAT_RATES ["0 20 50"]
 #   BENCH_TIPC_N ["8 16 32"]   BENCH_TIPC_RUNS ["50:16/50 50:10/30 1500:30/90"]
 #   BENCH_TIPC_TRIALS [10]     BENCH_TIPC_BUDGET_S [150]  BENCH_TIPC_RATE_S [5]
-#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc
+#   BENCH_ADAPT_N [8]          BENCH_ADAPT_H_MS [10]      BENCH_ADAPT_D_MS [30]
+#   BENCH_ADAPT_PATTERNS ["quiet jitter loss1 loss5 jitterloss spikes"]
+#   BENCH_ADAPT_SETTINGS ["fixed 12/6 12/9 21/6 21/9"]
+#   BENCH_ADAPT_WINDOW_S [5]   BENCH_ADAPT_TRIALS [5]     BENCH_ADAPT_BUDGET_S [60]
+#   BENCH_ADAPT_BEATS [1000000]
+#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive
 #   BENCH_SEED [time]
 set -eu
 
@@ -70,6 +80,15 @@ TIPC_RUNS=${BENCH_TIPC_RUNS:-50:16/50 50:10/30 1500:30/90}
 TIPC_TRIALS=${BENCH_TIPC_TRIALS:-10}
 TIPC_BUDGET=${BENCH_TIPC_BUDGET_S:-150}
 TIPC_RATE_S=${BENCH_TIPC_RATE_S:-5}
+ADAPT_N=${BENCH_ADAPT_N:-8}
+ADAPT_H=${BENCH_ADAPT_H_MS:-10}
+ADAPT_D=${BENCH_ADAPT_D_MS:-30}
+ADAPT_PATTERNS=${BENCH_ADAPT_PATTERNS:-quiet jitter loss1 loss5 jitterloss spikes}
+ADAPT_SETTINGS=${BENCH_ADAPT_SETTINGS:-fixed 12/6 12/9 21/6 21/9}
+ADAPT_WINDOW=${BENCH_ADAPT_WINDOW_S:-5}
+ADAPT_TRIALS=${BENCH_ADAPT_TRIALS:-5}
+ADAPT_BUDGET=${BENCH_ADAPT_BUDGET_S:-60}
+ADAPT_BEATS=${BENCH_ADAPT_BEATS:-1000000}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -94,6 +113,7 @@ skipped bcastlat || [ "$BLAT_N" -le "$max_n" ] || max_n=$BLAT_N
 skipped tipc || for n in $TIPC_N_LIST; do
 	[ "$n" -le "$max_n" ] || max_n=$n
 done
+skipped adaptive || [ "$ADAPT_N" -le "$max_n" ] || max_n=$ADAPT_N
 
 # --- the virtual cluster ---------------------------------------------------------
 
@@ -259,6 +279,89 @@ if ! skipped tipc; then
 	done
 fi
 
+# --- 7. fixed against adaptive timeouts -------------------------------------------
+
+TC=/sbin/tc
+# The spikes pattern: netem draws each datagram's extra delay from a table
+# (delay MU SIGMA distribution T: MU + SIGMA * t / 8192, t an entry picked
+# at random). 16 of 16000 entries (0.1 %) spread evenly over [0, 8192),
+# the others 0: 0.1 % of the datagrams delayed a further [0, SIGMA).
+TC_LIB_DIR=/tmp/ftnl-bench.tc
+export TC_LIB_DIR
+
+# netem's arguments for a pattern, and the model's link for it (see
+# tools/bench/adapt.c); "rate" keeps each link's order, as the model does
+# (netem then never lets a datagram leave before the one queued ahead).
+adapt_netem() {
+	case $1 in
+	quiet) echo "" ;;
+	jitter) echo "delay 2500us 2500us rate 1gbit" ;;
+	loss1) echo "loss 1%" ;;
+	loss5) echo "loss 5%" ;;
+	jitterloss) echo "delay 1ms 1ms loss 1% rate 1gbit" ;;
+	spikes) echo "delay 100us 25ms distribution ftnl-spike rate 1gbit" ;;
+	*) return 1 ;;
+	esac
+}
+adapt_model() {
+	case $1 in
+	quiet) echo "--model-jitter-us 100" ;;
+	jitter) echo "--model-jitter-us 5000" ;;
+	loss1) echo "--model-jitter-us 100 --model-loss-ppm 10000" ;;
+	loss5) echo "--model-jitter-us 100 --model-loss-ppm 50000" ;;
+	jitterloss) echo "--model-jitter-us 2000 --model-loss-ppm 10000" ;;
+	spikes) echo "--model-jitter-us 100 --model-spike-ppm 1000 --model-spike-us 25000" ;;
+	esac
+}
+# Put pattern $1 on the egress of every node's eth0 (each datagram crosses
+# one such link: the sender's), or take it off (quiet, "").
+adapt_apply() {
+	args=$(adapt_netem "$1")
+	i=1
+	while [ $i -le "$ADAPT_N" ]; do
+		$TC -n "$PREFIX-$i" qdisc del dev eth0 root 2>/dev/null || true
+		if [ -n "$args" ]; then
+			# shellcheck disable=SC2086 # netem's arguments, one per word
+			$TC -n "$PREFIX-$i" qdisc add dev eth0 root netem $args || return 1
+		fi
+		i=$((i + 1))
+	done
+}
+
+if ! skipped adaptive; then
+	mkdir -p "$TC_LIB_DIR"
+	awk 'BEGIN {
+		print "# ftnl-bench: 0.1 % spikes, uniform over [0, sigma)"
+		for (i = 0; i < 16000; i++)
+			print (i % 1000 == 0 ? int(8192 * (2 * (i / 1000) + 1) / 32) : 0)
+	}' >"$TC_LIB_DIR/ftnl-spike.dist"
+	for pattern in $ADAPT_PATTERNS; do
+		if ! adapt_netem "$pattern" >/dev/null || ! adapt_apply "$pattern"; then
+			echo "RESULT test=adapt pattern=$pattern n=$ADAPT_N h_ms=$ADAPT_H d_ms=$ADAPT_D verdict=nopattern" |
+				tee -a "$RESULTS"
+			continue
+		fi
+		for setting in $ADAPT_SETTINGS; do
+			if [ "$setting" = fixed ]; then
+				adaptive='' dmin=0
+			else
+				dmin=${setting%/*}
+				adaptive="--adaptive-min-ms $dmin --nines ${setting#*/}"
+			fi
+			say "timeouts: $pattern, n=$ADAPT_N h=${ADAPT_H}ms d=${ADAPT_D}ms, $setting, ${ADAPT_WINDOW}s + $ADAPT_TRIALS trials"
+			# shellcheck disable=SC2086,SC2046 # options, one per word
+			ftnl-bench adapt $common --nodes "$ADAPT_N" --hb-ms "$ADAPT_H" \
+				--timeout-ms "$ADAPT_D" $adaptive --label "$pattern" \
+				--duration-s "$ADAPT_WINDOW" --trials "$ADAPT_TRIALS" \
+				--budget-s "$ADAPT_BUDGET" --model-beats "$ADAPT_BEATS" \
+				$(adapt_model "$pattern") | tee -a "$RESULTS" ||
+				echo "RESULT test=adapt pattern=$pattern n=$ADAPT_N h_ms=$ADAPT_H d_ms=$ADAPT_D dmin_ms=$dmin verdict=error" |
+				tee -a "$RESULTS"
+		done
+	done
+	adapt_apply quiet
+fi
+
 # --- tables ------------------------------------------------------------------------
 
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -281,6 +384,7 @@ $1 == "RESULT" {
 	else if (f["test"] == "bcast") bc[++nb] = $0
 	else if (f["test"] == "bcastlat") bl[++nbl] = $0
 	else if (f["test"] == "tipc") tp[++ntp] = $0
+	else if (f["test"] == "adapt") ad[++nad] = $0
 	else lat[++nl] = $0
 }
 END {
@@ -289,6 +393,67 @@ END {
 	if (nb) print_bcast()
 	if (nbl) print_bcastlat()
 	if (ntp) print_tipc()
+	if (nad) print_adapt()
+}
+function pattern_name(p) {
+	if (p == "quiet") return "quiet"
+	if (p == "jitter") return "jitter 0..5ms"
+	if (p == "loss1") return "loss 1%"
+	if (p == "loss5") return "loss 5%"
+	if (p == "jitterloss") return "jitter 2ms, loss 1%"
+	if (p == "spikes") return "spikes 0.1% to 25ms"
+	return p
+}
+function per10k(k, beats) { return beats > 0 ? sprintf("%.1f", k * 1e4 / beats) : "-" }
+function print_adapt(   i, timeout, prev) {
+	$0 = ad[1]; parse()
+	print ""
+	print "7. Fixed against adaptive timeouts, n=" f["n"] " h=" f["h_ms"] "ms d=d_max=" f["d_ms"] \
+		"ms, idle guest, netem on every"
+	print "   node'"'"'s link; beside each, the simulator'"'"'s one-link model of the same"
+	print "   pattern and timeout (model, run in the guest by ftnl-bench on the module'"'"'s"
+	print "   estimator). Timeouts per 10^4 heartbeats taken, over " f["window_s"] " s with nobody failing;"
+	print "   detection: silence -> the observer'"'"'s failure event, ms."
+	printf "%-19s %-9s %6s %15s %8s %8s %6s %6s %6s %6s %6s\n", "", "", "", \
+		"timeouts/10^4", "", "", "detect", "", "", "model", ""
+	printf "%-19s %-9s %6s %7s %7s %8s %8s %6s %6s %6s %6s %6s\n", "pattern", "timeout", \
+		"hb", "expired", "model", "declared", "trials", "median", "max", "p50", \
+		"p99", "mean"
+	for (i = 1; i <= nad; i++) {
+		$0 = ad[i]; parse()
+		timeout = f["dmin_ms"] > 0 ? f["dmin_ms"] ".." f["d_ms"] "/" f["nines"] : f["d_ms"] " fixed"
+		if (f["verdict"] == "nopattern" || f["verdict"] == "error" || f["hb"] == "") {
+			printf "%-19s %-9s   not measured: %s\n", \
+				pattern_name(f["pattern"]) == prev ? "" : pattern_name(f["pattern"]), \
+				f["verdict"] == "nopattern" ? "" : timeout, \
+				f["verdict"] == "nopattern" ? "netem refused the pattern" : f["verdict"]
+			prev = pattern_name(f["pattern"])
+			continue
+		}
+		printf "%-19s %-9s %6s %7s %7s %8s %8s %6s %6s %6.1f %6.1f %6.1f%s\n", \
+			pattern_name(f["pattern"]) == prev ? "" : pattern_name(f["pattern"]), \
+			timeout, f["hb"], per10k(f["refuted"] + f["declared"], f["hb"]), \
+			per10k(f["model_fs"], f["model_beats"]), f["declared"], \
+			f["detected"] "/" f["trials"], \
+			f["detected"] ? sprintf("%.1f", f["median_us"] / 1000) : "-", \
+			f["detected"] ? sprintf("%.1f", f["max_us"] / 1000) : "-", \
+			f["model_p50_us"] / 1000, f["model_p99_us"] / 1000, \
+			f["model_mean_us"] / 1000, \
+			(f["trial_declared"] ? "  (" f["trial_declared"] " declared in trials)" : "") \
+			(f["unsteady"] ? "  (" f["unsteady"] " retried)" : "") \
+			(f["verdict"] == "ok" ? "" : "  (" f["verdict"] ")")
+		prev = pattern_name(f["pattern"])
+	}
+	print "   timeout: d fixed, or d_min..d_max/nines (target 10^-nines per heartbeat)."
+	print "   hb: heartbeats the observers took from their emitters in the window."
+	print "   expired: timeouts that ran out on a live emitter (its answer to the probe"
+	print "   refuted them, suspicions_refuted, or it was declared dead), per 10^4"
+	print "   heartbeats; model: the model'"'"'s false suspicions (gaps longer than the"
+	print "   timeout) per 10^4 heartbeats, " f["model_beats"] " simulated. declared: live"
+	print "   nodes the module declared dead in the window (the probes did not save"
+	print "   them; the model has no probes). detect: silence (bridge port down, random"
+	print "   phase) -> first failure event about the victim with cause observed,"
+	print "   stamped by the kernel; model: crash mid-period -> suspicion, no probe."
 }
 function mm(m, x) { return m == "" ? "-" : sprintf("%.0f/%.0f", m / 1000, x / 1000) }
 function ratio(a, b) { return a == "" || b == "" || b == 0 ? "-" : sprintf("%.2f", a / b) }

@@ -14,6 +14,12 @@
  *                       [--predict-runs R]   (no VM needed)
  *   ftnl-bench tipc     OPTIONS --tolerance-ms T --trials K [--budget-s S]
  *                       [--rate-s R]   (TIPC beside ftnl: tipc.c)
+ *   ftnl-bench adapt    OPTIONS --label PATTERN --duration-s S --trials K
+ *                       [--budget-s B] [--adaptive-min-ms M [--nines N]]
+ *                       [--model-base-us U] [--model-jitter-us J]
+ *                       [--model-loss-ppm L] [--model-spike-ppm P]
+ *                       [--model-spike-us Q] [--model-beats B]
+ *                       (fixed against adaptive timeouts: adapt.c)
  *
  *   OPTIONS: --prefix P --veth V --nodes N --net A.B.C --port P
  *            --hb-ms H --timeout-ms D [--seed S]
@@ -1313,7 +1319,11 @@ static void usage(void)
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
 		"[--predict-runs R]\n"
 		"       tipc:     --tolerance-ms T --trials K [--budget-s S] "
-		"[--rate-s R]\n");
+		"[--rate-s R]\n"
+		"       adapt:    --label PATTERN --duration-s S --trials K "
+		"[--budget-s B] [--adaptive-min-ms M [--nines N]] "
+		"[--model-base-us U] [--model-jitter-us J] [--model-loss-ppm L] "
+		"[--model-spike-ppm P] [--model-spike-us Q] [--model-beats B]\n");
 	exit(2);
 }
 
@@ -1355,6 +1365,14 @@ int main(int argc, char **argv)
 		{ "predict-runs", required_argument, NULL, 'R' },
 		{ "tolerance-ms", required_argument, NULL, 'L' },
 		{ "rate-s", required_argument, NULL, 'r' },
+		{ "adaptive-min-ms", required_argument, NULL, 'm' },
+		{ "nines", required_argument, NULL, 'K' },
+		{ "model-base-us", required_argument, NULL, 'e' },
+		{ "model-jitter-us", required_argument, NULL, 'j' },
+		{ "model-loss-ppm", required_argument, NULL, 'o' },
+		{ "model-spike-ppm", required_argument, NULL, 'x' },
+		{ "model-spike-us", required_argument, NULL, 'y' },
+		{ "model-beats", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
@@ -1362,6 +1380,7 @@ int main(int argc, char **argv)
 		.label = "idle", .port = 7400, .uring_port = 7500,
 		.trials = 20, .duration_s = 30, .warmup_s = 3, .uring = true,
 		.predict_runs = 200, .tolerance_ms = 1500, .rate_s = 5,
+		.nines = 6, .model_base_us = 100, .model_beats = 1000000,
 	};
 	int c;
 
@@ -1408,6 +1427,14 @@ int main(int argc, char **argv)
 		/* TIPC's own bounds for the link tolerance. */
 		case 'L': o.tolerance_ms = parse_uint(optarg, 50, 30000); break;
 		case 'r': o.rate_s = parse_uint(optarg, 1, 3600); break;
+		case 'm': o.adapt_min_ms = parse_uint(optarg, 1, 60000); break;
+		case 'K': o.nines = parse_uint(optarg, 1, 9); break;
+		case 'e': o.model_base_us = parse_uint(optarg, 0, 10000000); break;
+		case 'j': o.model_jitter_us = parse_uint(optarg, 0, 10000000); break;
+		case 'o': o.model_loss_ppm = parse_uint(optarg, 0, 999999); break;
+		case 'x': o.model_spike_ppm = parse_uint(optarg, 0, 1000000); break;
+		case 'y': o.model_spike_us = parse_uint(optarg, 0, 10000000); break;
+		case 'z': o.model_beats = parse_uint(optarg, 1000, UINT32_MAX); break;
 		default: usage();
 		}
 	}
@@ -1439,6 +1466,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(o.mode, "tipc"))
 		return cmd_tipc(&o);
+	if (!strcmp(o.mode, "adapt")) {
+		/* The module's own rule: h < d_min <= d. */
+		if (o.adapt_min_ms && (o.adapt_min_ms <= o.hb_ms ||
+				       o.adapt_min_ms > o.timeout_ms))
+			usage();
+		return cmd_adaptive(&o);
+	}
 	if (!strcmp(o.mode, "bcast")) {
 		if (!o.has_algo || o.nodes < 3)
 			usage();

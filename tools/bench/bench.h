@@ -2,7 +2,8 @@
 /*
  * What ftnl-bench's parts share: the options, the virtual cluster of
  * network namespaces and the ftnl handles into it (bench.c), and small
- * helpers. tipc.c (TIPC beside ftnl) is the part in its own file.
+ * helpers. tipc.c (TIPC beside ftnl) and adapt.c (fixed against adaptive
+ * timeouts) are the parts in their own files.
  */
 #ifndef FTNL_BENCH_H
 #define FTNL_BENCH_H
@@ -41,6 +42,14 @@ struct opts {
 	unsigned int predict_runs;
 	unsigned int tolerance_ms;	/* tipc: TIPC's link tolerance */
 	unsigned int rate_s;		/* tipc: frame count window */
+	unsigned int adapt_min_ms;	/* adapt: d_min, 0 for a fixed d */
+	unsigned int nines;		/* adapt: target 10^-nines */
+	unsigned int model_base_us;	/* adapt: the model's link ... */
+	unsigned int model_jitter_us;
+	unsigned int model_loss_ppm;
+	unsigned int model_spike_ppm;
+	unsigned int model_spike_us;
+	uint64_t model_beats;
 };
 
 struct node {
@@ -84,5 +93,6 @@ unsigned int drain_all(struct cluster *c, failure_fn fn, void *arg);
 void dump_stats(struct cluster *c, unsigned int id);
 
 int cmd_tipc(const struct opts *o);
+int cmd_adaptive(const struct opts *o);
 
 #endif

@@ -51,9 +51,10 @@ for k in $KERNELS; do
 	# The pipeline's status is tee's: keep the runner's in a file.
 	{
 		rc=0
-		# sch_ingress: the clsact qdisc counting frames (TIPC part).
+		# sch_ingress: the clsact qdisc counting frames (TIPC part);
+		# sch_netem: the links' jitter and loss (adaptive timeouts part).
 		"$ROOT/tools/vm/run" --kernel "$k" --timeout "$VM_TIMEOUT" --smp "$SMP" \
-			--module sch_ingress \
+			--module sch_ingress --module sch_netem \
 			--bin "$OUT/ftnl-bench" --bin "$OUT/ftnl-uring" \
 			--bin "$OUT/ftnl-bench-hog" --bin "$OUT/ftnl-bench-guest" \
 			-- env "$@" ftnl-bench-guest 2>&1 || rc=$?
