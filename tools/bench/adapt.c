@@ -96,19 +96,17 @@ struct adapt_counts {
 	uint64_t declared;
 };
 
-static int read_counts(struct cluster *c, struct ftnl_stats *st)
+/* A node that cannot answer (its ring gone) counts nothing. */
+static void read_counts(struct cluster *c, struct ftnl_stats *st)
 {
 	unsigned int i;
-	int err;
 
 	for (i = 0; i < c->o->nodes; i++) {
-		err = ftnl_stats_get(c->nodes[i].h, &st[i]);
-		if (err) {
+		if (ftnl_stats_get(c->nodes[i].h, &st[i])) {
 			msg("node %u: stats: %s", i + 1, ftnl_errmsg(c->nodes[i].h));
-			return err;
+			memset(&st[i], 0, sizeof(st[i]));
 		}
 	}
-	return 0;
 }
 
 /* A counter across the window; a node whose ring restarted counts anew. */
@@ -173,8 +171,8 @@ static int wait_events(struct cluster *c, struct adapt_run *r, uint64_t until)
 	return 0;
 }
 
-/* A fresh ring everywhere, @prev's link back first. */
-static int fresh_ring(struct cluster *c, unsigned int prev)
+/* No ring anywhere, and node @prev (if any) on the network again. */
+static int no_ring(struct cluster *c, unsigned int prev)
 {
 	int err = cluster_del_all(c);
 
@@ -182,12 +180,18 @@ static int fresh_ring(struct cluster *c, unsigned int prev)
 		err = link_set(c, prev, true);
 	if (!err && prev)
 		err = neigh_reset(c, prev);
-	if (err) {
+	if (err)
 		msg("resetting the cluster: %s", strerror(-err));
-		return err;
-	}
 	drain_all(c, NULL, NULL);
-	return cluster_set_all(c);
+	return err;
+}
+
+/* A fresh ring everywhere (see cluster_set_all()). */
+static int fresh_ring(struct cluster *c, unsigned int prev)
+{
+	int err = no_ring(c, prev);
+
+	return err ? err : cluster_set_all(c);
 }
 
 static void model(const struct opts *o, struct adapt_side *side)
@@ -271,13 +275,11 @@ int cmd_adaptive(const struct opts *o)
 		goto out;
 	}
 	drain_all(&c, NULL, NULL);
-	err = read_counts(&c, st0);
-	if (!err)
-		err = wait_events(&c, &win, mono_ns() + o->duration_s * NS_PER_S);
-	if (!err)
-		err = read_counts(&c, st1);
+	read_counts(&c, st0);
+	err = wait_events(&c, &win, mono_ns() + o->duration_s * NS_PER_S);
 	if (err)
 		goto out;
+	read_counts(&c, st1);
 	sum_counts(&c, st0, st1, &counts);
 	msg("%s: %" PRIu64 " heartbeats in %us, %" PRIu64 " timeouts refuted, %"
 	    PRIu64 " declared (%u events)", o->label, counts.hb, o->duration_s,
@@ -333,9 +335,7 @@ int cmd_adaptive(const struct opts *o)
 		    "%.2f ms", o->label, k + 1, t.victim, t.detector,
 		    (double)t.latency_ns / 1e6);
 	}
-	err = fresh_ring(&c, prev);
-	if (!err)
-		err = cluster_del_all(&c);
+	err = no_ring(&c, prev);
 	if (err)
 		goto out;
 

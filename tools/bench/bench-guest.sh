@@ -286,8 +286,7 @@ TC=/sbin/tc
 # (delay MU SIGMA distribution T: MU + SIGMA * t / 8192, t an entry picked
 # at random). 16 of 16000 entries (0.1 %) spread evenly over [0, 8192),
 # the others 0: 0.1 % of the datagrams delayed a further [0, SIGMA).
-TC_LIB_DIR=/tmp/ftnl-bench.tc
-export TC_LIB_DIR
+ADAPT_TC_LIB=/tmp/ftnl-bench.tc
 
 # netem's arguments for a pattern, and the model's link for it (see
 # tools/bench/adapt.c); "rate" keeps each link's order, as the model does
@@ -322,19 +321,20 @@ adapt_apply() {
 		$TC -n "$PREFIX-$i" qdisc del dev eth0 root 2>/dev/null || true
 		if [ -n "$args" ]; then
 			# shellcheck disable=SC2086 # netem's arguments, one per word
-			$TC -n "$PREFIX-$i" qdisc add dev eth0 root netem $args || return 1
+			TC_LIB_DIR=$ADAPT_TC_LIB $TC -n "$PREFIX-$i" qdisc add dev eth0 root netem $args ||
+				return 1
 		fi
 		i=$((i + 1))
 	done
 }
 
 if ! skipped adaptive; then
-	mkdir -p "$TC_LIB_DIR"
+	mkdir -p "$ADAPT_TC_LIB"
 	awk 'BEGIN {
 		print "# ftnl-bench: 0.1 % spikes, uniform over [0, sigma)"
 		for (i = 0; i < 16000; i++)
 			print (i % 1000 == 0 ? int(8192 * (2 * (i / 1000) + 1) / 32) : 0)
-	}' >"$TC_LIB_DIR/ftnl-spike.dist"
+	}' >"$ADAPT_TC_LIB/ftnl-spike.dist"
 	for pattern in $ADAPT_PATTERNS; do
 		if ! adapt_netem "$pattern" >/dev/null || ! adapt_apply "$pattern"; then
 			echo "RESULT test=adapt pattern=$pattern n=$ADAPT_N h_ms=$ADAPT_H d_ms=$ADAPT_D verdict=nopattern" |
@@ -355,7 +355,7 @@ if ! skipped adaptive; then
 				--duration-s "$ADAPT_WINDOW" --trials "$ADAPT_TRIALS" \
 				--budget-s "$ADAPT_BUDGET" --model-beats "$ADAPT_BEATS" \
 				$(adapt_model "$pattern") | tee -a "$RESULTS" ||
-				echo "RESULT test=adapt pattern=$pattern n=$ADAPT_N h_ms=$ADAPT_H d_ms=$ADAPT_D dmin_ms=$dmin verdict=error" |
+				echo "RESULT test=adapt pattern=$pattern n=$ADAPT_N h_ms=$ADAPT_H d_ms=$ADAPT_D dmin_ms=$dmin nines=${setting#*/} verdict=error" |
 				tee -a "$RESULTS"
 		done
 	done
@@ -405,7 +405,7 @@ function pattern_name(p) {
 	return p
 }
 function per10k(k, beats) { return beats > 0 ? sprintf("%.1f", k * 1e4 / beats) : "-" }
-function print_adapt(   i, timeout, prev) {
+function print_adapt(   i, timeout, prev, beats) {
 	$0 = ad[1]; parse()
 	print ""
 	print "7. Fixed against adaptive timeouts, n=" f["n"] " h=" f["h_ms"] "ms d=d_max=" f["d_ms"] \
@@ -414,9 +414,9 @@ function print_adapt(   i, timeout, prev) {
 	print "   pattern and timeout (model, run in the guest by ftnl-bench on the module'"'"'s"
 	print "   estimator). Timeouts per 10^4 heartbeats taken, over " f["window_s"] " s with nobody failing;"
 	print "   detection: silence -> the observer'"'"'s failure event, ms."
-	printf "%-19s %-9s %6s %15s %8s %8s %6s %6s %6s %6s %6s\n", "", "", "", \
-		"timeouts/10^4", "", "", "detect", "", "", "model", ""
-	printf "%-19s %-9s %6s %7s %7s %8s %8s %6s %6s %6s %6s %6s\n", "pattern", "timeout", \
+	printf "%-19s %-9s %6s %-15s %8s  %-20s  %-20s\n", "", "", "", \
+		"timeouts/10^4 hb", "", "--- detection, ms ---", "---- model, ms -----"
+	printf "%-19s %-9s %6s %7s %7s %8s %6s %6s %6s  %6s %6s %6s\n", "pattern", "timeout", \
 		"hb", "expired", "model", "declared", "trials", "median", "max", "p50", \
 		"p99", "mean"
 	for (i = 1; i <= nad; i++) {
@@ -430,7 +430,8 @@ function print_adapt(   i, timeout, prev) {
 			prev = pattern_name(f["pattern"])
 			continue
 		}
-		printf "%-19s %-9s %6s %7s %7s %8s %8s %6s %6s %6.1f %6.1f %6.1f%s\n", \
+		if (f["model_beats"] > beats) beats = f["model_beats"]
+		printf "%-19s %-9s %6s %7s %7s %8s %6s %6s %6s  %6.1f %6.1f %6.1f%s\n", \
 			pattern_name(f["pattern"]) == prev ? "" : pattern_name(f["pattern"]), \
 			timeout, f["hb"], per10k(f["refuted"] + f["declared"], f["hb"]), \
 			per10k(f["model_fs"], f["model_beats"]), f["declared"], \
@@ -449,7 +450,7 @@ function print_adapt(   i, timeout, prev) {
 	print "   expired: timeouts that ran out on a live emitter (its answer to the probe"
 	print "   refuted them, suspicions_refuted, or it was declared dead), per 10^4"
 	print "   heartbeats; model: the model'"'"'s false suspicions (gaps longer than the"
-	print "   timeout) per 10^4 heartbeats, " f["model_beats"] " simulated. declared: live"
+	print "   timeout) per 10^4 heartbeats, " beats " simulated. declared: live"
 	print "   nodes the module declared dead in the window (the probes did not save"
 	print "   them; the model has no probes). detect: silence (bridge port down, random"
 	print "   phase) -> first failure event about the victim with cause observed,"
