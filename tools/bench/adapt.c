@@ -53,6 +53,22 @@
 
 /* Heartbeats the victim's observer takes before a trial: a full window. */
 #define WARM_BEATS	(FTNL_ADAPT_WINDOW + 8)
+/*
+ * A stall of the detecting node: its heartbeat timer ran 8.2 ms late or
+ * more (lateness buckets from [8192, 16384) us on) between the silence
+ * and the detection. Its own timers, T3 among them, were late as much.
+ */
+#define STALL_BUCKET	14
+
+static uint64_t late_expiries(const struct ftnl_stats *st)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = STALL_BUCKET; i < FTNL_LATENESS_BUCKETS; i++)
+		sum += st->lateness[i];
+	return sum;
+}
 
 struct adapt_run {
 	struct cluster *c;
@@ -224,23 +240,25 @@ static void model(const struct opts *o, struct adapt_side *side)
 int cmd_adaptive(const struct opts *o)
 {
 	uint64_t h = o->hb_ms * NS_PER_MS, d = o->timeout_ms * NS_PER_MS;
-	uint64_t start = mono_ns(), *lat, t0;
+	uint64_t start = mono_ns(), *lat, *calm, t0, window_late = 0;
 	struct ftnl_stats *st0, *st1;
 	struct adapt_run win = { 0 };
 	struct adapt_counts counts = { 0 };
 	unsigned int k, done = 0, detected = 0, unsteady = 0, prev = 0;
-	unsigned int trial_declared = 0, trial_learned = 0;
+	unsigned int trial_declared = 0, trial_learned = 0, ncalm = 0;
 	const char *verdict = "ok";
 	struct adapt_side side;
 	struct cluster c;
 	int err;
 
 	lat = calloc(o->trials, sizeof(*lat));
+	calm = calloc(o->trials, sizeof(*calm));
 	st0 = calloc(o->nodes, sizeof(*st0));
 	st1 = calloc(o->nodes, sizeof(*st1));
-	if (!lat || !st0 || !st1) {
+	if (!lat || !calm || !st0 || !st1) {
 		msg("out of memory");
 		free(lat);
+		free(calm);
 		free(st0);
 		free(st1);
 		return 1;
@@ -281,6 +299,8 @@ int cmd_adaptive(const struct opts *o)
 		goto out;
 	read_counts(&c, st1);
 	sum_counts(&c, st0, st1, &counts);
+	for (k = 0; k < o->nodes; k++)
+		window_late += delta(late_expiries(&st0[k]), late_expiries(&st1[k]));
 	msg("%s: %" PRIu64 " heartbeats in %us, %" PRIu64 " timeouts refuted, %"
 	    PRIu64 " declared (%u events)", o->label, counts.hb, o->duration_s,
 	    counts.refuted, counts.declared, win.declared);
@@ -288,6 +308,7 @@ int cmd_adaptive(const struct opts *o)
 	/* Detection of a silenced node. */
 	for (k = 0; done < o->trials; k++) {
 		struct adapt_run t = { .c = &c };
+		bool stalled;
 
 		if (o->budget_s && mono_ns() - start > o->budget_s * NS_PER_S) {
 			verdict = "budget";
@@ -311,6 +332,7 @@ int cmd_adaptive(const struct opts *o)
 		if (err)
 			goto out;
 		drain_all(&c, on_failure, &t);
+		read_counts(&c, st0);
 		sleep_ns(rng_next() % h);	/* random phase */
 		t.silence_ns = mono_ns();
 		err = link_set(&c, t.victim, false);
@@ -331,9 +353,16 @@ int cmd_adaptive(const struct opts *o)
 			continue;
 		}
 		lat[detected++] = t.latency_ns;
+		stalled = ftnl_stats_get(c.nodes[t.detector - 1].h, &st1[0]) ||
+			  late_expiries(&st1[0]) > late_expiries(&st0[t.detector - 1]);
+		if (!stalled)
+			calm[ncalm++] = t.latency_ns;
 		msg("%s trial %u: node %u silenced, node %u detected it after "
-		    "%.2f ms", o->label, k + 1, t.victim, t.detector,
-		    (double)t.latency_ns / 1e6);
+		    "%.2f ms%s", o->label, k + 1, t.victim, t.detector,
+		    (double)t.latency_ns / 1e6,
+		    stalled ? " (its timers ran 8 ms late meanwhile)" : "");
+		if (t.latency_ns > d + h)
+			dump_stats(&c, t.detector);
 	}
 	err = no_ring(&c, prev);
 	if (err)
@@ -341,17 +370,25 @@ int cmd_adaptive(const struct opts *o)
 
 	printf("RESULT test=adapt pattern=%s n=%u h_ms=%u d_ms=%u dmin_ms=%u "
 	       "nines=%u window_s=%u hb=%" PRIu64 " refuted=%" PRIu64
-	       " declared=%" PRIu64 " learned=%u trials=%u detected=%u "
-	       "unsteady=%u trial_declared=%u trial_learned=%u verdict=%s",
+	       " declared=%" PRIu64 " learned=%u late=%" PRIu64 " trials=%u"
+	       " detected=%u unsteady=%u trial_declared=%u trial_learned=%u"
+	       " verdict=%s",
 	       o->label, o->nodes, o->hb_ms, o->timeout_ms, o->adapt_min_ms,
 	       o->adapt_min_ms ? o->nines : 0, o->duration_s, counts.hb,
-	       counts.refuted, counts.declared, win.learned, done, detected,
+	       counts.refuted, counts.declared, win.learned, window_late,
+	       done, detected,
 	       unsteady, trial_declared, trial_learned, verdict);
 	if (detected) {
 		qsort(lat, detected, sizeof(*lat), cmp_u64);
 		printf(" min_us=%" PRIu64 " median_us=%" PRIu64 " max_us=%" PRIu64,
 		       lat[0] / 1000, median(lat, detected) / 1000,
 		       lat[detected - 1] / 1000);
+	}
+	printf(" calm=%u", ncalm);
+	if (ncalm) {
+		qsort(calm, ncalm, sizeof(*calm), cmp_u64);
+		printf(" calm_median_us=%" PRIu64 " calm_max_us=%" PRIu64,
+		       median(calm, ncalm) / 1000, calm[ncalm - 1] / 1000);
 	}
 	printf(" model_beats=%" PRIu64 " model_fs=%" PRIu64 " model_mean_us=%.0f"
 	       " model_p50_us=%" PRId64 " model_p99_us=%" PRId64
@@ -363,6 +400,7 @@ int cmd_adaptive(const struct opts *o)
 out:
 	cluster_close(&c);
 	free(lat);
+	free(calm);
 	free(st0);
 	free(st1);
 	return err ? 1 : 0;

@@ -414,11 +414,11 @@ function print_adapt(   i, timeout, prev, beats) {
 	print "   pattern and timeout (model, run in the guest by ftnl-bench on the module'"'"'s"
 	print "   estimator). Timeouts per 10^4 heartbeats taken, over " f["window_s"] " s with nobody failing;"
 	print "   detection: silence -> the observer'"'"'s failure event, ms."
-	printf "%-19s %-9s %6s %-15s %8s  %-20s  %-20s\n", "", "", "", \
-		"timeouts/10^4 hb", "", "--- detection, ms ---", "---- model, ms -----"
-	printf "%-19s %-9s %6s %7s %7s %8s %6s %6s %6s  %6s %6s %6s\n", "pattern", "timeout", \
-		"hb", "expired", "model", "declared", "trials", "median", "max", "p50", \
-		"p99", "mean"
+	printf "%-19s %-9s %5s %-13s %9s  %-30s  %-17s\n", "", "", "", \
+		"timeouts/10^4", "", "--------- detection, ms ------", "---- model, ms ---"
+	printf "%-19s %-9s %5s %6s %6s %4s %4s %6s %6s %6s %10s  %5s %5s %5s\n", "pattern", \
+		"timeout", "hb", "expired", "model", "decl", "late", "trials", "median", "max", \
+		"calm", "p50", "p99", "mean"
 	for (i = 1; i <= nad; i++) {
 		$0 = ad[i]; parse()
 		timeout = f["dmin_ms"] > 0 ? f["dmin_ms"] ".." f["d_ms"] "/" f["nines"] : f["d_ms"] " fixed"
@@ -431,13 +431,14 @@ function print_adapt(   i, timeout, prev, beats) {
 			continue
 		}
 		if (f["model_beats"] > beats) beats = f["model_beats"]
-		printf "%-19s %-9s %6s %7s %7s %8s %6s %6s %6s  %6.1f %6.1f %6.1f%s\n", \
+		printf "%-19s %-9s %5s %6s %6s %4s %4s %6s %6s %6s %10s  %5.1f %5.1f %5.1f%s\n", \
 			pattern_name(f["pattern"]) == prev ? "" : pattern_name(f["pattern"]), \
 			timeout, f["hb"], per10k(f["refuted"] + f["declared"], f["hb"]), \
-			per10k(f["model_fs"], f["model_beats"]), f["declared"], \
+			per10k(f["model_fs"], f["model_beats"]), f["declared"], f["late"], \
 			f["detected"] "/" f["trials"], \
 			f["detected"] ? sprintf("%.1f", f["median_us"] / 1000) : "-", \
 			f["detected"] ? sprintf("%.1f", f["max_us"] / 1000) : "-", \
+			f["calm"] ? sprintf("%d: %.1f", f["calm"], f["calm_median_us"] / 1000) : "0", \
 			f["model_p50_us"] / 1000, f["model_p99_us"] / 1000, \
 			f["model_mean_us"] / 1000, \
 			(f["trial_declared"] ? "  (" f["trial_declared"] " declared in trials)" : "") \
@@ -451,10 +452,13 @@ function print_adapt(   i, timeout, prev, beats) {
 	print "   refuted them, suspicions_refuted, or it was declared dead), per 10^4"
 	print "   heartbeats; model: the model'"'"'s false suspicions (gaps longer than the"
 	print "   timeout) per 10^4 heartbeats, " beats " simulated. declared: live"
-	print "   nodes the module declared dead in the window (the probes did not save"
-	print "   them; the model has no probes). detect: silence (bridge port down, random"
-	print "   phase) -> first failure event about the victim with cause observed,"
-	print "   stamped by the kernel; model: crash mid-period -> suspicion, no probe."
+	print "   nodes the module declared dead in the window (decl: the probes did not"
+	print "   save them; the model has no probes). late: heartbeat timer expiries 8.2 ms"
+	print "   late or more in the window, all nodes (the guest stalled). detection:"
+	print "   silence (bridge port down, random phase) -> first failure event about the"
+	print "   victim with cause observed, stamped by the kernel; calm: the trials in"
+	print "   which the detecting node'"'"'s timers never ran 8.2 ms late, and their"
+	print "   median. model: crash mid-period -> suspicion, no probe."
 }
 function mm(m, x) { return m == "" ? "-" : sprintf("%.0f/%.0f", m / 1000, x / 1000) }
 function ratio(a, b) { return a == "" || b == "" || b == 0 ? "-" : sprintf("%.2f", a / b) }
