@@ -11,6 +11,8 @@
 #include "ftnl.h"
 
 static unsigned int ftnl_net_id __read_mostly;
+/* The largest incarnation this module gave, to any netns. */
+static atomic64_t ftnl_last_incarnation = ATOMIC64_INIT(0);
 /* Every netns has its ftnl_net: set and cleared under kernel_param_lock. */
 static bool ftnl_netns_up;
 
@@ -21,17 +23,30 @@ struct ftnl_net *ftnl_net(const struct net *net)
 
 /**
  * ftnl_new_incarnation - a new life for this node
- * @previous: the incarnation it ends, 0 if none
+ * @previous: the incarnation it ends, or a floor it must exceed (0: none)
  *
- * The wall clock in nanoseconds: a node that restarts (module reload, netns
- * recreated, other machine boot) comes back with a larger incarnation than
- * any it had, as long as the clock does not step back by more than its
- * downtime; and never smaller than @previous + 1 within one life of the
- * module.
+ * The wall clock in nanoseconds, but never below @previous + 1 nor below
+ * any incarnation this module gave before, plus one: within one load of
+ * the module a clock set back (NTP, an admin) gives no smaller life.
+ * Across a reboot the wall clock alone may: the floor a node keeps on
+ * disk (FTNL_A_INCARNATION_FLOOR) bounds it, and on a node without one
+ * the ring renews a life found below one the members knew
+ * (ftnl_ring_core_renew()).
  */
 u64 ftnl_new_incarnation(u64 previous)
 {
-	return max_t(u64, ktime_get_real_ns(), previous + 1);
+	u64 last = atomic64_read(&ftnl_last_incarnation);
+	u64 inc;
+
+	for (;;) {
+		u64 was;
+
+		inc = max3(ktime_get_real_ns(), previous + 1, last + 1);
+		was = atomic64_cmpxchg(&ftnl_last_incarnation, last, inc);
+		if (was == last)
+			return inc;
+		last = was;
+	}
 }
 
 static int __net_init ftnl_net_init(struct net *net)

@@ -12,12 +12,38 @@
 #include "netlink.h"
 #include "ring/ring.h"
 
+/* A new life for this node, above @floor: the transport and ring take it. */
+static void ftnl_new_life(struct ftnl_net *fn, u64 floor)
+{
+	u64 inc = ftnl_new_incarnation(max_t(u64, fn->incarnation, floor));
+
+	WRITE_ONCE(fn->incarnation, inc);
+}
+
+/*
+ * FTNL_A_INCARNATION_FLOOR: the largest life this node had in an earlier
+ * boot. A node that runs no cluster (or an expelled one, which is to end)
+ * lives above it; a running life is never replaced by a floor: the floor
+ * the running life was given (a reload) is no news, one above it is
+ * refused. Return: a message for the user, or NULL.
+ */
+static const char *ftnl_floor_check(const struct ftnl_net *fn,
+				    const struct ftnl_cluster *old, u64 floor)
+{
+	if (!floor || floor > FTNL_INCARNATION_FLOOR_MAX)
+		return "incarnation floor out of range (1 to 2^63 - 1)";
+	if (old && !ftnl_ring_expelled(old->ring) && floor > fn->incarnation)
+		return "incarnation floor above the running incarnation (a restart to the cluster)";
+	return NULL;
+}
+
 int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
+	struct nlattr *floor_attr = info->attrs[FTNL_A_INCARNATION_FLOOR];
 	struct ftnl_net *fn = ftnl_net(net);
 	struct ftnl_cluster *cluster;
-
+	u64 floor = floor_attr ? nla_get_u64(floor_attr) : 0;
 	struct ftnl_cluster *old;
 	const char *why;
 	u64 incarnation;
@@ -42,13 +68,22 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 		ftnl_cluster_free(cluster);
 		return -EINVAL;
 	}
+	why = floor_attr ? ftnl_floor_check(fn, old, floor) : NULL;
+	if (why) {
+		mutex_unlock(&fn->lock);
+		ftnl_set_err(info->extack, floor_attr, why);
+		ftnl_cluster_free(cluster);
+		return -EINVAL;
+	}
 	incarnation = fn->incarnation;
 	/*
 	 * The cluster holds this incarnation dead: configured again, the node
 	 * comes back as a new one (which rejoins), never as the dead one.
 	 */
 	if (old && ftnl_ring_expelled(old->ring))
-		WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(incarnation));
+		ftnl_new_life(fn, floor);
+	else if (!old && floor >= incarnation)
+		ftnl_new_life(fn, floor);
 	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);
 	if (err) {
 		WRITE_ONCE(fn->incarnation, incarnation);
@@ -88,7 +123,7 @@ static int ftnl_cluster_end(struct genl_info *info, bool leave)
 		ftnl_ring_leave(cluster->ring);
 	ftnl_cluster_replace(fn, NULL);
 	/* Whatever this node does next, it is a new life for the others. */
-	WRITE_ONCE(fn->incarnation, ftnl_new_incarnation(fn->incarnation));
+	ftnl_new_life(fn, 0);
 	ftnl_notify_cluster_change(net);
 out:
 	mutex_unlock(&fn->lock);

@@ -92,6 +92,8 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_EPOCH] = { .type = NLA_U32 },
 	[FTNL_A_UPDATE_GRACE_S] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ftnl_update_grace_range),
+	/* its range and its relation to the running life: nl_cluster.c */
+	[FTNL_A_INCARNATION_FLOOR] = { .type = NLA_U64 },
 	[FTNL_A_PREV_KEY_LEFT_MS] = {
 		.type = NLA_REJECT,
 		.reject_message = "the previous key's grace is reported, it cannot be set",

@@ -108,6 +108,7 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_EPOCH] = "epoch",
 	[FTNL_A_UPDATE_GRACE_S] = "update-grace-s",
 	[FTNL_A_PREV_KEY_LEFT_MS] = "prev-key-left-ms",
+	[FTNL_A_INCARNATION_FLOOR] = "incarnation-floor",
 };
 
 static const char *const ftnl_node_attr_names[] = {

@@ -231,6 +231,8 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (config->has_update_grace)
 		size += ftnl_attr_space(sizeof(uint32_t));
+	if (config->has_incarnation_floor)
+		size += ftnl_attr_space(sizeof(uint64_t));
 	for (i = 0; i < config->node_count; i++) {
 		size += ftnl_node_nest_size(&config->nodes[i]);
 		if (size > UINT32_MAX)
@@ -300,6 +302,9 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 	if (config->has_update_grace)
 		mnl_attr_put_u32(nlh, FTNL_A_UPDATE_GRACE_S,
 				 config->update_grace_s);
+	if (config->has_incarnation_floor)
+		mnl_attr_put_u64(nlh, FTNL_A_INCARNATION_FLOOR,
+				 config->incarnation_floor);
 
 	for (i = 0; i < config->node_count; i++) {
 		const struct ftnl_node *node = &config->nodes[i];

@@ -218,6 +218,14 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 				config->fence);
 		return -EINVAL;
 	}
+	if (!why && config->has_incarnation_floor &&
+	    (!config->incarnation_floor ||
+	     config->incarnation_floor > FTNL_INCARNATION_FLOOR_MAX)) {
+		ftnl_format_err(err, errlen,
+				"incarnation floor %llu out of range (1 to 2^63 - 1)",
+				(unsigned long long)config->incarnation_floor);
+		return -EINVAL;
+	}
 	if (!why && config->has_update_grace &&
 	    (config->update_grace_s < FTNL_UPDATE_GRACE_MIN_S ||
 	     config->update_grace_s > FTNL_UPDATE_GRACE_MAX_S)) {

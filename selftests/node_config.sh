@@ -10,7 +10,13 @@
 #   - "self auto" is refused with the reason, and nothing is configured,
 #     in a netns with no address of the table and in one with two;
 #   - the unit's ExecStop on node 3 is a graceful leave: node 1's monitor
-#     shows the failure of node 3, cause leave, with its name.
+#     shows the failure of node 3, cause leave, with its name;
+#   - the unit's state file (/var/lib/ftnl/incarnation, "state" of cluster
+#     set): ExecStart writes back the incarnation the module chose; read
+#     as the floor, a node with no cluster takes a life above it (a
+#     reboot whose wall clock is behind); garbage in it, or a floor above
+#     a running life, is refused with the reason and changes nothing; a
+#     reload with the floor it wrote is taken.
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -37,7 +43,9 @@ unit_cmd() {
 START=$(unit_cmd ExecStart)
 STOP=$(unit_cmd ExecStop)
 
-cleanup_conf() { rm -rf /etc/ftnl; }
+STATE=/var/lib/ftnl/incarnation
+
+cleanup_conf() { rm -rf /etc/ftnl /var/lib/ftnl; }
 
 topology() {
 	netns_add "$BR" || return 1
@@ -64,6 +72,7 @@ if ! topology; then
 fi
 
 mkdir -p /etc/ftnl || exit 1
+mkdir -p /var/lib/ftnl || exit 1	# the unit's StateDirectory=
 trap 'cleanup_conf; lib_cleanup' EXIT
 od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >/etc/ftnl/key
 chmod 600 /etc/ftnl/key
@@ -151,5 +160,62 @@ else
 fi
 check "node 3: no cluster after the stop" sh -c \
 	"$IP netns exec $(ns 3) $CLI cluster show | grep -q 'no cluster configured'"
+
+# --- the state file ---------------------------------------------------------------
+
+inc3=$(json_get "$LIB_TMP/show-3" incarnation)
+check "ExecStart wrote the incarnation node 3 was given to $STATE ($inc3)" \
+	test -n "$inc3" -a "$(cat "$STATE" 2>/dev/null)" = "$inc3"
+
+# A reboot whose wall clock is behind: the file's life is above any the
+# clock would give.
+floor=$((inc3 + 1000000000000000))
+echo "$floor" >"$STATE"
+if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/floor.log" 2>&1; then
+	ok "node 3: ExecStart with a floor above its clock's life"
+else
+	not_ok "node 3: ExecStart with a floor above its clock's life"
+	sed 's/^/#   /' "$LIB_TMP/floor.log"
+fi
+in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3b" 2>/dev/null
+inc=$(json_get "$LIB_TMP/show-3b" incarnation)
+gen=$(json_get "$LIB_TMP/show-3b" generation)
+check "node 3 lives above the floor $floor (got ${inc:-none})" \
+	test -n "$inc" -a "$inc" -gt "$floor"
+check "the state file holds that life" test "$(cat "$STATE")" = "$inc"
+
+# start_refused WHAT TEXT: ExecStart on node 3 fails saying TEXT, nothing changes.
+start_refused() {
+	if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/refused.log" 2>&1; then
+		not_ok "$1: refused"
+		return
+	fi
+	if grep -q "$2" "$LIB_TMP/refused.log"; then
+		ok "$1: refused: $2"
+	else
+		not_ok "$1: refused: $2"
+		sed 's/^/#   /' "$LIB_TMP/refused.log"
+	fi
+	in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3c" 2>/dev/null
+	check "$1: node 3 unchanged (generation $gen, incarnation $inc)" test \
+		"$(json_get "$LIB_TMP/show-3c" generation) $(json_get "$LIB_TMP/show-3c" incarnation)" = "$gen $inc"
+}
+echo garbage >"$STATE"
+start_refused "a state file of garbage" "does not hold an incarnation"
+check "the garbage is left as it was" test "$(cat "$STATE")" = garbage
+echo 99999999999999999999 >"$STATE"
+start_refused "a state file above 2^63 - 1" "does not hold an incarnation"
+echo $((inc + 1000)) >"$STATE"
+start_refused "a floor above the running life" "incarnation floor above the running incarnation"
+echo "$inc" >"$STATE"
+if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/reload.log" 2>&1; then
+	ok "node 3: a reload with the floor it wrote is taken"
+else
+	not_ok "node 3: a reload with the floor it wrote is taken"
+	sed 's/^/#   /' "$LIB_TMP/reload.log"
+fi
+in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3d" 2>/dev/null
+check "node 3 keeps its life across the reload" \
+	test "$(json_get "$LIB_TMP/show-3d" incarnation)" = "$inc"
 
 tap_end

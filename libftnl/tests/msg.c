@@ -46,6 +46,7 @@ struct readback {
 	uint32_t cluster_id, self_id, hb, timeout;
 	uint8_t bcast_algo, fcg_f, quorum;
 	uint32_t epoch, update_grace_s;
+	uint64_t incarnation_floor;
 	uint32_t gossip_t_us;
 	uint8_t key[FTNL_KEY_LEN];
 	struct ftnl_node *nodes;
@@ -160,6 +161,12 @@ static int readback_attr(const struct nlattr *attr, void *arg)
 			r->bad = true;
 		else
 			r->update_grace_s = mnl_attr_get_u32(attr);
+		break;
+	case FTNL_A_INCARNATION_FLOOR:
+		if (mnl_attr_get_payload_len(attr) != 8)
+			r->bad = true;
+		else
+			r->incarnation_floor = mnl_attr_get_u64(attr);
 		break;
 	case FTNL_A_NODE:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0) {
@@ -1287,7 +1294,18 @@ static void test_epoch_attrs(const void *arg)
 	TAP_CHECK(r.seen & (1ull << FTNL_A_UPDATE_GRACE_S));
 	TAP_CHECK_UINT(r.epoch, 7);
 	TAP_CHECK_UINT(r.update_grace_s, 60);
+	TAP_CHECK(!(r.seen & (1ull << FTNL_A_INCARNATION_FLOOR)));
 	free(r.nodes);
+	/* The floor: only when given (ftnl-cli's state file). */
+	c.has_incarnation_floor = true;
+	c.incarnation_floor = 1800000000000000000ull;
+	TAP_CHECK_UINT(ftnl_msg_cluster_set_size(&c), plain_size + 28);
+	encode_readback(&c, &r);
+	TAP_CHECK(!r.bad);
+	TAP_CHECK(r.seen & (1ull << FTNL_A_INCARNATION_FLOOR));
+	TAP_CHECK_UINT(r.incarnation_floor, 1800000000000000000ull);
+	free(r.nodes);
+	c.has_incarnation_floor = false;
 
 	/* The reply: epoch, grace, and the previous key's time while any. */
 	nlh = cluster_reply(reply, -1);

@@ -421,6 +421,7 @@ enum set_keyword {
 	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
 	KW_QUORUM,
 	KW_TIMEOUT_ADAPTIVE, KW_TIMEOUT_NINES, KW_EPOCH, KW_UPDATE_GRACE,
+	KW_STATE,
 };
 
 static const char *const set_keywords[] = {
@@ -446,6 +447,7 @@ static const char *const set_keywords[] = {
 	[KW_TIMEOUT_NINES] = "timeout-nines",
 	[KW_EPOCH] = "epoch",
 	[KW_UPDATE_GRACE] = "update-grace",
+	[KW_STATE] = "state",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -663,6 +665,9 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 				    value, FTNL_UPDATE_GRACE_MIN_S,
 				    FTNL_UPDATE_GRACE_MAX_S);
 		return 0;
+	case KW_STATE:
+		set->state = value;
+		return 0;
 	case KW_FENCE:
 		if (ftnl_parse_fence(value, &set->fence))
 			return fail(err, errlen,
@@ -718,6 +723,7 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_TIMEOUT_NINES] = CLI_SET_TIMEOUT_NINES,
 		[KW_EPOCH] = CLI_SET_EPOCH,
 		[KW_UPDATE_GRACE] = CLI_SET_UPDATE_GRACE,
+		[KW_STATE] = CLI_SET_STATE,
 	};
 	int ret;
 
@@ -732,10 +738,12 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		/*
 		 * "f" stays file's, as before "fence" came: fence is
 		 * abbreviated from "fe"; likewise "t" (up to "timeout") stays
-		 * timeout's, as before "timeout-adaptive" came.
+		 * timeout's, as before "timeout-adaptive" came, and "s"
+		 * self's, as before "state" came.
 		 */
 		enum cli_match m = !strcmp(word, "f") ?
 			(kw = KW_FILE, CLI_MATCH_OK) :
+			!strcmp(word, "s") ? (kw = KW_SELF, CLI_MATCH_OK) :
 			word[0] && !strncmp("timeout", word, strlen(word)) ?
 			(kw = KW_TIMEOUT, CLI_MATCH_OK) :
 			cli_match(word, set_keywords, ARRAY_SIZE(set_keywords),

@@ -88,6 +88,7 @@ enum cli_set_arg {
 	CLI_SET_TIMEOUT_NINES	= 1 << 16,
 	CLI_SET_EPOCH		= 1 << 17,
 	CLI_SET_UPDATE_GRACE	= 1 << 18,
+	CLI_SET_STATE		= 1 << 19,
 };
 
 /**
@@ -116,6 +117,8 @@ enum cli_set_arg {
  * @timeout_nines: "timeout-nines N", their target rate 10^-N
  * @epoch: "epoch N", the configuration's epoch
  * @update_grace_s: "update-grace SECONDS"
+ * @state: "state PATH": the file that keeps this node's incarnation across
+ *	reboots (read as the floor, written back), or NULL
  */
 struct cli_cluster_args {
 	const char *file;
@@ -142,6 +145,7 @@ struct cli_cluster_args {
 	uint8_t timeout_nines;
 	uint32_t epoch;
 	uint32_t update_grace_s;
+	const char *state;
 };
 
 /* Exit statuses of "health": Nagios's, which NHC and Icinga expect. */

@@ -3,29 +3,149 @@
  * ftnl-cli cluster set | show | delete | leave.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * The state file (cluster set's "state PATH"): one line, the decimal
+ * incarnation this node last had. A missing file is a first boot (no
+ * floor, 0); anything but digits and one newline, 0, or a number above
+ * FTNL_INCARNATION_FLOOR_MAX is refused: a node must not guess its floor.
+ * Return: 0 with @floor set, or -1 with @err set.
+ */
+static int state_read(const char *path, uint64_t *floor, char *err,
+		      size_t errlen)
+{
+	char buf[32];
+	unsigned long long v;
+	ssize_t len;
+	char *end;
+	int fd;
+
+	*floor = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot read state file %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len < 0) {
+		snprintf(err, errlen, "cannot read state file %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	buf[len] = '\0';
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (!len || (size_t)len != strspn(buf, "0123456789") || *end ||
+	    errno || !v || v > FTNL_INCARNATION_FLOOR_MAX) {
+		snprintf(err, errlen,
+			 "state file %s does not hold an incarnation (one decimal number, 1 to 2^63 - 1, and a newline): remove it only if this node's earlier lives are known to be over",
+			 path);
+		return -1;
+	}
+	*floor = v;
+	return 0;
+}
+
+/*
+ * Write @incarnation to @path atomically: a temporary file in the same
+ * directory, synced, renamed over it, the directory synced. A crash leaves
+ * the old file or the new one, never a torn one.
+ */
+static int state_write(const char *path, uint64_t incarnation, char *err,
+		       size_t errlen)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX], line[32];
+	const char *slash = strrchr(path, '/');
+	int fd, len;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "state file name too long: %s", path);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %.256s: %s", tmp,
+			 strerror(errno));
+		return -1;
+	}
+	len = snprintf(line, sizeof(line), "%" PRIu64 "\n", incarnation);
+	if (write(fd, line, len) != len || fsync(fd) || close(fd)) {
+		snprintf(err, errlen, "cannot write %.256s: %s", tmp,
+			 strerror(errno ? errno : EIO));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "cannot rename %.200s to %.200s: %s", tmp,
+			 path,
+			 strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1,
+		 slash ? path : ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
 
 int cmd_cluster_set(const struct cli_command *cmd)
 {
 	struct ftnl_cluster_config config;
+	const char *state = cmd->set.state;
 	struct ftnl_handle *h;
+	struct ftnl_info info;
+	uint64_t floor = 0;
 	char err[512];
 	int status, ret;
 
 	/* Everything is read and checked before a socket is opened. */
+	if (state && state_read(state, &floor, err, sizeof(err))) {
+		cli_error("cluster set: %s", err);
+		return CLI_EXIT_USAGE;
+	}
 	ret = cli_build_config(&cmd->set, cmd->opt.force, &config, err,
 			       sizeof(err));
 	if (ret) {
 		cli_error("cluster set: %s", err);
 		return CLI_EXIT_USAGE;
 	}
+	config.has_incarnation_floor = floor != 0;
+	config.incarnation_floor = floor;
 	status = cli_open(&h);
 	if (!status) {
 		ret = ftnl_cluster_set(h, &config);
 		if (ret)
 			status = cli_request_failed(h, "cluster set", ret);
+		/* The life the kernel chose, for the next boot's floor. */
+		if (!ret && state) {
+			ret = ftnl_info_get(h, &info);
+			if (ret)
+				status = cli_request_failed(h, "info", ret);
+			else if (state_write(state, info.incarnation, err,
+					     sizeof(err))) {
+				cli_error("cluster set: configured, but %s", err);
+				status = CLI_EXIT_FAILED;
+			}
+		}
 		ftnl_close(h);
 	}
 	ftnl_config_free(&config);

@@ -49,6 +49,12 @@
 /* Limits enforced by the module (and by libftnl before sending). */
 #define FTNL_MAX_NODES		65536
 #define FTNL_KEY_LEN		32	/* keyed BLAKE2s-256 key, bytes */
+/*
+ * Largest FTNL_A_INCARNATION_FLOOR accepted: incarnations are nanoseconds
+ * of the wall clock (about 2^60.6 in 2026), and a floor never leaves
+ * fewer than 2^63 lives above it.
+ */
+#define FTNL_INCARNATION_FLOOR_MAX	((1ULL << 63) - 1)
 /* Longest node name (FTNL_A_NODE_NAME), bytes, without the NUL. */
 #define FTNL_NODE_NAME_MAX	63
 /* Longest failure domain name (FTNL_A_NODE_DOMAIN), bytes, without the NUL. */
@@ -332,7 +338,9 @@ enum ftnl_quorum {
  *	per member (each with FTNL_A_NODE_ID, exactly one of
  *	FTNL_A_NODE_ADDR4/FTNL_A_NODE_ADDR6, and FTNL_A_NODE_PORT;
  *	FTNL_A_NODE_NAME and FTNL_A_NODE_DOMAIN are optional);
- *	FTNL_A_BCAST_ALGO is optional. The
+ *	FTNL_A_BCAST_ALGO is optional. FTNL_A_INCARNATION_FLOOR (optional)
+ *	makes a node without a running cluster take an incarnation above it
+ *	(read it back with FTNL_CMD_INFO_GET). The
  *	request is checked whole before anything changes. On success a
  *	FTNL_CMD_CLUSTER_NTF is multicast on "events".
  * @FTNL_CMD_CLUSTER_GET: do; reply carries FTNL_A_CLUSTER_ID,
@@ -554,6 +562,15 @@ enum ftnl_cmd {
  *	changed neighbours are waited for
  * @FTNL_A_PREV_KEY_LEFT_MS: u64, how long the previous key is still
  *	accepted, in milliseconds (cluster get; absent when there is none)
+ * @FTNL_A_INCARNATION_FLOOR: u64, cluster set, optional: the largest
+ *	incarnation this node had in an earlier boot (kept on disk by
+ *	ftnl-cli cluster apply --state). A node that runs no cluster yet
+ *	takes a new incarnation above it (and above every one the module
+ *	gave this boot), so that a wall clock behind after a reboot cannot
+ *	give it a smaller life than one the members knew. 1 to
+ *	FTNL_INCARNATION_FLOOR_MAX; on a node whose cluster runs, at most
+ *	the running incarnation (a running life is never replaced by a
+ *	floor; a reload gives the one it wrote back).
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -602,6 +619,7 @@ enum ftnl_attr {
 	FTNL_A_EPOCH,
 	FTNL_A_UPDATE_GRACE_S,
 	FTNL_A_PREV_KEY_LEFT_MS,
+	FTNL_A_INCARNATION_FLOOR,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1

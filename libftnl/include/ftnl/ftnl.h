@@ -356,6 +356,13 @@ enum ftnl_config_field {
  * @update_grace_s: seconds the previous key is accepted and changed
  *	neighbours waited for after a replacement of another epoch,
  *	FTNL_UPDATE_GRACE_MIN_S..FTNL_UPDATE_GRACE_MAX_S
+ * @has_incarnation_floor: send @incarnation_floor
+ *	(FTNL_A_INCARNATION_FLOOR); never set by the file parser (the floor
+ *	is state, not configuration: ftnl-cli's "state FILE")
+ * @incarnation_floor: the largest incarnation this node had in an earlier
+ *	boot: a node that runs no cluster yet takes a new one above it;
+ *	1..FTNL_INCARNATION_FLOOR_MAX, and below the running incarnation on
+ *	a node whose cluster runs
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -394,6 +401,8 @@ struct ftnl_cluster_config {
 	uint32_t epoch;
 	bool has_update_grace;
 	uint32_t update_grace_s;
+	bool has_incarnation_floor;
+	uint64_t incarnation_floor;
 };
 
 /**

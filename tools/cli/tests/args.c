@@ -461,6 +461,27 @@ static void test_cluster_set_fence(const void *arg)
 	cli_command_free(&p.cmd);
 }
 
+static void test_cluster_set_state(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "cluster set file x.conf state /var/lib/ftnl/incarnation");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_FILE | CLI_SET_STATE);
+	TAP_CHECK_STR(p.cmd.set.state, "/var/lib/ftnl/incarnation");
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set st s.txt s 3");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_UINT(p.cmd.set.given, CLI_SET_STATE | CLI_SET_SELF);
+	TAP_CHECK_UINT(p.cmd.set.self_id, 3);
+	cli_command_free(&p.cmd);
+	parse(&p, "cluster set state a state b");
+	TAP_CHECK_INT(p.ret, -EINVAL);
+	TAP_CHECK_STR(p.err, "cluster set: \"state\" given twice");
+	cli_command_free(&p.cmd);
+}
+
 static void test_cluster_set_quorum(const void *arg)
 {
 	struct parsed p;
@@ -702,6 +723,7 @@ int main(void)
 		tap_add(test_cluster_set_bcast, &bcast_arg_cases[i],
 			"cluster set bcast: ftnl-cli %s", bcast_arg_cases[i].line);
 	tap_add(test_cluster_set_quorum, NULL, "cluster set: quorum on|off (q abbreviates it)");
+	tap_add(test_cluster_set_state, NULL, "cluster set: state PATH (st abbreviates it, s is still self)");
 	tap_add(test_cluster_set_no_bcast, NULL, "cluster set without bcast: not given");
 	tap_add(test_cluster_set_timeout_adaptive, NULL,
 		"cluster set timeout-adaptive D timeout-nines N; bad values refused");
