@@ -207,6 +207,9 @@ struct ftnl_proc_exit {
  * @generation: incremented on every configuration change
  * @incarnation: this node's current life; renewed when it leaves or its
  *	cluster is deleted, so that a later comeback is a new incarnation
+ * @first: the incarnation the current life began with: @incarnation,
+ *	unless the ring renewed it above a later one a member knew (the
+ *	same life under a new name, kmod/ring/core.c)
  * @events_lock: protects @history, @event_seq, @notified_seq
  * @history: the last FTNL_EVENT_HISTORY_LEN events, by sequence number
  *	modulo the length; allocated with the first configuration
@@ -238,6 +241,7 @@ struct ftnl_net {
 	struct ftnl_cluster __rcu *cluster;
 	u32 generation;
 	u64 incarnation;
+	u64 first;
 	spinlock_t events_lock; /* protects history and its two cursors */
 	struct ftnl_event_rec *history;
 	u64 event_seq;

@@ -30,8 +30,8 @@ struct ftnl_net *ftnl_net(const struct net *net)
  * the module a clock set back (NTP, an admin) gives no smaller life.
  * Across a reboot the wall clock alone may: the floor a node keeps on
  * disk (FTNL_A_INCARNATION_FLOOR) bounds it, and on a node without one
- * the ring renews a life found below one the members knew
- * (ftnl_ring_core_renew()).
+ * the ring renews a life found below one the members knew, as the same
+ * life under a new name (ftnl_ring_core_renew()).
  */
 u64 ftnl_new_incarnation(u64 previous)
 {
@@ -58,6 +58,7 @@ static int __net_init ftnl_net_init(struct net *net)
 	RCU_INIT_POINTER(fn->cluster, NULL);
 	fn->generation = 0;
 	fn->incarnation = ftnl_new_incarnation(0);
+	fn->first = fn->incarnation;
 	ftnl_events_init(fn);
 	ftnl_procs_init(fn);
 	return 0;

@@ -18,6 +18,7 @@ static void ftnl_new_life(struct ftnl_net *fn, u64 floor)
 	u64 inc = ftnl_new_incarnation(max_t(u64, fn->incarnation, floor));
 
 	WRITE_ONCE(fn->incarnation, inc);
+	WRITE_ONCE(fn->first, inc);
 }
 
 /*
@@ -46,7 +47,7 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	u64 floor = floor_attr ? nla_get_u64(floor_attr) : 0;
 	struct ftnl_cluster *old;
 	const char *why;
-	u64 incarnation;
+	u64 incarnation, first;
 	int err;
 
 	cluster = ftnl_cluster_from_request(info);
@@ -76,6 +77,7 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	incarnation = fn->incarnation;
+	first = fn->first;
 	/*
 	 * The cluster holds this incarnation dead: configured again, the node
 	 * comes back as a new one (which rejoins), never as the dead one.
@@ -87,6 +89,7 @@ int ftnl_nl_cluster_set(struct sk_buff *skb, struct genl_info *info)
 	err = ftnl_ring_create(fn, cluster, old ? old->ring : NULL);
 	if (err) {
 		WRITE_ONCE(fn->incarnation, incarnation);
+		WRITE_ONCE(fn->first, first);
 		mutex_unlock(&fn->lock);
 		if (err == -EADDRINUSE)
 			GENL_SET_ERR_MSG(info, "this node's UDP port is already in use");

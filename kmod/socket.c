@@ -219,6 +219,9 @@ int ftnl_transport_open(struct ftnl_transport *t, struct ftnl_net *fn,
 	t->fn = fn;
 	t->cluster = cluster;
 	t->incarnation = fn->incarnation;
+	t->first = READ_ONCE(fn->first);
+	if (!t->first || t->first > t->incarnation)
+		t->first = t->incarnation;
 	skb_queue_head_init(&t->txq_ctrl);
 	skb_queue_head_init(&t->txq_bcast);
 	t->replay = ftnl_counted(kvcalloc(n, sizeof(*t->replay),

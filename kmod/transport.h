@@ -50,6 +50,9 @@ struct ftnl_rx_window {
  * @reuse4: @sock4 is the previous transport's, handed over when started
  * @reuse6: @sock6 likewise
  * @incarnation: this node's incarnation, stamped on every datagram
+ * @first: the incarnation this node's life began with (the ring's
+ *	@core.first), stamped on every datagram; written with @incarnation
+ *	under the ring's lock
  * @tx_seq: per destination position, the last datagram sequence number
  *	sent to it: a receiver's replay window then measures reordering
  *	among what this node sends to it alone (with one counter for all
@@ -85,6 +88,7 @@ struct ftnl_transport {
 	bool reuse4;
 	bool reuse6;
 	u64 incarnation;
+	u64 first;
 	atomic64_t *tx_seq;
 	u64 bcast_seq;
 	struct ftnl_rx_window *replay;

@@ -19,6 +19,7 @@ void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr)
 	ftnl_put_be64(buf + 36, hdr->seq);
 	ftnl_put_be32(buf + 44, hdr->epoch);
 	ftnl_put_be32(buf + 48, hdr->timeout_us);
+	ftnl_put_be64(buf + 52, hdr->first);
 }
 
 void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
@@ -35,6 +36,7 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf)
 	hdr->seq = ftnl_get_be64(buf + 36);
 	hdr->epoch = ftnl_get_be32(buf + 44);
 	hdr->timeout_us = ftnl_get_be32(buf + 48);
+	hdr->first = ftnl_get_be64(buf + 52);
 }
 
 void ftnl_wire_probe_encode(u8 *buf, const struct ftnl_wire_probe *probe)

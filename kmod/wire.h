@@ -25,6 +25,8 @@
  *   +---------------+---------------+---------------+---------------+
  *   |         sender's suspicion timeout d, microseconds            |
  *   +---------------+---------------+---------------+---------------+
+ *   |   first: the incarnation the sender's life began with (64)    |
+ *   +---------------+---------------+---------------+---------------+
  *   |                 payload (payload length bytes)                |
  *   +---------------+---------------+---------------+---------------+
  *   |        MAC: keyed BLAKE2s-128 of everything above (16)        |
@@ -36,7 +38,11 @@
  * its own yet (a rolling update, kmod/ring/core.h). The echo (0 when
  * the sender has not heard the destination yet) proves a datagram fresh to
  * a receiver that just started: it names an incarnation that did not exist
- * before (ftnl_ring_core_admit()).
+ * before (ftnl_ring_core_admit()). First is the sender incarnation
+ * unless the sender's life was renewed above a later one a member knew
+ * (its clock stepped back across a restart): a receiver that pinned a
+ * name of that life then takes the new one as the same life renamed,
+ * not as a restart (ftnl_ring_core_renew()).
  */
 #ifndef _FTNL_WIRE_H
 #define _FTNL_WIRE_H
@@ -132,9 +138,10 @@ struct ftnl_wire_hdr {
 	u64 seq;
 	u32 epoch;
 	u32 timeout_us;
+	u64 first;
 };
 
-#define FTNL_WIRE_HDR_LEN	52
+#define FTNL_WIRE_HDR_LEN	60
 
 /* Encode @hdr into @buf (FTNL_WIRE_HDR_LEN bytes), big endian. */
 void ftnl_wire_hdr_encode(u8 *buf, const struct ftnl_wire_hdr *hdr);

@@ -11,8 +11,9 @@
  *	random bytes without one (what an outsider, who lacks the key, can
  *	do best).
  *	  --magic X --version V --type T --plen L --cluster C --sender S
- *	  --dest D --inc I --echo E --seq Q --key HEX64 (--echo: the
- *	  destination's incarnation as the sender heard it, default 0)
+ *	  --dest D --inc I --echo E --first F --seq Q --key HEX64 (--echo: the
+ *	  destination's incarnation as the sender heard it, default 0;
+ *	  --first: the incarnation the sender's life began with, default 0)
  *	  --garbage LEN     LEN random bytes instead, never starting "FTNL"
  *	  --size LEN        cut (or zero-pad) the datagram to LEN bytes
  *	  --zero-mac        a MAC of 16 zero bytes
@@ -350,6 +351,7 @@ static int send_one(int fd, const struct sockaddr_in *sin, const uint8_t *buf,
 #define F_INC		0x080
 #define F_SEQ		0x100
 #define F_ECHO		0x200
+#define F_FIRST		0x400
 #define MAX_POKES	8
 
 static int read_line(const char *path, unsigned long line, uint8_t *buf,
@@ -388,6 +390,7 @@ static int cmd_send(int argc, char **argv)
 		{ "inc", required_argument, NULL, 'i' },
 		{ "seq", required_argument, NULL, 'q' },
 		{ "echo", required_argument, NULL, 'e' },
+		{ "first", required_argument, NULL, 'F' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "garbage", required_argument, NULL, 'g' },
 		{ "size", required_argument, NULL, 'z' },
@@ -429,6 +432,7 @@ static int cmd_send(int argc, char **argv)
 		case 'i': set.incarnation = num(optarg); given |= F_INC; break;
 		case 'q': set.seq = num(optarg); given |= F_SEQ; break;
 		case 'e': set.echo = num(optarg); given |= F_ECHO; break;
+		case 'F': set.first = num(optarg); given |= F_FIRST; break;
 		case 'k':
 			if (unhex(optarg, key, sizeof(key)) != FTNL_KEY_LEN)
 				die("a key is %s hex digits", "64");
@@ -477,6 +481,7 @@ static int cmd_send(int argc, char **argv)
 	if (given & F_INC) hdr.incarnation = set.incarnation;
 	if (given & F_SEQ) hdr.seq = set.seq;
 	if (given & F_ECHO) hdr.echo = set.echo;
+	if (given & F_FIRST) hdr.first = set.first;
 	for (i = 0; i < npokes; i++)
 		poke(payload, hdr.payload_len < sizeof(payload) ?
 			      hdr.payload_len : sizeof(payload), pokes[i]);

@@ -41,7 +41,19 @@
  *	HELLO), node 5 lives on above it, and every member publishes one
  *	joined event for it; no live node dies. The clock is put back after.
  *	Before the fix node 5's datagrams were dropped as stale everywhere
- *	and it never came back.
+ *	and it never came back. Since the module never gives a life below
+ *	one it gave (ftnl_new_incarnation()), the clock set back within one
+ *	boot no longer makes node 5's new life smaller; a node of another
+ *	machine may still come back below a life a member knew (its RTC
+ *	behind, no state file), which is what comes next: node 12 (which
+ *	sends node 5 nothing in normal times) tells node 5, in a datagram
+ *	MAC'ed with the cluster key, that it knew a life of node 5 an hour
+ *	later than the one it lives. Node 5 renews above it, and the members
+ *	that pinned its current life (every one) take the new one as the
+ *	same life renamed: no survivor publishes a death of node 5, it stays
+ *	alive everywhere, and its observer knows it by its new name. Before
+ *	that rule its observer took the new name for a restart and every
+ *	member published the death of a node that never stopped.
  *
  * Time margins as in ring_restart.c.
  */
@@ -400,8 +412,9 @@ TEST_F_TIMEOUT(rejoin, cold_replay, 120)
 TEST_F_TIMEOUT(rejoin, clock_back, 120)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
-	uint64_t inc_old, inc_new, t_back;
-	char why[256] = "";
+	uint64_t inc_old, inc_new, t_back, inc12, inc_renewed, inc, deadline;
+	char why[256] = "", key[2 * FTNL_KEY_LEN + 1], echo[24], seq[24];
+	char addr[16], fwd[12], fwd_inc[24], cluster[12], node[12];
 	size_t i, nbefore;
 	uint32_t id;
 
@@ -441,6 +454,69 @@ TEST_F_TIMEOUT(rejoin, clock_back, 120)
 		       self->vc.events[i].at, self->vc.events[i].f.node_id,
 		       ftnl_event_cause_name(self->vc.events[i].f.cause));
 	EXPECT_EQ(nbefore, self->vc.nevents);
+
+	/* A member knew a later life of node 5: it renews, and lives on. */
+	nbefore = self->vc.nevents;
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		snprintf(key + 2 * i, 3, "%02x", st_vc_key()[i]);
+	snprintf(echo, sizeof(echo), "%" PRIu64,
+		 (uint64_t)(inc_new + 3600000000000ull));
+	snprintf(fwd, sizeof(fwd), "%u", FORWARDER);
+	inc12 = st_vc_incarnation(&self->vc, FORWARDER);
+	snprintf(fwd_inc, sizeof(fwd_inc), "%" PRIu64, inc12);
+	snprintf(seq, sizeof(seq), "%llu", FORGED_SEQ);
+	{
+		const char *a[] = { "send",
+				    st_vc_addr(NODE, addr, sizeof(addr)), "7600",
+				    "--cluster", cluster, "--sender", fwd,
+				    "--dest", node, "--inc", fwd_inc,
+				    "--first", fwd_inc, "--echo", echo,
+				    "--seq", seq, "--key", key,
+				    "--as-sender", "10.99.0.0:7600", NULL };
+
+		snprintf(cluster, sizeof(cluster), "%u", CLUSTER);
+		snprintf(node, sizeof(node), "%u", NODE);
+		ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
+		ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
+	}
+	deadline = st_mono_ns() + 5000000000ull;
+	do {
+		st_msleep(20);
+		inc_renewed = st_vc_incarnation(&self->vc, NODE);
+	} while (inc_renewed <= inc_new + 3600000000000ull &&
+		 st_mono_ns() < deadline);
+	ASSERT_LT(inc_new + 3600000000000ull, inc_renewed) {
+		TH_LOG("node 5 did not renew its life above the one echoed");
+	}
+	TH_LOG("node 5 renewed: %" PRIu64 " -> %" PRIu64, inc_new, inc_renewed);
+	deadline = st_mono_ns() + 3 * D_US * 1000ull + 4 * MARGIN_NS;
+	while (st_mono_ns() < deadline)
+		ASSERT_LE(0, st_vc_poll_events(&self->vc, 50));
+	for (i = nbefore; i < self->vc.nevents; i++)
+		TH_LOG("event at node %u about node %u (%s, life %" PRIu64 ")",
+		       self->vc.events[i].at, self->vc.events[i].f.node_id,
+		       ftnl_event_cause_name(self->vc.events[i].f.cause),
+		       self->vc.events[i].f.incarnation);
+	EXPECT_EQ(nbefore, self->vc.nevents) {
+		TH_LOG("a survivor published a death after node 5 renewed its life");
+	}
+	for (id = 1; id <= N; id++) {
+		if (id == NODE)
+			continue;
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE,
+			  st_vc_state_at(&self->vc, id, NODE, &inc)) {
+			TH_LOG("node %u does not hold node 5 alive", id);
+		}
+		if (id == OBSERVER)
+			EXPECT_EQ(inc_renewed, inc) {
+				TH_LOG("its observer knows node 5 as %" PRIu64, inc);
+			}
+	}
+	EXPECT_EQ(0, st_vc_wait_ring(&self->vc, live,
+				     (2 * D_US * 1000ull + MARGIN_NS) / 1000000,
+				     why, sizeof(why))) {
+		TH_LOG("ring after node 5 renewed: %s", why);
+	}
 }
 
 TEST_HARNESS_MAIN

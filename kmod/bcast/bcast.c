@@ -331,6 +331,7 @@ static int ftnl_bcast_rx_welcome(struct ftnl_bcast *bcast, u32 from,
 		pos = ftnl_cluster_find(cluster, msg->deaths[k].node_id) -
 		      cluster->nodes;
 		env->ops->join_learned(env->ctx, pos, msg->deaths[k].incarnation,
+				       msg->deaths[k].flags & FTNL_BCAST_RENAMED,
 				       msg->origin_id, now);
 	}
 	for (pos = 0, k = 0; pos < cluster->node_count; pos++)
@@ -402,6 +403,7 @@ void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
 	pos = ftnl_cluster_find(cluster, death->node_id) - cluster->nodes;
 	if (death->state == FTNL_BCAST_JOIN)
 		env->ops->join_learned(env->ctx, pos, death->incarnation,
+				       death->flags & FTNL_BCAST_RENAMED,
 				       death->observer_id, now);
 	else
 		env->ops->failure_learned(env->ctx, pos, death->state,

@@ -42,7 +42,8 @@ struct ftnl_transport;
  * @dead_incarnation: the incarnation the node at @pos (in D) died in, 0
  *	if unknown: what a broadcast's D says of it
  * @join_learned: a broadcast says the node at @pos rejoined with
- *	@incarnation, admitted by @observer_id (in the table)
+ *	@incarnation, admitted by @observer_id (in the table); @renamed:
+ *	that life began under a smaller incarnation (FTNL_BCAST_RENAMED)
  * @welcome: a welcome for this node's incarnation @incarnation arrived:
  *	may its JOINs (->join_learned) and D (->failure_learned) be learned?
  * @rejoined: fill @joins (at most @max) with JOIN entries of the live nodes
@@ -53,7 +54,7 @@ struct ftnl_bcast_ops {
 				u32 observer_id, u64 origin_ns, ktime_t now);
 	u64 (*dead_incarnation)(void *ctx, u32 pos);
 	void (*join_learned)(void *ctx, u32 pos, u64 incarnation,
-			     u32 observer_id, ktime_t now);
+			     bool renamed, u32 observer_id, ktime_t now);
 	bool (*welcome)(void *ctx, u64 incarnation, ktime_t now);
 	u32 (*rejoined)(void *ctx, struct ftnl_bcast_death *joins, u32 max);
 };

@@ -18,7 +18,7 @@ static void ftnl_death_encode(u8 *p, const struct ftnl_bcast_death *death)
 	ftnl_put_be64(p + 8, proc ? death->job : death->incarnation);
 	p[16] = death->cause;
 	p[17] = death->state;
-	p[18] = 0;
+	p[18] = death->state == FTNL_BCAST_JOIN ? death->flags : 0;
 	p[19] = 0;
 }
 
@@ -41,7 +41,9 @@ static int ftnl_death_decode(struct ftnl_bcast_death *death, const u8 *p,
 {
 	death->cause = p[16];
 	death->state = p[17];
-	if (p[18] || p[19])
+	death->flags = p[18];
+	if (p[19] || (death->flags & ~FTNL_BCAST_RENAMED) ||
+	    (death->flags && death->state != FTNL_BCAST_JOIN))
 		return -1;
 	if (death->state == FTNL_BCAST_PROC_EXIT) {
 		death->node_id = origin_id;

@@ -15,9 +15,11 @@
  *   32      4     cluster size (positions covered by D)
  *   36      4     length of the D encoding, bytes
  *   40      20*m  deaths: node id (4), observer id (4), incarnation (8),
- *                 cause (1), state (1), zero (2); an entry whose state is
- *                 FTNL_BCAST_JOIN is a node that rejoined with that
- *                 incarnation, admitted by the observer; an entry whose state is
+ *                 cause (1), state (1), flags (1), zero (1); an entry
+ *                 whose state is FTNL_BCAST_JOIN is a node that rejoined
+ *                 with that incarnation, admitted by the observer (flags:
+ *                 FTNL_BCAST_RENAMED, that life began under a smaller
+ *                 incarnation: it was renewed; other entries: 0); an entry whose state is
  *                 FTNL_BCAST_PROC_EXIT is a registered process that exited
  *                 on the origin node (only a node broadcasts its own
  *                 processes' exits), with its owner's uid (4), rank (4)
@@ -59,6 +61,13 @@
  */
 #define FTNL_BCAST_PROC_EXIT	3
 #define FTNL_BCAST_JOIN		4
+
+/*
+ * A JOIN entry's flag: the life it names was renewed (kmod/ring/core.c,
+ * ftnl_ring_core_renew()): a member that pinned an earlier name of it asks
+ * the node before it takes the JOIN for the end of that life.
+ */
+#define FTNL_BCAST_RENAMED	0x01
 
 enum ftnl_bcast_dead_encoding {
 	FTNL_BCAST_D_RANGES,
@@ -106,6 +115,7 @@ struct ftnl_bcast_death {
 	u64 job;
 	u8 cause;
 	u8 state;
+	u8 flags;
 };
 
 /*

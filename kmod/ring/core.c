@@ -536,6 +536,10 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->flap_max = 0;
 	core->flap_window_ns = 0;
 	core->incarnation = incarnation;
+	core->first = incarnation;
+	core->nrenames = 0;
+	core->renamed = 0;
+	core->renames_held = 0;
 	core->ndead = 0;
 	core->nleft = 0;
 	core->probe_budget = FTNL_RING_PROBE_BUDGET;
@@ -697,6 +701,8 @@ void ftnl_ring_core_inherit(struct ftnl_ring_core *core, u32 pos,
 	core->peers[pos].probe_confirmed = 0;
 	if (peer->doubt_until)
 		core->ndoubts++;
+	if (peer->rename_until)
+		core->nrenames++;
 	if (peer->claim_until)
 		core->nclaims++;
 	if (peer->state == FTNL_NODE_STATE_ALIVE)
@@ -792,6 +798,59 @@ static void ftnl_ring_doubts_expire(struct ftnl_ring_core *core, u64 now,
 	}
 }
 
+static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
+			     u64 incarnation, u64 first, u32 observer, u64 now,
+			     bool admitting, const struct ftnl_ring_sink *out);
+
+/*
+ * A JOIN taken (ftnl_ring_rejoin()): a life it says was renamed began under
+ * an incarnation not known here.
+ */
+static bool ftnl_ring_join_take(struct ftnl_ring_core *core, u32 pos,
+				u64 incarnation, bool renamed, u32 observer,
+				u64 now, const struct ftnl_ring_sink *out)
+{
+	return ftnl_ring_rejoin(core, pos, incarnation,
+				renamed ? 0 : incarnation, observer, now, false,
+				out);
+}
+
+/* A JOIN's later life of the node at @pos is settled: it spoke, or it left. */
+static void ftnl_ring_rename_settle(struct ftnl_ring_core *core, u32 pos)
+{
+	if (!core->peers[pos].rename_until)
+		return;
+	core->peers[pos].rename_until = 0;
+	core->nrenames--;
+}
+
+/*
+ * From the tick, while a JOIN's later life is not settled
+ * (ftnl_ring_core_join_heard()): the node is asked again (a HELLO, each
+ * h); once the wait is over, the JOIN is taken as it would have been at
+ * once: the life pinned here ended.
+ */
+static void ftnl_ring_renames_expire(struct ftnl_ring_core *core, u64 now,
+				     const struct ftnl_ring_sink *out)
+{
+	u32 pos, left = core->nrenames;
+
+	for (pos = 0; pos < core->det.n && left; pos++) {
+		struct ftnl_ring_peer *peer = &core->peers[pos];
+
+		if (!peer->rename_until)
+			continue;
+		left--;
+		if (now < peer->rename_until) {
+			ftnl_ring_core_hello(core, pos, now, out);
+			continue;
+		}
+		ftnl_ring_rename_settle(core, pos);
+		ftnl_ring_join_take(core, pos, peer->rename_inc, true,
+				    peer->rename_observer, now, out);
+	}
+}
+
 static void ftnl_ring_claim_end(struct ftnl_ring_core *core, u32 pos)
 {
 	core->peers[pos].claim_until = 0;
@@ -861,6 +920,8 @@ void ftnl_ring_core_tick(struct ftnl_ring_core *core, u64 now,
 	core->probe_budget = ftnl_ring_probe_budget(core);
 	if (core->ndoubts)
 		ftnl_ring_doubts_expire(core, now, out);
+	if (core->nrenames)
+		ftnl_ring_renames_expire(core, now, out);
 	if (core->nclaims)
 		ftnl_ring_claims_settle(core, now, out);
 	peer = &core->peers[det->observer];
@@ -1507,7 +1568,7 @@ static bool ftnl_ring_flap_admit(struct ftnl_ring_core *core,
  * obeys so that all agree.
  */
 static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
-			     u64 incarnation, u32 observer, u64 now,
+			     u64 incarnation, u64 first, u32 observer, u64 now,
 			     bool admitting, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
@@ -1560,6 +1621,9 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = incarnation;
+	/* What it began as (0: renamed from a life not known here). */
+	peer->first = first;
+	ftnl_ring_rename_settle(core, pos);
 	/* A JOIN is authentic news of it: echo that life from now on. */
 	if (incarnation > peer->heard)
 		peer->heard = incarnation;
@@ -1608,11 +1672,58 @@ void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,
  * Return: the node was readmitted here.
  */
 bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
-			       u64 incarnation, u32 observer, u64 now,
-			       const struct ftnl_ring_sink *out)
+			       u64 incarnation, bool renamed, u32 observer,
+			       u64 now, const struct ftnl_ring_sink *out)
 {
-	return ftnl_ring_rejoin(core, pos, incarnation, observer, now, false,
-				out);
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	/*
+	 * A renamed life (its clock stepped back, ftnl_ring_core_renew()) of
+	 * a node whose life is pinned here may be the pinned life itself:
+	 * the member that admitted it knew a later life than the one pinned
+	 * here, not this one. Only the node can tell: it is asked (a HELLO,
+	 * each h), and its answer's first incarnation says
+	 * (ftnl_ring_core_admit()); without an answer within
+	 * FTNL_RING_DOUBT_WAIT, the JOIN is taken (the pinned life ended).
+	 * A life that was not renamed began as the JOIN names it: the one
+	 * pinned here ended.
+	 */
+	if (renamed && pos != core->det.self && core->running &&
+	    core->rejoin_auto && peer->state == FTNL_NODE_STATE_ALIVE &&
+	    peer->incarnation && peer->first &&
+	    incarnation > peer->incarnation &&
+	    incarnation > peer->dead_incarnation) {
+		if (!peer->rename_until) {
+			peer->rename_until = now + FTNL_RING_DOUBT_WAIT(&core->det);
+			core->nrenames++;
+			core->renames_held++;
+		} else if (incarnation < peer->rename_inc) {
+			return false;
+		}
+		peer->rename_inc = incarnation;
+		peer->rename_observer = observer;
+		if (incarnation > peer->heard)
+			peer->heard = incarnation;
+		ftnl_ring_core_hello(core, pos, now, out);
+		return false;
+	}
+	return ftnl_ring_join_take(core, pos, incarnation, renamed, observer,
+				   now, out);
+}
+
+/**
+ * ftnl_ring_core_renamed - was the life known of the node at @pos renewed?
+ * @core: the state
+ * @pos: the node
+ *
+ * Return: that life began under a smaller incarnation (or one not known
+ * here): a JOIN or welcome about it says so (FTNL_BCAST_RENAMED).
+ */
+bool ftnl_ring_core_renamed(const struct ftnl_ring_core *core, u32 pos)
+{
+	const struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	return peer->incarnation && peer->first != peer->incarnation;
 }
 
 /**
@@ -1719,13 +1830,32 @@ bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo)
  * @core: the state
  * @incarnation: larger than any echoed (ftnl_ring_core_outlived())
  *
- * To the members it is a restart: those that knew a later life readmit
- * it (ftnl_ring_rejoin()), those that took the smaller one publish its
- * end. What this node knows of the others is kept.
+ * The same life under a new name: @core->first, which every datagram
+ * carries, stays. Members that knew a later life readmit it as a new one
+ * (ftnl_ring_rejoin()): that later life did end. Members that pinned a
+ * name of this life take the new one as that life renamed
+ * (ftnl_ring_core_admit(): the datagram's first is the one they pinned),
+ * and publish no death: the life did not end. What this node knows of
+ * the others is kept.
  */
 void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation)
 {
 	core->incarnation = incarnation;
+}
+
+/**
+ * ftnl_ring_core_set_first - the incarnation this life began with
+ * @core: the state
+ * @first: no larger than @core->incarnation
+ *
+ * For a ring that replaces one (cluster set) and keeps a life that was
+ * renewed (ftnl_ring_core_renew()): the members may know it by its first
+ * name still.
+ */
+void ftnl_ring_core_set_first(struct ftnl_ring_core *core, u64 first)
+{
+	if (first && first <= core->incarnation)
+		core->first = first;
 }
 
 /**
@@ -1771,7 +1901,8 @@ void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation)
  * Return: enum ftnl_ring_admit.
  */
 enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
-					  u64 incarnation, u64 echo, u64 now,
+					  u64 incarnation, u64 first, u64 echo,
+					  u64 now,
 					  const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
@@ -1781,8 +1912,8 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 	if (peer->state != FTNL_NODE_STATE_ALIVE) {
 		if (peer->dead_incarnation &&
 		    incarnation > peer->dead_incarnation &&
-		    ftnl_ring_rejoin(core, pos, incarnation, core->det.self, now,
-				     true, out))
+		    ftnl_ring_rejoin(core, pos, incarnation, first,
+				     core->det.self, now, true, out))
 			return FTNL_RING_ACCEPT_NEW;
 		if (incarnation < peer->heard)
 			ftnl_ring_core_hello(core, pos, now, out);
@@ -1799,6 +1930,7 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 			return FTNL_RING_UNPINNED;
 		}
 		peer->incarnation = incarnation;
+		peer->first = first;
 		/* It may have restarted before anyone noticed: no JOIN then. */
 		if (out->welcome && core->rejoin_auto &&
 		    ftnl_ring_dead_any(core))
@@ -1812,11 +1944,45 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 	}
 	if (incarnation == peer->incarnation && peer->fresh) {
 		peer->fresh = false;
+		peer->first = first;
 		return FTNL_RING_ACCEPT_NEW;
 	}
+	/*
+	 * The life pinned here, renamed (its clock had stepped back below a
+	 * life a member knew: ftnl_ring_core_renew()): it did not end, and
+	 * its sequence numbers go on under the new name in a new window.
+	 */
+	if (incarnation > peer->incarnation && first && first == peer->first) {
+		peer->incarnation = incarnation;
+		peer->fresh = false;
+		core->renamed++;
+		if (peer->rename_until && incarnation >= peer->rename_inc)
+			ftnl_ring_rename_settle(core, pos);
+		return FTNL_RING_ACCEPT_NEW;
+	}
+	/*
+	 * A later life that is not the pinned one renamed, while a JOIN
+	 * waits (ftnl_ring_core_join_heard()): the pinned life did end; the
+	 * JOIN is taken as it would have been at once, then this datagram
+	 * is judged against the life it named.
+	 */
+	if (incarnation > peer->incarnation && peer->rename_until) {
+		ftnl_ring_rename_settle(core, pos);
+		ftnl_ring_join_take(core, pos, peer->rename_inc, true,
+				    peer->rename_observer, now, out);
+		if (peer->state != FTNL_NODE_STATE_ALIVE)
+			return FTNL_RING_DEAD_SENDER;
+		if (incarnation < peer->incarnation)
+			return FTNL_RING_STALE;
+		if (incarnation == peer->incarnation) {
+			peer->fresh = false;
+			peer->first = first;
+			return FTNL_RING_ACCEPT_NEW;
+		}
+	}
 	if (incarnation > peer->incarnation) {
-		if (ftnl_ring_rejoin(core, pos, incarnation, core->det.self,
-				     now, true, out))
+		if (ftnl_ring_rejoin(core, pos, incarnation, first,
+				     core->det.self, now, true, out))
 			return FTNL_RING_ACCEPT_NEW;
 		ftnl_ring_core_failure_learned(core, pos, FTNL_NODE_STATE_DEAD,
 					       FTNL_CAUSE_RESTARTED,
@@ -2005,7 +2171,8 @@ bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
 {
 	u32 n = core->det.n;
 
-	if (incarnation != core->incarnation || from == core->det.self)
+	if ((incarnation != core->incarnation &&
+	     incarnation != core->first) || from == core->det.self)
 		return false;
 	/*
 	 * A node this one holds dead is a zombie in its eyes, whose word
@@ -2121,6 +2288,7 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
 		return false;
 	ftnl_ring_core_forget_own(core);
 	core->incarnation = incarnation;
+	core->first = incarnation;
 	core->expelled = false;
 	core->comeback = false;
 	core->comeback_at = 0;
@@ -2165,7 +2333,8 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 
 	if (pos == core->det.self) {
 		if (state == FTNL_NODE_STATE_DEAD &&
-		    incarnation == core->incarnation)
+		    (incarnation == core->incarnation ||
+		     incarnation == core->first))
 			ftnl_ring_core_expel(core, FTNL_EXPEL_BROADCAST,
 					     observer, out);
 		return;
@@ -2188,6 +2357,10 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 	}
 	if (peer->state != FTNL_NODE_STATE_ALIVE)
 		return;
+	/* The first name of a life known renamed: that life's death. */
+	if (incarnation && incarnation == peer->first &&
+	    incarnation < peer->incarnation)
+		incarnation = peer->incarnation;
 	if (incarnation && incarnation > peer->dead_incarnation &&
 	    incarnation < peer->incarnation) {
 		ftnl_ring_life_between(core, pos, incarnation, now, out);
@@ -2288,6 +2461,8 @@ int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 		core->ndead--;
 	peer->state = FTNL_NODE_STATE_ALIVE;
 	peer->incarnation = 0;
+	peer->first = 0;
+	ftnl_ring_rename_settle(core, pos);
 	peer->flap_count = 0;
 	ftnl_bit_clear(core->dead, pos);
 	if (core->running)

@@ -357,6 +357,14 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  * @epoch_timeout_ns: the d that datagram carried (its configuration's),
  *	0 if none was heard yet
  * @epoch_inc: the sender incarnation that datagram carried
+ * @first: the incarnation its pinned life began with (the header's
+ *	@first), which a renewal keeps (ftnl_ring_core_renew()); 0 if not
+ *	known
+ * @rename_until: a JOIN named a later life of it while a life of it is
+ *	pinned here: until then it is asked whether that is the same life
+ *	renamed (ftnl_ring_core_join_heard()), 0 if no such JOIN
+ * @rename_inc: the life that JOIN named
+ * @rename_observer: the member that admitted it, as the JOIN says
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -383,6 +391,10 @@ struct ftnl_ring_peer {
 	u32 epoch;
 	u64 epoch_timeout_ns;
 	u64 epoch_inc;
+	u64 first;
+	u64 rename_until;
+	u64 rename_inc;
+	u32 rename_observer;
 };
 
 /**
@@ -472,6 +484,9 @@ struct ftnl_ring_prober {
  * @expelled_by: position of the member that said so (this node's own when
  *	it expelled itself), when @expelled
  * @incarnation: this node's incarnation
+ * @first: the incarnation this life began with: @incarnation, unless the
+ *	life was renewed above a later one a member knew
+ *	(ftnl_ring_core_renew()); every datagram carries it
  * @ndead: members dead here (state dead, not left)
  * @nleft: members that left gracefully (they form no side of a partition)
  * @probe_budget: probe requests and relays it still serves this period
@@ -495,6 +510,12 @@ struct ftnl_ring_prober {
  * @ndoubts: peers whose death news is held (their @doubt_until is set)
  * @news_held: death news held (ftnl_ring_core_death_old())
  * @news_stale: held news dropped: its node proved a newer life
+ * @nrenames: peers a JOIN named in a later life that is not settled yet
+ *	(their @rename_until is set)
+ * @renamed: lives of members taken as renamed (ftnl_ring_core_admit()),
+ *	not ended
+ * @renames_held: JOINs of a later life of a member whose life is pinned
+ *	here, held for it to say whether it renamed itself
  * @epoch: this configuration's epoch (FTNL_A_EPOCH)
  * @update_grace_ns: the update grace of ftnl_ring_core_updated(), 0 when
  *	this ring replaced none of another epoch
@@ -519,6 +540,7 @@ struct ftnl_ring_core {
 	u64 flap_window_ns;
 	u64 welcome_until;
 	u64 incarnation;
+	u64 first;
 	u32 ndead;
 	u32 nleft;
 	u32 probe_budget;
@@ -531,6 +553,9 @@ struct ftnl_ring_core {
 	u32 ndoubts;
 	u64 news_held;
 	u64 news_stale;
+	u32 nrenames;
+	u64 renamed;
+	u64 renames_held;
 	u32 epoch;
 	u64 update_grace_ns;
 	u64 update_until;
@@ -589,7 +614,8 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 					    u64 now,
 					    const struct ftnl_ring_sink *out);
 enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
-					  u64 incarnation, u64 echo, u64 now,
+					  u64 incarnation, u64 first, u64 echo,
+					  u64 now,
 					  const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
 void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
@@ -598,6 +624,7 @@ void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);
 void ftnl_ring_core_renew(struct ftnl_ring_core *core, u64 incarnation);
+void ftnl_ring_core_set_first(struct ftnl_ring_core *core, u64 first);
 bool ftnl_ring_core_new_observer(struct ftnl_ring_core *core, u32 from,
 				 u64 now, const struct ftnl_ring_sink *out);
 void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
@@ -616,8 +643,9 @@ int ftnl_ring_core_readmit(struct ftnl_ring_core *core, u32 pos, u64 now,
 void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,
 			       u32 flap_max, u64 flap_window_ns);
 bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
-			       u64 incarnation, u32 observer, u64 now,
-			       const struct ftnl_ring_sink *out);
+			       u64 incarnation, bool renamed, u32 observer,
+			       u64 now, const struct ftnl_ring_sink *out);
+bool ftnl_ring_core_renamed(const struct ftnl_ring_core *core, u32 pos);
 bool ftnl_ring_core_welcome(struct ftnl_ring_core *core, u64 incarnation,
 			    u64 now);
 u32 ftnl_ring_core_rejoined(const struct ftnl_ring_core *core, u32 *pos,

@@ -159,6 +159,8 @@ static void ftnl_ring_sink_joined(void *ctx, u32 pos, bool originate)
 		.incarnation = peer->incarnation,
 		.cause = FTNL_CAUSE_OBSERVED,
 		.state = FTNL_BCAST_JOIN,
+		.flags = ftnl_ring_core_renamed(&ring->core, pos) ?
+			 FTNL_BCAST_RENAMED : 0,
 	};
 	const struct ftnl_event_what what = {
 		.joined = true,
@@ -185,6 +187,8 @@ static void ftnl_ring_sink_welcome(void *ctx, u32 pos)
 		.incarnation = ring->core.peers[pos].incarnation,
 		.cause = FTNL_CAUSE_OBSERVED,
 		.state = FTNL_BCAST_JOIN,
+		.flags = ftnl_ring_core_renamed(&ring->core, pos) ?
+			 FTNL_BCAST_RENAMED : 0,
 	};
 
 	lockdep_assert_held(&ring->lock);
@@ -309,14 +313,14 @@ static u64 ftnl_ring_dead_incarnation(void *ctx, u32 pos)
 
 /* A broadcast says the node at @pos rejoined (see ftnl_ring_core_join_heard()). */
 static void ftnl_ring_join_heard(void *ctx, u32 pos, u64 incarnation,
-				 u32 observer_id, ktime_t now)
+				 bool renamed, u32 observer_id, ktime_t now)
 {
 	struct ftnl_ring *ring = ctx;
 	struct ftnl_ring_sink out;
 
 	lockdep_assert_held(&ring->lock);
 	ftnl_ring_sink(ring, &out);
-	ftnl_ring_core_join_heard(&ring->core, pos, incarnation,
+	ftnl_ring_core_join_heard(&ring->core, pos, incarnation, renamed,
 				  ftnl_ring_pos_of(ring, observer_id),
 				  ktime_to_ns(now), &out);
 	/* What the transport echoes to it: the life the JOIN names. */
@@ -359,6 +363,8 @@ static u32 ftnl_ring_rejoined(void *ctx, struct ftnl_bcast_death *joins,
 			.incarnation = inc[i],
 			.cause = FTNL_CAUSE_OBSERVED,
 			.state = FTNL_BCAST_JOIN,
+			.flags = ftnl_ring_core_renamed(&ring->core, pos[i]) ?
+				 FTNL_BCAST_RENAMED : 0,
 		};
 	return n;
 }
@@ -567,9 +573,11 @@ static void ftnl_ring_comeback(struct ftnl_ring *ring, ktime_t now,
 					     old));
 
 	lockdep_assert_held(&ring->lock);
+	WRITE_ONCE(ring->xport.first, inc);
 	WRITE_ONCE(ring->xport.incarnation, inc);
 	ftnl_bcast_new_life(&ring->bcast, inc);
 	ftnl_ring_raise_netns_life(fn, inc);
+	WRITE_ONCE(fn->first, inc);
 	if (WARN_ON_ONCE(!ftnl_ring_core_comeback(&ring->core, inc,
 						  ktime_to_ns(now), out)))
 		return;
@@ -641,7 +649,8 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	if (hdr->incarnation > ring->core.peers[pos].heard)
 		WRITE_ONCE(ring->xport.echo[pos], hdr->incarnation);
 	admit = ftnl_ring_core_admit(&ring->core, pos, hdr->incarnation,
-				     hdr->echo, ktime_to_ns(now), out);
+				     hdr->first, hdr->echo, ktime_to_ns(now),
+				     out);
 	switch (admit) {
 	case FTNL_RING_DEAD_SENDER:
 		return FTNL_DROP_DEAD_SENDER;
@@ -854,6 +863,8 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
 			    (u64)cluster->timeout_us * NSEC_PER_USEC,
 			    fn->incarnation, dead, peers);
+	/* A renewed life keeps the name it began with (the members' pin). */
+	ftnl_ring_core_set_first(&ring->core, READ_ONCE(fn->first));
 	ftnl_ring_core_set_rejoin(&ring->core,
 				  cluster->rejoin == FTNL_REJOIN_AUTO,
 				  cluster->flap_limit,

@@ -63,6 +63,8 @@ static void fill_msg(struct ftnl_bcast_msg *msg, u32 npos, u32 ndeaths,
 			d->observer_id = rand_r(seed);
 			d->incarnation = rand_r(seed);
 		}
+		d->flags = d->state == FTNL_BCAST_JOIN ?
+			   rand_r(seed) % 2 * FTNL_BCAST_RENAMED : 0;
 	}
 }
 
@@ -265,6 +267,8 @@ static void test_rejects(const void *arg)
 		{ FTNL_BCAST_HDR_LEN + 16, 1, FTNL_CAUSE_MAX + 1, "unknown cause" },
 		{ FTNL_BCAST_HDR_LEN + 17, 1, 0, "state alive" },
 		{ FTNL_BCAST_HDR_LEN + 17, 1, FTNL_BCAST_JOIN + 1, "unknown state" },
+		{ FTNL_BCAST_HDR_LEN + 18, 1, 2, "unknown flag" },
+		{ FTNL_BCAST_HDR_LEN + 19, 1, 1, "padding not zero" },
 	};
 	for (u32 i = 0; i < ARRAY_SIZE(deaths); i++) {
 		memcpy(bad, buf, len);
@@ -288,6 +292,14 @@ static void test_rejects(const void *arg)
 	bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_BCAST_PROC_EXIT;
 	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), 0);
 	TAP_CHECK_UINT(got.deaths[0].rank, OUTSIDER);
+	/* FTNL_BCAST_RENAMED: on a JOIN only. */
+	memcpy(bad, buf, len);
+	bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_BCAST_JOIN;
+	bad[FTNL_BCAST_HDR_LEN + 18] = FTNL_BCAST_RENAMED;
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), 0);
+	TAP_CHECK_UINT(got.deaths[0].flags, FTNL_BCAST_RENAMED);
+	bad[FTNL_BCAST_HDR_LEN + 17] = FTNL_NODE_STATE_DEAD;
+	TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len), -1);
 
 	/*
 	 * D in the encoding the encoder would not choose: the same set as a

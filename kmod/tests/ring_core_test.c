@@ -213,7 +213,7 @@ static void node_heard_at_100(struct node *x)
 /* A datagram of @from's incarnation @inc that echoes this node's own. */
 static enum ftnl_ring_admit admit(struct node *x, u32 from, u64 inc, u64 now)
 {
-	return ftnl_ring_core_admit(&x->core, from, inc, x->core.incarnation,
+	return ftnl_ring_core_admit(&x->core, from, inc, inc, x->core.incarnation,
 				    now, &x->out);
 }
 
@@ -838,7 +838,7 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK_INT(admit(&x, 2, 30, 4), FTNL_RING_ACCEPT);
 	TAP_CHECK_INT(admit(&x, 2, 20, 4), FTNL_RING_STALE);
 	/* The same JOIN from elsewhere: nothing more. */
-	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 5, &x.out));
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, false, 1, 5, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	/* Another node dies; its JOIN comes by broadcast: no originate, and
 	 * its first datagram opens a new replay window.
@@ -846,7 +846,7 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK_INT(admit(&x, 5, 50, 5), FTNL_RING_ACCEPT_NEW);
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 50, 0, 6, &x.out);
 	clear(&x);
-	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 5, 55, 0, 7, &x.out));
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 5, 55, false, 0, 7, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 1);
 	TAP_CHECK(!x.rec.join_originate[0]);
 	TAP_CHECK_UINT(x.peers[5].incarnation, 55);
@@ -907,7 +907,7 @@ static void test_rejoin(const void *arg)
 	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
 	/* Its JOIN heard from elsewhere counts the same. */
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 30, 1, 4, &x.out);
-	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 2, 40, 1, 5, &x.out));
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 2, 40, false, 1, 5, &x.out));
 	TAP_CHECK(ftnl_ring_core_has_quorum(&x.core, 1));
 	clear(&x);
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 40, 1, 6, &x.out);
@@ -920,7 +920,7 @@ static void test_rejoin(const void *arg)
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2, &x.out);
 	clear(&x);
 	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_DEAD_SENDER);
-	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, 1, 3, &x.out));
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 30, false, 1, 3, &x.out));
 	TAP_CHECK_INT(x.rec.njoined, 0);
 	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 
@@ -1856,7 +1856,7 @@ static void test_first_contact(const void *arg)
 	(void)arg;
 	node_start(&x, 4, 0);
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 0, 10, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 7, 0, 10, &x.out),
 		      FTNL_RING_UNPINNED);
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	TAP_CHECK_INT(x.rec.to[0], 2);
@@ -1864,18 +1864,18 @@ static void test_first_contact(const void *arg)
 	TAP_CHECK_UINT(x.peers[2].incarnation, 0);
 	TAP_CHECK_UINT(x.peers[2].heard, 7);
 	/* Another replay within h: not answered again. */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 55, 11, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 7, 7, 55, 11, &x.out),
 		      FTNL_RING_UNPINNED);
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	/* The real node: unproven too at first (it had not heard node 0)... */
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 9, 0, 12 + H, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 9, 9, 0, 12 + H, &x.out),
 		      FTNL_RING_UNPINNED);
 	TAP_CHECK_INT(x.rec.nsent, 2);
 	TAP_CHECK_INT(x.rec.type[1], FTNL_MSG_HELLO);
 	TAP_CHECK_UINT(x.peers[2].heard, 9);
 	TAP_CHECK_UINT(x.peers[2].incarnation, 0);
 	/* ...and a replay of the old life cannot lower what is echoed. */
-	ftnl_ring_core_admit(&x.core, 2, 7, 0, 13 + H, &x.out);
+	ftnl_ring_core_admit(&x.core, 2, 7, 7, 0, 13 + H, &x.out);
 	TAP_CHECK_UINT(x.peers[2].heard, 9);
 	/* It echoes node 0's incarnation: proven, pinned. */
 	TAP_CHECK_INT(admit(&x, 2, 9, 14 + H), FTNL_RING_ACCEPT_NEW);
@@ -1927,7 +1927,7 @@ static void test_unpinned_heartbeat(const void *arg)
 	TAP_CHECK_UINT(timer(&x), D + GRACE);
 	for (t = 10; t < 10 + 5 * D; t += H) {
 		clear(&x);
-		TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 0, t, &x.out),
+		TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 7, 7, 0, t, &x.out),
 			      FTNL_RING_UNPINNED);
 		TAP_CHECK(!ftnl_ring_core_heartbeat(&x.core, 3, t));
 		TAP_CHECK_INT(x.rec.nsent, 1);
@@ -2081,7 +2081,7 @@ static void test_news_older_than_life(const void *arg)
 	TAP_CHECK_INT(x.rec.to[0], 2);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_HELLO);
 	TAP_CHECK_UINT(x.core.news_held, 1);
-	ftnl_ring_core_join_heard(&x.core, 2, 9, 1, 1006, &x.out);
+	ftnl_ring_core_join_heard(&x.core, 2, 9, false, 1, 1006, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_UINT(x.core.news_stale, 1);
 	TAP_CHECK_UINT(x.core.ndoubts, 0);
@@ -2096,7 +2096,7 @@ static void test_news_older_than_life(const void *arg)
 	ftnl_ring_core_death_old(&x.core, 3, FTNL_NODE_STATE_DEAD, 5, 4,
 				 1008, &x.out);
 	TAP_CHECK_UINT(x.core.ndoubts, 1);
-	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, x.core.incarnation,
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 6, 6, x.core.incarnation,
 					   1009, &x.out), FTNL_RING_ACCEPT_NEW);
 	TAP_CHECK_UINT(x.core.ndoubts, 0);
 	TAP_CHECK_UINT(x.core.news_stale, 2);
@@ -2240,6 +2240,119 @@ static void test_comeback(const void *arg)
  * is heard in epoch 2, or the grace ends; an emitter heard in epoch 1
  * with a longer d is judged by that d.
  */
+/* A datagram of @from's life @inc, which began as @first, echoing this node. */
+static enum ftnl_ring_admit admit_first(struct node *x, u32 from, u64 inc,
+					u64 first, u64 now)
+{
+	return ftnl_ring_core_admit(&x->core, from, inc, first,
+				    x->core.incarnation, now, &x->out);
+}
+
+/*
+ * A node whose life was renewed above a later one a member knew (its clock
+ * stepped back, ftnl_ring_core_renew()) lives on: a member that pinned an
+ * earlier name of that life publishes no death, whether it hears the new
+ * name from the node itself or first from a JOIN; a life that began anew
+ * is still a restart, and a JOIN nobody answers for within 2d is taken.
+ */
+static void test_renamed_life(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	TAP_CHECK_INT(admit_first(&x, 2, 20, 20, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit_first(&x, 4, 40, 40, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit_first(&x, 5, 50, 50, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit_first(&x, 1, 10, 10, 1), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit_first(&x, 0, 5, 5, 1), FTNL_RING_ACCEPT_NEW);
+	clear(&x);
+
+	/* Node 2 renamed 20 -> 50: the same life, a new replay window. */
+	TAP_CHECK_INT(admit_first(&x, 2, 50, 20, 2), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 50);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_INT(admit_first(&x, 2, 50, 20, 3), FTNL_RING_ACCEPT);
+	TAP_CHECK_INT(admit_first(&x, 2, 20, 20, 3), FTNL_RING_STALE);
+	TAP_CHECK_UINT(x.core.renamed, 1);
+	/* Then it restarts for real: a life that began as itself. */
+	TAP_CHECK_INT(admit_first(&x, 2, 60, 60, 4), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 2);
+	TAP_CHECK_UINT(x.peers[2].dead_incarnation, 59);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(ftnl_ring_core_renamed(&x.core, 2) == false);
+	clear(&x);
+
+	/* A JOIN names node 4's renamed life 90: held, node 4 asked. */
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 4, 90, true, 1, 10,
+					     &x.out));
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK(sent_to(&x, 4, FTNL_MSG_HELLO));
+	TAP_CHECK_UINT(x.core.renames_held, 1);
+	/* It answers from 90, begun as 40: the life pinned here, renamed. */
+	TAP_CHECK_INT(admit_first(&x, 4, 90, 40, 11), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK_UINT(x.peers[4].incarnation, 90);
+	TAP_CHECK_INT(x.core.nrenames, 0);
+	/* Its death under its first name is the death of that life. */
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 40, 5, 12,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(ftnl_bit_test(x.dead, 4));
+	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 90);
+	clear(&x);
+
+	/* A renamed life of node 5 that did not begin as 50: 50 ended. */
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 5, 95, true, 1, 20,
+					     &x.out));
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(admit_first(&x, 5, 95, 70, 21), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 5);
+	TAP_CHECK(!x.rec.originate[0]);
+	TAP_CHECK_UINT(x.peers[5].dead_incarnation, 94);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(!x.rec.join_originate[0]);
+	TAP_CHECK_UINT(x.peers[5].incarnation, 95);
+	TAP_CHECK_UINT(x.peers[5].first, 70);
+	TAP_CHECK(ftnl_ring_core_renamed(&x.core, 5));
+	clear(&x);
+
+	/* Node 1 does not answer: the JOIN is taken 2d later, not before. */
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 1, 99, true, 0, 30,
+					     &x.out));
+	ftnl_ring_core_tick(&x.core, 30 + 2 * D - 1, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK(sent_to(&x, 1, FTNL_MSG_HELLO));
+	ftnl_ring_core_tick(&x.core, 30 + 2 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 1);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK_UINT(x.peers[1].incarnation, 99);
+	TAP_CHECK_UINT(x.peers[1].first, 0);	/* renamed, from unknown */
+	TAP_CHECK(ftnl_ring_core_renamed(&x.core, 1));
+	clear(&x);
+
+	/* A JOIN of a life that was not renamed: the pinned one ended. */
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 0, 98, false, 1, 40,
+					    &x.out));
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+
+	/* This node renewed: its first name still names its life. */
+	TAP_CHECK_UINT(x.core.first, 103);
+	ftnl_ring_core_renew(&x.core, 500);
+	TAP_CHECK_UINT(x.core.first, 103);
+	TAP_CHECK_UINT(x.core.incarnation, 500);
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 2, 103, &x.out));
+	TAP_CHECK(x.core.expelled);
+}
+
 static void test_rolling_update(const void *arg)
 {
 	const u64 update = 60ULL * 1000000000ULL;
@@ -2393,5 +2506,7 @@ int main(void)
 		"death news older than this life is held until its node proves a newer one, or for 2d");
 	tap_add(test_rolling_update, NULL,
 		"rolling update: an emitter unheard in the epoch waits for the grace, previous observer heartbeaten until heard in the epoch, the longer d of another epoch");
+	tap_add(test_renamed_life, NULL,
+		"a life renewed above a later one is the same life renamed: no death where an earlier name was pinned, whether heard from it or from a JOIN; a new life, an unanswered JOIN still end it");
 	return tap_run();
 }

@@ -129,6 +129,7 @@
 #define D_NS		(50 * MS)
 #define MAX_EVENTS	65536
 #define MAX_SCHEDULE_EVENTS	2000000ULL
+#define RENAMES_MAX	8	/* renewals of one life remembered */
 #define FAIL_FROM	(500 * MS)	/* after every first heartbeat */
 #define FAIL_SPAN	(1000 * MS)
 #define SPLIT_FOR	(4000 * MS)	/* a partition lasts, then heals */
@@ -201,6 +202,9 @@ struct ev {
 	u8 wire;	/* MSG_RING: enum ftnl_wire_type */
 	u8 state;	/* MSG_BCAST; MSG_PROBE: alive */
 	bool replayed;	/* MSG_RING heartbeat: a copy of one sent earlier */
+	bool renamed;	/* MSG_JOIN: the life it names was renewed
+			 * (FTNL_BCAST_RENAMED)
+			 */
 	u32 node;	/* where it happens */
 	u32 from;	/* EV_MSG sender; EV_TIMER generation */
 	u32 pos;	/* MSG_BCAST: the failed node; its observer in obs;
@@ -214,6 +218,7 @@ struct ev {
 			 * MSG_JOIN: the new one
 			 */
 	u64 sinc;	/* EV_MSG: the sender's incarnation; EV_TICK: the life */
+	u64 first;	/* EV_MSG: the incarnation the sender's life began with */
 	u64 echo;	/* EV_MSG: the receiver's incarnation as the sender
 			 * heard it (the header's echo)
 			 */
@@ -227,6 +232,7 @@ struct dsnap {
 	u32 nrejoined;
 	u32 rejoined[MAX_N];
 	u64 rejoined_inc[MAX_N];
+	bool rejoined_renamed[MAX_N];
 };
 
 struct node {
@@ -243,6 +249,11 @@ struct node {
 	u64 resumed_at;		/* end of the freeze */
 	u64 inc;		/* this life's incarnation */
 	u64 prev_max;		/* the largest of its earlier lives */
+	u64 names[RENAMES_MAX];	/* the incarnations this life had before
+				 * @inc: renewed above an echo, it is the
+				 * same life under a new name
+				 */
+	u32 nnames;
 	u32 restarts;		/* lives after the first */
 	u64 fenced_at;		/* MODE_COMEBACK: its fence done */
 	bool held_out_life;	/* this life was refused (flap) somewhere */
@@ -444,6 +455,7 @@ static void sink_send(void *ctx, u32 to, u8 type)
 		.node = to,
 		.from = s->cur,
 		.sinc = s->node[s->cur].inc,
+		.first = s->node[s->cur].core.first,
 		.echo = to < s->n ? echo_of(s, to) : 0,
 	};
 
@@ -516,7 +528,21 @@ static u32 snapshot(struct dst *s)
 		d->inc[b] = x->core.peers[b].dead_incarnation;
 	d->nrejoined = ftnl_ring_core_rejoined(&x->core, d->rejoined,
 					       d->rejoined_inc, 31);
+	for (b = 0; b < d->nrejoined; b++)
+		d->rejoined_renamed[b] = ftnl_ring_core_renamed(&x->core,
+								d->rejoined[b]);
 	return s->nsnaps++;
+}
+
+/* Did @x's current life have incarnation @inc before a renewal? */
+static bool renamed_from(const struct node *x, u64 inc)
+{
+	u32 k;
+
+	for (k = 0; k < x->nnames; k++)
+		if (x->names[k] == inc)
+			return true;
+	return false;
 }
 
 static void sink_failed(void *ctx, u32 pos, bool originate)
@@ -551,6 +577,17 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 		    peer->dead_incarnation > s->node[pos].prev_max))))
 		fail(s, "node %u put live node %u (incarnation %llu) in D as %llu (cause %u) at %llu ms",
 		     s->cur, pos, s->node[pos].inc, peer->dead_incarnation,
+		     peer->cause, s->now / MS);
+	/*
+	 * A life renewed above an echo (its clock stepped back across a
+	 * restart) is the same life under a new name: its end under an
+	 * earlier name is the death of a live node.
+	 */
+	else if (!gone(s, pos) && !s->node[pos].deaf && member(s, s->cur) &&
+		 !split_excuses(s, s->cur, pos) &&
+		 renamed_from(&s->node[pos], peer->dead_incarnation))
+		fail(s, "node %u put live node %u in D as %llu, a name its life (now %llu) had before a renewal (cause %u) at %llu ms",
+		     s->cur, pos, peer->dead_incarnation, s->node[pos].inc,
 		     peer->cause, s->now / MS);
 	if (s->quorum && s->n - __builtin_popcountll(x->dead[0]) <= s->n / 2 &&
 	    !x->core.nleft)
@@ -599,6 +636,7 @@ broadcast:
 			.arg = snap,
 			.inc = peer->dead_incarnation,
 			.sinc = x->inc,
+			.first = x->core.first,
 			.echo = echo_of(s, j),
 		};
 
@@ -631,6 +669,7 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 		.obs = probe->origin,
 		.arg = probe->id,
 		.sinc = s->node[s->cur].inc,
+		.first = s->node[s->cur].core.first,
 		.echo = to < s->n ? echo_of(s, to) : 0,
 	});
 }
@@ -751,7 +790,9 @@ static void sink_joined(void *ctx, u32 pos, bool originate)
 			.obs = peer->observer,
 			.arg = snap,
 			.inc = peer->incarnation,
+			.renamed = ftnl_ring_core_renamed(&x->core, pos),
 			.sinc = x->inc,
+			.first = x->core.first,
 			.echo = echo_of(s, j),
 		};
 
@@ -777,6 +818,7 @@ static void sink_welcome(void *ctx, u32 pos)
 		.arg = snapshot(s),
 		.inc = x->core.peers[pos].incarnation,
 		.sinc = x->inc,
+		.first = x->core.first,
 		.echo = echo_of(s, pos),
 	});
 }
@@ -938,6 +980,7 @@ static void do_comeback(struct dst *s, u32 i)
 		fprintf(stderr, "%llu us: node %u comes back, life %llu\n",
 			s->now / 1000, i, x->inc + 100);
 	x->inc += 100;
+	x->nnames = 0;
 	x->restarts++;
 	x->zombie = false;
 	s->failed_mask &= ~(1ULL << i);
@@ -967,6 +1010,8 @@ static void do_msg(struct dst *s, const struct ev *ev)
 			fprintf(stderr, "%llu us: node %u: life %llu renewed above %llu (from %u, wire %u kind %u)\n",
 				s->now / 1000, ev->node, x->inc, ev->echo,
 				ev->from, ev->wire, ev->kind);
+		if (x->nnames < RENAMES_MAX)
+			x->names[x->nnames++] = x->inc;
 		x->inc = ev->echo + 1;
 		ftnl_ring_core_renew(&x->core, x->inc);
 		s->renewals++;
@@ -979,7 +1024,7 @@ static void do_msg(struct dst *s, const struct ev *ev)
 		sync_timer(s, ev->node);
 		return;
 	}
-	switch (ftnl_ring_core_admit(&x->core, ev->from, ev->sinc, ev->echo,
+	switch (ftnl_ring_core_admit(&x->core, ev->from, ev->sinc, ev->first, ev->echo,
 				     s->now, &out)) {
 	case FTNL_RING_ACCEPT:
 		/*
@@ -1048,12 +1093,13 @@ static void do_msg(struct dst *s, const struct ev *ev)
 				ftnl_ring_core_join_heard(&x->core,
 							  s->snaps[ev->arg].rejoined[k],
 							  s->snaps[ev->arg].rejoined_inc[k],
+							  s->snaps[ev->arg].rejoined_renamed[k],
 							  ev->from, s->now, &out);
 			learn_d(s, ev->node, ev, false, &out);
 		}
 	} else if (ev->kind == MSG_JOIN) {
-		ftnl_ring_core_join_heard(&x->core, ev->pos, ev->inc, ev->obs,
-					  s->now, &out);
+		ftnl_ring_core_join_heard(&x->core, ev->pos, ev->inc,
+					  ev->renamed, ev->obs, s->now, &out);
 		learn_d(s, ev->node, ev, old_news, &out);
 	} else if (ev->wire == FTNL_MSG_HEARTBEAT) {
 		/*
@@ -1165,6 +1211,7 @@ static void do_restart(struct dst *s, u32 i)
 	if (x->inc > x->prev_max)
 		x->prev_max = x->inc;
 	x->inc = rnd(s) % 4 ? x->prev_max + 100 : x->prev_max - 50;
+	x->nnames = 0;
 	x->restarts++;
 	x->held_out_life = false;
 	memset(x->dead, 0, sizeof(x->dead));
@@ -1249,6 +1296,7 @@ static void forge_claim(struct dst *s)
 		.node = to,
 		.from = from,
 		.sinc = x->inc,
+		.first = x->core.first,
 		.echo = x->core.peers[to].heard,
 	});
 	s->forged++;
@@ -1400,6 +1448,7 @@ struct summary {
 	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
+	u64 renamed, renames_held;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1972,6 +2021,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		sum->accused_n[s->quorum] += (u64)s->detections[k] * s->n;
 		sum->probes[s->quorum] += s->node[k].core.probe_ids -
 					  s->node[k].core.verified;
+		sum->renamed += s->node[k].core.renamed;
+		sum->renames_held += s->node[k].core.renames_held;
 	}
 	sum->probe_dgrams[s->quorum] += s->probe_dgrams;
 	sum->lost += s->lost;
@@ -2078,6 +2129,9 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_REJOIN)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes, %llu lives renewed above a later one (a quarter of the restarts step their clock back)",
 			 sum.restarts, sum.late_restarts, sum.flaps, sum.renewals);
+	if (mode == MODE_REJOIN)
+		tap_diag("renewed lives taken as the same life by a member that pinned an earlier name: %llu from its datagrams, %llu JOINs held for its answer (no death published for either)",
+			 sum.renamed, sum.renames_held);
 	if (mode == MODE_REPLAY)
 		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged; %llu heartbeats replayed (%llu dropped by the window)",
 			 sum.replays, sum.forged, sum.hb_replays,
@@ -2200,7 +2254,7 @@ struct roll_ev {
 				 * WELCOME: a = D, a bit per id
 				 */
 	u32 epoch, key, probe_id;
-	u64 timeout_ns, inc, sinc, echo, dseq;
+	u64 timeout_ns, inc, sinc, first, echo, dseq;
 };
 
 struct roll_cfg {
@@ -2322,6 +2376,7 @@ static void roll_send_msg(struct roll *r, u32 to, struct roll_ev ev)
 	ev.epoch = c->epoch;
 	ev.timeout_ns = x->core.det.timeout_ns;
 	ev.sinc = x->inc;
+	ev.first = x->core.first;
 	ev.echo = pos >= 0 ? x->core.peers[pos].heard : 0;
 	ev.dseq = ++x->tx_seq[to];
 	ev.key = c->key;
@@ -2576,7 +2631,7 @@ static void roll_rx(struct roll *r, const struct roll_ev *ev)
 		roll_sync_timer(r, ev->node);
 		return;
 	}
-	switch (ftnl_ring_core_admit(&x->core, (u32)from, ev->sinc, ev->echo,
+	switch (ftnl_ring_core_admit(&x->core, (u32)from, ev->sinc, ev->first, ev->echo,
 				     r->s->now, &out)) {
 	case FTNL_RING_ACCEPT:
 	case FTNL_RING_ACCEPT_NEW:

@@ -17,6 +17,7 @@ static void test_header_layout(const void *arg)
 		.incarnation = 0x1122334455667788ULL,
 		.echo = 0x99aabbccddeeff01ULL, .seq = 42,
 		.epoch = 0x01020304, .timeout_us = 0xa0b0c0d0,
+		.first = 0x0102030405060708ULL,
 	};
 	static const u8 want[FTNL_WIRE_HDR_LEN] = {
 		'F', 'T', 'N', 'L', 1, 3, 0x01, 0x02,
@@ -26,6 +27,7 @@ static void test_header_layout(const void *arg)
 		0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01,
 		0, 0, 0, 0, 0, 0, 0, 42,
 		0x01, 0x02, 0x03, 0x04, 0xa0, 0xb0, 0xc0, 0xd0,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 	};
 	u8 buf[FTNL_WIRE_HDR_LEN];
 	struct ftnl_wire_hdr back;
@@ -47,6 +49,7 @@ static void test_header_layout(const void *arg)
 	TAP_CHECK_UINT(back.seq, hdr.seq);
 	TAP_CHECK_UINT(back.epoch, hdr.epoch);
 	TAP_CHECK_UINT(back.timeout_us, hdr.timeout_us);
+	TAP_CHECK_UINT(back.first, hdr.first);
 }
 
 static void test_replay_in_order(const void *arg)

@@ -131,6 +131,7 @@ static void send_dgram(struct uring *r, u32 pos, u8 type)
 		.sender_id = r->self + 1,
 		.dest_id = pos + 1,
 		.incarnation = r->incarnation,
+		.first = r->incarnation,
 	};
 	u8 buf[DGRAM_LEN] = { 0 };
 
@@ -260,7 +261,7 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 	    hdr.sender_id == r->self + 1 || hdr.dest_id != r->self + 1)
 		goto drop;
 	pos = hdr.sender_id - 1;
-	switch (ftnl_ring_core_admit(&r->core, pos, hdr.incarnation, hdr.echo,
+	switch (ftnl_ring_core_admit(&r->core, pos, hdr.incarnation, hdr.first, hdr.echo,
 				     now, sink(r, now, &out))) {
 	case FTNL_RING_ACCEPT_NEW:
 		r->replay[pos] = (struct ftnl_replay){ 0 };

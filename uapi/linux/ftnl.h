@@ -39,9 +39,10 @@
  * Version of the on-the-wire protocol between nodes (datagrams). 4:
  * indirect probes, and the header echoes the destination's incarnation;
  * 5: a probe's answers carry its identifier; 6: the header carries the
- * sender's configuration epoch and d (kmod/wire.h).
+ * sender's configuration epoch and d (kmod/wire.h); 7: the header carries
+ * the incarnation the sender's life began with (a renewed life's first).
  */
-#define FTNL_PROTO_VERSION	6
+#define FTNL_PROTO_VERSION	7
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
