@@ -1863,14 +1863,19 @@ void ftnl_ring_core_set_first(struct ftnl_ring_core *core, u64 first)
  * @core: the state
  * @pos: its sender
  * @incarnation: the sender's incarnation it carries
+ * @first: the incarnation the sender's life began with, as it carries it
+ *	(0: not said)
  * @echo: this node's incarnation as the sender last heard it (0: never)
  * @now: current time
  * @out: the sink
  *
  * A node heard with a newer incarnation than the one known restarted
  * before anyone noticed: the incarnation this node knew is dead (cause
- * restarted). A new incarnation of a node that is dead here (rebooted,
- * or restarted after its death) rejoins at once with rejoin auto
+ * restarted) - unless the newer one began as the one known (@first): the
+ * same life renamed (ftnl_ring_core_renew()), which is no death; nor is
+ * a renamed life of a node dead here a new one. A new incarnation of a
+ * node that is dead here (rebooted, or restarted after its death)
+ * rejoins at once with rejoin auto
  * (ftnl_ring_rejoin()): this node admits it, and the sink broadcasts its
  * JOIN; otherwise it waits for an admin's readmission, and the node is
  * told that it is dead (FTNL_MSG_EXPELLED, rate-limited).
@@ -1910,8 +1915,14 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 	if (incarnation > peer->heard)
 		peer->heard = incarnation;
 	if (peer->state != FTNL_NODE_STATE_ALIVE) {
+		/*
+		 * A larger name of the very life that died here (renewed
+		 * since: the same first) is that life still talking, not a
+		 * new one: told it is dead, never readmitted.
+		 */
 		if (peer->dead_incarnation &&
 		    incarnation > peer->dead_incarnation &&
+		    (!first || first != peer->first) &&
 		    ftnl_ring_rejoin(core, pos, incarnation, first,
 				     core->det.self, now, true, out))
 			return FTNL_RING_ACCEPT_NEW;

@@ -2306,6 +2306,14 @@ static void test_renamed_life(const void *arg)
 	TAP_CHECK(ftnl_bit_test(x.dead, 4));
 	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 90);
 	clear(&x);
+	/* That life renamed again is still the life that died; a new one rejoins. */
+	TAP_CHECK_INT(admit_first(&x, 4, 120, 40, 13), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK(ftnl_bit_test(x.dead, 4));
+	TAP_CHECK_INT(admit_first(&x, 4, 130, 130, 14), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(!ftnl_bit_test(x.dead, 4));
+	clear(&x);
 
 	/* A renamed life of node 5 that did not begin as 50: 50 ended. */
 	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 5, 95, true, 1, 20,
@@ -2507,6 +2515,6 @@ int main(void)
 	tap_add(test_rolling_update, NULL,
 		"rolling update: an emitter unheard in the epoch waits for the grace, previous observer heartbeaten until heard in the epoch, the longer d of another epoch");
 	tap_add(test_renamed_life, NULL,
-		"a life renewed above a later one is the same life renamed: no death where an earlier name was pinned, whether heard from it or from a JOIN; a new life, an unanswered JOIN still end it");
+		"a life renewed above a later one is the same life renamed: no death where an earlier name was pinned, whether heard from it or from a JOIN; a new life, an unanswered JOIN still end it; a dead life renamed stays dead");
 	return tap_run();
 }

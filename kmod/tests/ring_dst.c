@@ -2130,7 +2130,7 @@ static void test_schedules(const void *arg)
 		tap_diag("%llu restarts (%llu as their death's news spreads), %llu flapping nodes, %llu lives renewed above a later one (a quarter of the restarts step their clock back)",
 			 sum.restarts, sum.late_restarts, sum.flaps, sum.renewals);
 	if (mode == MODE_REJOIN)
-		tap_diag("renewed lives taken as the same life by a member that pinned an earlier name: %llu from its datagrams, %llu JOINs held for its answer (no death published for either)",
+		tap_diag("renewed lives taken as the same life (no death) by a member that pinned an earlier name: %llu; JOINs of a renewed life held for the node to answer: %llu",
 			 sum.renamed, sum.renames_held);
 	if (mode == MODE_REPLAY)
 		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged; %llu heartbeats replayed (%llu dropped by the window)",
