@@ -1661,6 +1661,8 @@ void ftnl_ring_core_set_rejoin(struct ftnl_ring_core *core, bool rejoin_auto,
  * @core: the state
  * @pos: the node
  * @incarnation: its new incarnation
+ * @renamed: the JOIN says that life was renewed (FTNL_BCAST_RENAMED): it
+ *	began under a smaller incarnation
  * @observer: position of the member that admitted it
  * @now: current time
  * @out: the sink
