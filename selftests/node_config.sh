@@ -167,16 +167,21 @@ inc3=$(json_get "$LIB_TMP/show-3" incarnation)
 check "ExecStart wrote the incarnation node 3 was given to $STATE ($inc3)" \
 	test -n "$inc3" -a "$(cat "$STATE" 2>/dev/null)" = "$inc3"
 
+# The unit's ExecStart on node 3 succeeds ($1 names the case; $2 its log).
+start_taken() {
+	if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/$2.log" 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/#   /' "$LIB_TMP/$2.log"
+	fi
+}
+
 # A reboot whose wall clock is behind: the file's life is above any the
 # clock would give.
 floor=$((inc3 + 1000000000000000))
 echo "$floor" >"$STATE"
-if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/floor.log" 2>&1; then
-	ok "node 3: ExecStart with a floor above its clock's life"
-else
-	not_ok "node 3: ExecStart with a floor above its clock's life"
-	sed 's/^/#   /' "$LIB_TMP/floor.log"
-fi
+start_taken "node 3: ExecStart with a floor above its clock's life" floor
 in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3b" 2>/dev/null
 inc=$(json_get "$LIB_TMP/show-3b" incarnation)
 gen=$(json_get "$LIB_TMP/show-3b" generation)
@@ -208,12 +213,7 @@ start_refused "a state file above 2^63 - 1" "does not hold an incarnation"
 echo $((inc + 1000)) >"$STATE"
 start_refused "a floor above the running life" "incarnation floor above the running incarnation"
 echo "$inc" >"$STATE"
-if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/reload.log" 2>&1; then
-	ok "node 3: a reload with the floor it wrote is taken"
-else
-	not_ok "node 3: a reload with the floor it wrote is taken"
-	sed 's/^/#   /' "$LIB_TMP/reload.log"
-fi
+start_taken "node 3: a reload with the floor it wrote is taken" reload
 in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3d" 2>/dev/null
 check "node 3 keeps its life across the reload" \
 	test "$(json_get "$LIB_TMP/show-3d" incarnation)" = "$inc"
