@@ -118,19 +118,25 @@ check "node list: node 2's row names it" grep -q '^ 2  cn002 ' "$LIB_TMP/nodes.t
 
 # --- refusals ----------------------------------------------------------------------
 
+# start_fails NS LABEL TEXT: the unit's ExecStart in netns NS fails saying
+# TEXT (one result, named LABEL). Returns 1 when it succeeded instead.
+start_fails() {
+	if in_ns "$1" sh -c "$START" >"$LIB_TMP/refused.log" 2>&1; then
+		not_ok "$2"
+		return 1
+	fi
+	if grep -q "$3" "$LIB_TMP/refused.log"; then
+		ok "$2: $3"
+	else
+		not_ok "$2: $3"
+		sed 's/^/#   /' "$LIB_TMP/refused.log"
+	fi
+}
+
 refused() {
 	where=$1
 	want=$2
-	if in_ns "$where" sh -c "$START" >"$LIB_TMP/refused.log" 2>&1; then
-		not_ok "$where: self auto refused"
-		return
-	fi
-	if grep -q "$want" "$LIB_TMP/refused.log"; then
-		ok "$where: self auto refused: $want"
-	else
-		not_ok "$where: self auto refused: $want"
-		sed 's/^/#   /' "$LIB_TMP/refused.log"
-	fi
+	start_fails "$where" "$where: self auto refused" "$want" || return 0
 	check "$where: nothing configured" sh -c \
 		"$IP netns exec $where $CLI cluster show | grep -q 'no cluster configured'"
 }
@@ -191,16 +197,7 @@ check "the state file holds that life" test "$(cat "$STATE")" = "$inc"
 
 # start_refused WHAT TEXT: ExecStart on node 3 fails saying TEXT, nothing changes.
 start_refused() {
-	if in_ns "$(ns 3)" sh -c "$START" >"$LIB_TMP/refused.log" 2>&1; then
-		not_ok "$1: refused"
-		return
-	fi
-	if grep -q "$2" "$LIB_TMP/refused.log"; then
-		ok "$1: refused: $2"
-	else
-		not_ok "$1: refused: $2"
-		sed 's/^/#   /' "$LIB_TMP/refused.log"
-	fi
+	start_fails "$(ns 3)" "$1: refused" "$2" || return 0
 	in_ns "$(ns 3)" "$CLI" -j cluster show | json_flat >"$LIB_TMP/show-3c" 2>/dev/null
 	check "$1: node 3 unchanged (generation $gen, incarnation $inc)" test \
 		"$(json_get "$LIB_TMP/show-3c" generation) $(json_get "$LIB_TMP/show-3c" incarnation)" = "$gen $inc"
