@@ -1080,7 +1080,7 @@ static u32 ftnl_ring_probe_confirmations(const struct ftnl_ring_core *core)
 
 	for (pos = 0; pos < core->det.n; pos++)
 		count += ftnl_ring_probe_candidate(core, pos) &&
-			 core->peers[pos].probe_confirmed == core->probe.id;
+			 core->peers[pos].probe_confirmed == core->probe.cid;
 	return count;
 }
 
@@ -1162,6 +1162,7 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 	*p = (struct ftnl_ring_prober){
 		.active = true,
 		.id = core->probe_ids,
+		.cid = core->probe_ids,
 		.target = core->det.emitter,
 		.cursor = ftnl_ring_succ(core->det.self, core->det.n),
 	};
@@ -1202,7 +1203,7 @@ static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
 	for (pos = 0; pos < core->det.n; pos++)
 		if (ftnl_ring_probe_candidate(core, pos) &&
 		    core->peers[pos].probe_asked == p->id &&
-		    core->peers[pos].probe_confirmed != p->id)
+		    core->peers[pos].probe_confirmed != p->cid)
 			out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
 	return p->retry_at;
 }
@@ -1218,6 +1219,60 @@ static enum ftnl_ring_expiry ftnl_ring_probe_alone(struct ftnl_ring_core *core,
 		return FTNL_RING_SUSPECT;
 	ftnl_ring_core_resign(core, FTNL_RING_UNCONFIRMED, out);
 	return FTNL_RING_RESIGNED;
+}
+
+/*
+ * Enough helpers said they hear this node, and the suspect stayed silent
+ * until now, the suspect's time to answer included. But those answers came
+ * before the silence ended: an observer whose receive path failed since
+ * heard nothing more of the suspect for its own fault, and that is no
+ * evidence of a death (ring-dst deaf, seed 7483: two helpers' answers,
+ * then deaf, then a live emitter accused). So the confirmations start
+ * again under a new identifier (@cid): only answers received from now on
+ * count, proof that this node still hears, so that it heard through the
+ * whole silence (a receive path that failed stays failed). The helpers
+ * that were asked, and the suspect, are asked again at once and every
+ * FTNL_RING_PROBE_RETRY; the round closes 2d from now, as a round does.
+ * Return: when to come back.
+ */
+static u64 ftnl_ring_probe_verify(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+
+	if (!++core->probe_ids)
+		core->probe_ids = 1;
+	p->cid = core->probe_ids;
+	core->verified++;
+	p->verify_from = now;
+	p->heard_helper = false;
+	p->confirmed = 0;
+	p->close = now + 2 * core->det.timeout_ns;
+	p->retry_at = now;
+	return ftnl_ring_probe_retry(core, now, out);
+}
+
+/*
+ * Verifying, and the helpers asked again have not made enough by the first
+ * retry: some of them may have failed since they answered, and they would
+ * hold the accusation until the round closes, 2d later
+ * (selftests/bcast_forwarders, bmg: four of the first round's helpers cut
+ * off after they answered left a majority one short). So the next round
+ * runs now rather than at the close: with the confirmation rule every
+ * other live member, without it twice as many helpers. Once per suspicion,
+ * and only when short: in the usual case the verification asks nobody it
+ * did not ask before. Return: when to come back.
+ */
+static u64 ftnl_ring_probe_widen(struct ftnl_ring_core *core, u64 now,
+				 const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+
+	p->widened = true;
+	ftnl_ring_probe_round(core, ftnl_ring_confirming(core) ? core->det.n :
+			      2 * p->round_size, now, out);
+	p->retry_at = now + FTNL_RING_PROBE_RETRY(&core->det);
+	return p->retry_at;
 }
 
 /*
@@ -1257,10 +1312,15 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 		/* Nobody to ask but the suspect, and it did not answer. */
 		return ftnl_ring_probe_alone(core, out);
 	} else if (p->decide_at && ftnl_ring_probe_enough(core)) {
-		if (now >= p->decide_at)
+		u64 again = p->decide_at;
+
+		/* Heard after the silence ended: it heard all of it. */
+		if (now >= p->decide_at && p->verify_from)
 			return FTNL_RING_SUSPECT;
+		if (now >= p->decide_at)
+			again = ftnl_ring_probe_verify(core, now, out);
 		det->stall_grace = true;
-		ftnl_ring_det_rearm(det, p->decide_at);
+		ftnl_ring_det_rearm(det, again);
 		return FTNL_RING_WAIT;
 	} else if (now >= p->close &&
 		   !ftnl_ring_probe_round(core, ftnl_ring_confirming(core) ?
@@ -1270,8 +1330,12 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 				      out);
 		return FTNL_RING_RESIGNED;
 	} else if (now < p->close) {
+		bool widen = p->verify_from && !p->widened &&
+			     now >= p->retry_at;
 		u64 again = ftnl_ring_probe_retry(core, now, out);
 
+		if (widen)
+			again = ftnl_ring_probe_widen(core, now, out);
 		det->stall_grace = true;
 		ftnl_ring_det_rearm(det, again < p->close ? again : p->close);
 		return FTNL_RING_WAIT;
@@ -1368,9 +1432,9 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 			return;
 		}
 		if (helper->probe_asked != p->id ||
-		    helper->probe_confirmed == p->id)
+		    helper->probe_confirmed == p->cid)
 			return;
-		helper->probe_confirmed = p->id;
+		helper->probe_confirmed = p->cid;
 		p->heard_helper = true;
 		p->confirmed++;
 		/*
@@ -1386,7 +1450,9 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
 		 */
 		if (!p->decide_at)
 			p->decide_at = p->started + 2 * (now - p->started);
-		ftnl_ring_probe_wake(core, p->decide_at);
+		/* Verifying: the suspect's time to answer is long over. */
+		ftnl_ring_probe_wake(core, p->decide_at > now ? p->decide_at :
+				     now);
 		return;
 	}
 	/* The suspect's own answer, for the helper to relay. */

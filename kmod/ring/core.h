@@ -342,8 +342,9 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	death it learns is sent to it too (FTNL_RING_WELCOME_WINDOW)
  * @probe_asked: identifier of this node's probe that asked it to help
  *	(0: none)
- * @probe_confirmed: identifier of this node's probe it answered as a
- *	helper (0: none): a confirmation, counted while it is alive here
+ * @probe_confirmed: confirmation identifier (struct ftnl_ring_prober's
+ *	@cid) of this node's probe it answered as a helper (0: none): a
+ *	confirmation, counted while it is alive here
  * @doubt_until: news of its death is held until then, 0 if none
  *	(ftnl_ring_core_death_old())
  * @doubt_inc: the incarnation that news names (0: it does not)
@@ -423,13 +424,17 @@ enum ftnl_ring_resign {
  * struct ftnl_ring_prober - the indirect probe of the emitter in progress
  * @active: a probe of @target runs
  * @id: its identifier (struct ftnl_ring_probe), never 0
+ * @cid: what a helper's answer counts under (@probe_confirmed): @id, then
+ *	a new identifier when the answers received so far are set aside to
+ *	verify that this node still hears (@verify_from)
  * @target: the suspect (the emitter when it started)
- * @heard_helper: a helper answered: it hears this node
+ * @heard_helper: a helper answered (since @verify_from, once set): it
+ *	hears this node
  * @heard_alive: a helper relayed the suspect's own answer
  * @retry_at: the silent helpers and the suspect are asked again from then
  *	(ftnl_ring_probe_retry()): d/2 after the round started (the
  *	deadline), then every FTNL_RING_PROBE_RETRY
- * @confirmed: helpers' answers counted (once per helper asked)
+ * @confirmed: helpers' answers counted (once per helper asked and @cid)
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
  * @cursor: where the walk for the next helper goes on
@@ -438,12 +443,18 @@ enum ftnl_ring_resign {
  * @decide_at: enough helpers answered (one, or with the quorum rule the
  *	majority's last): the suspect's own answer, two crossings further,
  *	would be here by then (twice that answer's round trip), 0 until then
+ * @verify_from: the suspect's silence was established then, 0 until it
+ *	was; only answers received since count (ftnl_ring_probe_verify())
+ * @widened: the verification, short at its first retry, ran the next
+ *	round at once (ftnl_ring_probe_widen())
  */
 struct ftnl_ring_prober {
 	bool active;
 	bool heard_helper;
 	bool heard_alive;
+	bool widened;
 	u32 id;
+	u32 cid;
 	u32 target;
 	u32 confirmed;
 	u32 asked;
@@ -453,6 +464,7 @@ struct ftnl_ring_prober {
 	u64 close;
 	u64 decide_at;
 	u64 retry_at;
+	u64 verify_from;
 };
 
 /**
@@ -484,6 +496,9 @@ struct ftnl_ring_prober {
  * @probe: the probe in progress
  * @probe_ids: the last probe identifier used
  * @refuted: suspicions withheld because the suspect answered a helper
+ * @verified: suspicions whose silence was established and whose helpers'
+ *	answers were then asked again (ftnl_ring_probe_verify()); each takes
+ *	an identifier of @probe_ids
  * @throttled: probe requests and relays refused over the budget
  * @nclaims: peers whose claim to observe this node D does not allow
  *	(their @claim_until is set): heartbeaten too, until the claim ends,
@@ -535,6 +550,7 @@ struct ftnl_ring_core {
 	struct ftnl_ring_prober probe;
 	u32 probe_ids;
 	u64 refuted;
+	u64 verified;
 	u64 throttled;
 	u32 nclaims;
 	u32 ndoubts;

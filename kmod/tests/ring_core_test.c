@@ -1021,6 +1021,41 @@ static void probing_node(struct node *x, bool quorum)
 	clear(x);
 }
 
+/* A helper's answer to @x's probe @id: it hears it (or relays the suspect). */
+static void probe_ack(struct node *x, u32 from, u32 target, bool alive, u32 id,
+		      u64 now)
+{
+	const struct ftnl_ring_probe ack = {
+		.target = target,
+		.origin = x->core.det.self,
+		.alive = alive,
+		.id = id,
+	};
+
+	ftnl_ring_core_probe_rx(&x->core, from, FTNL_MSG_PROBE_ACK, &ack, now,
+				&x->out);
+}
+
+/*
+ * The suspect's silence is established at @at: @x does not accuse yet but
+ * asks its helpers again (ftnl_ring_probe_verify()), and accuses only on
+ * answers received from then on - here from the helpers in @mask, at
+ * @at + 2. Return: what its timer then says.
+ */
+static enum ftnl_ring_expiry confirm_again(struct node *x, u64 at, u32 mask)
+{
+	u32 pos;
+
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x->core.probe.verify_from, at);
+	for (pos = 0; pos < 32; pos++)
+		if (mask >> pos & 1)
+			probe_ack(x, pos, x->core.probe.target, false,
+				  x->core.probe.id, at + 2);
+	return ftnl_ring_core_expire(&x->core, at + 2, &x->out);
+}
+
 static void test_probe_observer(const void *arg)
 {
 	struct node x;
@@ -1043,16 +1078,64 @@ static void test_probe_observer(const void *arg)
 		TAP_CHECK_INT(x.rec.probe[i].target, 2);
 		TAP_CHECK_INT(x.rec.probe[i].origin, 3);
 	}
-	/* A helper hears us; the deadline passes: accused. */
-	ftnl_ring_core_probe_rx(&x.core, 5, FTNL_MSG_PROBE_ACK,
-				&(struct ftnl_ring_probe){ 2, 3, false, 1 }, 1030,
-				&x.out);
+	/*
+	 * A helper hears us; the deadline passes: the suspect's silence is
+	 * established, but that answer came before it ended. The suspect
+	 * and the helpers asked are asked again (same identifier), and a
+	 * helper's answer received from then on proves that this node heard
+	 * all of the silence: accused then.
+	 */
+	probe_ack(&x, 5, 2, false, 1, 1030);
+	clear(&x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
+	for (i = 0; i <= FTNL_RING_PROBE_HELPERS; i++) {
+		TAP_CHECK_INT(x.rec.probe_to[i], i ? 3 + i : 2);
+		TAP_CHECK_INT(x.rec.probe[i].id, 1);
+	}
+	TAP_CHECK_UINT(timer(&x), 1000 + D + D / 4);
+	/* Other probes' answers prove nothing; the fresh one wakes it. */
+	probe_ack(&x, 5, 2, false, 2, 1000 + D + 2);
+	TAP_CHECK_UINT(timer(&x), 0);
+	probe_ack(&x, 5, 2, false, 1, 1000 + D + 3);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + 3);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + 3, &x.out),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 2);
 	/* The next emitter (2d) is probed d/2 before its deadline too. */
-	TAP_CHECK_UINT(timer(&x), 1000 + D + 2 * D - D / 2);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + 3 + 2 * D - D / 2);
+
+	/*
+	 * Deaf right after its helpers answered (ring-dst deaf, seed 7483):
+	 * nothing is received after the deadline, its live emitter's
+	 * heartbeats included. No accusation: the verification's first
+	 * retry, d/4 after the deadline, finds no fresh answer and asks the
+	 * next round at once (one more helper, n/2 = 4 in all); when that
+	 * round closes, 2d later, nobody is left to ask: it resigns, unheard.
+	 */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	probe_ack(&x, 4, 2, false, 1, 1030);
+	probe_ack(&x, 5, 2, false, 1, 1031);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	for (i = 0; i < 100; i++) {
+		u64 at = timer(&x);
+		enum ftnl_ring_expiry what;
+
+		what = ftnl_ring_core_expire(&x.core, at, &x.out);
+		if (what == FTNL_RING_WAIT)
+			continue;
+		TAP_CHECK_INT(what, FTNL_RING_RESIGNED);
+		TAP_CHECK_UINT(at, 1000 + D + D / 4 + 2 * D);
+		break;
+	}
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_DEAF);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
 
 	/*
 	 * The suspect answers a helper: no accusation. Its answer is as
@@ -1202,7 +1285,7 @@ static void check_next_window(struct node *x, u64 alive_at)
 	TAP_CHECK_UINT(x->core.det.stall_waits, 1);
 	TAP_CHECK_INT(x->rec.nfailed, 0);
 	TAP_CHECK_UINT(timer(x), deadline + H);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline + H, &x->out),
+	TAP_CHECK_INT(confirm_again(x, deadline + H, 1 << 4),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x->rec.nfailed, 1);
 }
@@ -1316,21 +1399,6 @@ static void test_probe_helper(const void *arg)
 				&(struct ftnl_ring_probe){ 0, 1, false, 7 }, 1020,
 				&x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 2);
-}
-
-/* A helper's answer to @x's probe @id: it hears it (or relays the suspect). */
-static void probe_ack(struct node *x, u32 from, u32 target, bool alive, u32 id,
-		      u64 now)
-{
-	const struct ftnl_ring_probe ack = {
-		.target = target,
-		.origin = x->core.det.self,
-		.alive = alive,
-		.id = id,
-	};
-
-	ftnl_ring_core_probe_rx(&x->core, from, FTNL_MSG_PROBE_ACK, &ack, now,
-				&x->out);
 }
 
 /*
@@ -1453,7 +1521,13 @@ static void test_confirm_split(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D / 4, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_UINT(timer(&x), 1000 + D / 2 + 2 * (1060 - 1000 - D / 2));
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1095, &x.out),
+	/* Then a majority again, of answers received after the silence. */
+	TAP_CHECK_INT(confirm_again(&x, 1095, 1 << 4 | 1 << 5 | 1 << 6),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	probe_ack(&x, 7, 2, false, id, 1099);
+	TAP_CHECK_UINT(timer(&x), 1099);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1099, &x.out),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 2);
@@ -1475,14 +1549,14 @@ static void test_confirm_split(const void *arg)
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	probe_ack(&x, 0, 2, false, id, 1055);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056, &x.out),
+	TAP_CHECK_INT(confirm_again(&x, 1056, 1 | 1 << 4 | 1 << 5 | 1 << 6),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 2);
 	TAP_CHECK_INT(x.rec.failed[1], 2);
 	/* The next emitter, 1, under a new probe: 0's old answer is void. */
 	clear(&x);
 	timer(&x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056 + 2 * D - D / 2,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1058 + 2 * D - D / 2,
 					    &x.out), FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 5);	/* 1 itself, 4, 5, 6, 0 */
 	TAP_CHECK(x.rec.probe[0].id != id);
@@ -1492,11 +1566,11 @@ static void test_confirm_split(const void *arg)
 	probe_ack(&x, 5, 1, false, x.rec.probe[0].id, 1140);
 	probe_ack(&x, 6, 1, false, x.rec.probe[0].id, 1140);
 	/* Itself, 4, 5 and 6 are 4 of 8: no majority; 0's old answer void. */
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1056 + 2 * D, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1058 + 2 * D, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	probe_ack(&x, 0, 1, false, x.rec.probe[0].id, 1160);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1250, &x.out),
+	TAP_CHECK_INT(confirm_again(&x, 1250, 1 | 1 << 4 | 1 << 5 | 1 << 6),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 1);
@@ -1515,15 +1589,14 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(x.rec.probe_to[0], 2);	/* the suspect itself */
 	TAP_CHECK_INT(x.rec.probe_to[1], 1);
 	probe_ack(&x, 1, 2, false, id, 1030);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
-		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(confirm_again(&x, 1000 + D, 1 << 1), FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* Then 1 of 3 alive besides itself: nobody can confirm. Resigns. */
 	clear(&x);
-	ftnl_ring_core_expire(&x.core, 1000 + D + 2 * D - D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1002 + D + 2 * D - D / 2, &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);	/* the suspect only */
 	TAP_CHECK_INT(x.rec.probe_to[0], 1);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + 3 * D, &x.out),
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1002 + 3 * D, &x.out),
 		      FTNL_RING_RESIGNED);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
@@ -1547,14 +1620,14 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(x.rec.probe_to[0], 3);	/* the suspect */
 	TAP_CHECK_INT(x.rec.probe_to[1], 2);	/* the silent helper */
 	probe_ack(&x, 2, 3, false, id, 1000 + D + 4);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + 60, &x.out),
+	TAP_CHECK_INT(confirm_again(&x, 1000 + D + 60, 1 << 1 | 1 << 2),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* n = 4, both others answer: 3 of 4. */
 	id = confirming_node(&x, 4, 0);
 	probe_ack(&x, 1, 3, false, id, 1030);
 	probe_ack(&x, 2, 3, false, id, 1030);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+	TAP_CHECK_INT(confirm_again(&x, 1000 + D, 1 << 1 | 1 << 2),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 3);
@@ -1579,7 +1652,7 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
 		      FTNL_RING_WAIT);
 	probe_ack(&x, 6, 2, false, id, 1030);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+	TAP_CHECK_INT(confirm_again(&x, 1000 + D, 1 << 4 | 1 << 5 | 1 << 6),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 
@@ -1616,9 +1689,8 @@ static void test_confirm_rounds(const void *arg)
 	TAP_CHECK_INT(x.rec.probe[0].id, id);
 	/* 1 + 7 = 8 of 16 is no majority; the 9th voice is. */
 	probe_ack(&x, 15, 2, false, id, 1000 + D / 2 + 2 * D + 5);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core,
-					    1000 + D / 2 + 2 * D + 10, &x.out),
-		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(confirm_again(&x, 1000 + D / 2 + 2 * D + 10,
+				    0x7f0 | 1 << 15), FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 
 	/*
@@ -1637,6 +1709,58 @@ static void test_confirm_rounds(const void *arg)
 	}
 	TAP_CHECK_INT(x.rec.nprobes, 2 * (FTNL_RING_PROBE_BUDGET + 8));
 	TAP_CHECK_UINT(x.core.throttled, FTNL_RING_PROBE_BUDGET + 8);
+}
+
+/*
+ * Helpers that failed after they answered (selftests/bcast_forwarders,
+ * bmg): 16 nodes, the first round's 11 helpers (4..14) all answer, then
+ * 4 of them fail before the deadline. The verification asks the same 11
+ * again: 7 fresh answers and this node are 8 of 16, no majority. At its
+ * first retry, d/4 later, it asks every other live member (15, 0, 1) at
+ * once, not when the round closes 2d later; their answers make it.
+ */
+static void test_confirm_helpers_failed(const void *arg)
+{
+	struct node x;
+	u32 id, i;
+
+	(void)arg;
+	id = confirming_node(&x, 16, 3);
+	TAP_CHECK_INT(x.rec.nprobes, 12);	/* 2 itself, 4..14 */
+	for (i = 4; i < 15; i++)
+		probe_ack(&x, i, 2, false, id, 1030);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.probe.verify_from, 1000 + D);
+	/* the suspect and the first round again, nobody new */
+	TAP_CHECK_INT(x.rec.nprobes, 12);
+	for (i = 1; i < x.rec.nprobes; i++)
+		TAP_CHECK_INT(x.rec.probe_to[i], 3 + i);
+	/* 4..7 failed since they answered: 8..14 answer again, 8 of 16. */
+	for (i = 8; i < 15; i++)
+		probe_ack(&x, i, 2, false, id, 1000 + D + 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + 2, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(&x), 1000 + D + D / 4);
+	/* The first retry: 2 and 4..7 again, and 15, 0, 1 for the first time. */
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D / 4, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + 4 + 3);
+	TAP_CHECK_INT(x.rec.probe_to[0], 2);
+	TAP_CHECK_INT(x.rec.probe_to[5], 15);
+	TAP_CHECK_INT(x.rec.probe_to[6], 0);
+	TAP_CHECK_INT(x.rec.probe_to[7], 1);
+	TAP_CHECK_INT(x.rec.probe[7].id, id);
+	/* 15 and 0 answer: 10 of 16, fresh. */
+	probe_ack(&x, 15, 2, false, id, 1000 + D + D / 4 + 3);
+	probe_ack(&x, 0, 2, false, id, 1000 + D + D / 4 + 3);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D / 4 + 3,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 2);
 }
 
 static void test_quorum(const void *arg)
@@ -2427,6 +2551,8 @@ int main(void)
 		"confirmation: n = 3 and 4, leaves out of the count, the deaf node resigns accusing nobody");
 	tap_add(test_confirm_rounds, NULL,
 		"confirmation: a majority plus k first, then every other live member; helpers serve n/2 more");
+	tap_add(test_confirm_helpers_failed, NULL,
+		"confirmation: first-round helpers failed since they answered: the verification asks every other member at its first retry");
 	tap_add(test_quorum, NULL,
 		"quorum: a death that leaves no strict majority resigns instead; leaves out of the count; off");
 	tap_add(test_can_observe, NULL,
