@@ -375,6 +375,35 @@ void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
 		det->late_at = now;
 }
 
+/*
+ * The local health rule for a new emitter not heard yet: this node was
+ * itself late after it took it (a timer of its own ran more than h late
+ * since the switch: ftnl_ring_det_self_late(), which the caller also
+ * feeds with a heartbeat expiry still waiting when this timer runs). The
+ * NEW_OBSERVER it sent as it switched, and the ones its late ticks
+ * repeat, may have waited with it - in its CPU's backlog - so the new
+ * emitter could not have heard it, let alone answered, before this node
+ * ran again: its 2d (line 19) counts from then, once per new emitter.
+ * A node that ran all along (Theorem 1's model: no timer of its own more
+ * than h late) never gets here. Return: the deadline moved.
+ */
+static bool ftnl_ring_det_switch_late(struct ftnl_ring_detector *det,
+				      u64 now)
+{
+	u64 ran = det->late_at;
+
+	if (det->heard_emitter || det->switch_grace || !det->switched_at ||
+	    ran <= det->switched_at ||
+	    ran + 2 * det->timeout_ns <= det->susp_deadline)
+		return false;
+	det->switch_grace = true;
+	det->stall_waits++;
+	det->susp_deadline = ran + 2 * det->timeout_ns;
+	ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det) > now ?
+			    ftnl_ring_det_wake(det) : det->susp_deadline);
+	return true;
+}
+
 /**
  * ftnl_ring_det_expire - the suspicion timer fired
  * @det: the state
@@ -414,6 +443,8 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 		ftnl_ring_det_rearm(det, det->susp_deadline);
 		return FTNL_RING_PROBE;
 	}
+	if (ftnl_ring_det_switch_late(det, now))
+		return FTNL_RING_WAIT;
 	if (!det->stall_grace &&
 	    (now > det->susp_deadline + det->period_ns ||
 	     (det->late_at &&
@@ -438,6 +469,8 @@ static void ftnl_ring_det_reconnect(struct ftnl_ring_detector *det,
 	det->heard_emitter = false;
 	det->emitter_knows = false;
 	det->stall_grace = false;
+	det->switched_at = now;
+	det->switch_grace = false;
 	det->observing = det->emitter != det->self;
 	if (!det->observing)
 		return;
@@ -501,6 +534,8 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
 	det->emitter = emitter;
 	det->heard_emitter = false;
 	det->emitter_knows = false;
+	det->switched_at = now;
+	det->switch_grace = false;
 	det->observing = true;
 	det->susp_deadline = now + 2 * det->timeout_ns;
 	ftnl_ring_det_arm(det);
@@ -2292,6 +2327,8 @@ static void ftnl_ring_det_new_life(struct ftnl_ring_detector *det)
 	det->observer_claimed = false;
 	det->stall_grace = false;
 	det->late_at = 0;
+	det->switched_at = 0;
+	det->switch_grace = false;
 	det->timer_moved = false;
 	det->susp_deadline = 0;
 	det->last_hb = 0;

@@ -239,6 +239,11 @@ struct ftnl_ring_sink {
  * @late_at: when one of this node's own timers last ran more than h late
  *	(ftnl_ring_det_self_late()), 0 if never
  * @stall_waits: judgements of the emitter the local health rule put off
+ * @switched_at: when this node last took a new emitter (task T3, a death
+ *	learned, a readmission), 0 if it kept its first
+ * @switch_grace: the new emitter's 2d was counted again from when this
+ *	node ran again after being late (the local health rule, once per
+ *	new emitter)
  * @period_ns: h
  * @timeout_ns: d
  * @boot_grace_ns: added to the first deadline (FTNL_RING_BOOT_GRACE_NS)
@@ -268,6 +273,8 @@ struct ftnl_ring_detector {
 	bool stall_grace;
 	u64 late_at;
 	u64 stall_waits;
+	u64 switched_at;
+	bool switch_grace;
 	bool timer_moved;
 	u64 period_ns;
 	u64 timeout_ns;

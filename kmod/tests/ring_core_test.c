@@ -445,6 +445,68 @@ static void test_local_health(const void *arg)
 	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
 }
 
+/*
+ * The local health rule for a new emitter: an observer that was itself
+ * late after it took a new emitter - its NEW_OBSERVER may have waited
+ * with it - gives the new emitter its 2d from when it ran again, once;
+ * one that ran all along accuses at 2d after the switch, as Algorithm 1.
+ * Before the rule, the observer accused the new emitter h after it
+ * resumed: a walk down the ring (the ring DST's storm mode, seed 234).
+ */
+static void test_new_emitter_late_observer(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	/* Ran all along: the new emitter (node 0) is accused at 2d. */
+	node_heard_at_100(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.core.det.emitter, 0);
+	TAP_CHECK_UINT(timer(&x), 100 + 3 * D);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 3 * D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 0);
+
+	/* Stalled right after the switch, from 150 to 280. */
+	node_heard_at_100(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	timer(&x);
+	clear(&x);
+	ftnl_ring_core_self_late(&x.core, 3 * H, 280);
+	/* Not h later, nor at once: 2d from 280. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 280, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.det.susp_deadline, 280 + 2 * D);
+	TAP_CHECK_UINT(timer(&x), 280 + 2 * D);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 280 + H, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	/* Its first heartbeat, a round trip after 280: no accusation. */
+	TAP_CHECK(heartbeat(&x, 0, 280 + 2 * H));
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+
+	/* Once per new emitter: still silent at 2d after 280, accused. */
+	node_heard_at_100(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	timer(&x);
+	ftnl_ring_core_self_late(&x.core, 3 * H, 280);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 280, &x.out),
+		      FTNL_RING_WAIT);
+	timer(&x);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 280 + 2 * D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 0);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+}
+
 static void test_admit(const void *arg)
 {
 	struct node x;
@@ -2519,6 +2581,8 @@ int main(void)
 		"stall guard waits h once per deadline; T3: D, broadcast, FindEmitter, NEW_OBSERVER, 2d; T4");
 	tap_add(test_local_health, NULL,
 		"local health: a timer of its own more than h late in the window puts the accusation off by h, once; counted");
+	tap_add(test_new_emitter_late_observer, NULL,
+		"local health, new emitter: an observer late after the switch gives it 2d from when it ran again, once; on time, 2d from the switch");
 	tap_add(test_admit, NULL,
 		"incarnations: new, stale, restarted (dead, announced); readmit errors and re-evaluation");
 	tap_add(test_broadcast_and_leave, NULL,
