@@ -105,6 +105,20 @@
  * resigns - lost heartbeats must be refuted by the suspect's own answer,
  * and lost answers must not cost an observer its majority.
  *
+ * Mode storm: crashes and leaves; one to three times, the whole cluster,
+ * or the nodes of one vCPU (a random half), stalls for d - h to 3d at
+ * once - one kernel's netns nodes in a VM the host does not run - with
+ * t from d/4 to 20 ms; half the observers that then accuse a live node
+ * stall again as they accuse, for d to 3d, holding the NEW_OBSERVER they
+ * just sent (a CPU's backlog) but not the broadcast. Past d - h
+ * Algorithm 1 may accuse; checked: each observer accuses at most one
+ * live node per storm, right after it or after the accused node's own
+ * stall (the first), and never a second one - a walk down the ring -
+ * unless that one was stalled past d - h itself and has not run for a
+ * round trip and h since; an accused node is out once expelled; no
+ * quorum rule (the nodes put out come on top of the crashes); what
+ * faults checks but Lemma 2 and Theorem 1.
+ *
  * Mode rolling: a new configuration rolled out node by node with crashes
  * (a new key, h and d, a node added or removed; see its section below):
  * no running node is ever put in D, and at the end every node runs the
@@ -137,7 +151,7 @@
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
-	       EV_FENCED, EV_FORGE, EV_REPLAY_HB };
+	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -161,6 +175,9 @@ enum mode {
 	MODE_LOSSY,	/* crashes, leaves; LOSS_PCT % of the ring's and the
 			 * probes' datagrams lost
 			 */
+	MODE_STORM,	/* crashes, leaves; the whole cluster stalls past
+			 * d - h at once, delays near the bound
+			 */
 };
 
 /*
@@ -171,7 +188,7 @@ enum mode {
 #define LOSS_PCT	5
 
 /* Mode rolling runs its own simulation (test_rolling()), not a mode. */
-#define MODE_ROLLING	(MODE_LOSSY + 1)
+#define MODE_ROLLING	(MODE_STORM + 1)
 
 /*
  * MODE_ADAPTIVE: d_max is D_NS, which covers every delay of the model
@@ -259,6 +276,7 @@ struct node {
 	bool held_out_life;	/* this life was refused (flap) somewhere */
 	u32 joined_seen[MAX_N];	/* joined published about each node */
 	u64 stall_until;	/* CPU stall: nothing runs */
+	u64 stall_from;		/* MODE_STORM: when its last stall began */
 	u64 rx_until;		/* receive stall: datagrams and timer wait */
 	bool tick_due;
 	u64 tick_due_at;	/* when the first tick held by a stall was due */
@@ -290,6 +308,15 @@ struct dst {
 				 * emitter (even seeds), or at a random time
 				 */
 	u64 worst_expel_ns;	/* MODE_FREEZE: resumed to expelled */
+	/* MODE_STORM: the last whole-cluster stall, and who it excused */
+	u64 storm_from, storm_to;
+	u64 storm_mask;		/* the nodes it stalled */
+	u64 accuser_stalls;	/* accusers stalled again as they accused */
+	u64 accused_mask;	/* live nodes accused after a storm */
+	u64 storm_accused_at[MAX_N];	/* each accuser's, after the storm */
+	u32 storm_victim[MAX_N];
+	u64 storm_fs;		/* false suspicions a storm excused */
+	u64 storm_resigned;	/* observers whose probe a storm ate */
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -444,11 +471,29 @@ static bool lost(struct dst *s)
 	return true;
 }
 
+/*
+ * When a ring or probe datagram the current node sends arrives: within t;
+ * in a storm, a node whose CPU stalls as it sends holds the datagram until
+ * it runs again (a CPU's receive backlog: veth hands it to the sender's
+ * own). Not broadcasts: a broadcast held past its sender's own death
+ * reaches only the members that do not hold it dead yet, which then
+ * disagree for good on its victim (the broadcast layer's matter, left
+ * out here).
+ */
+static u64 depart(struct dst *s)
+{
+	u64 at = s->now, until = s->node[s->cur].stall_until;
+
+	if (s->mode == MODE_STORM && until > at)
+		at = until;
+	return at + rnd_in(s, 1, s->t_ns);
+}
+
 static void sink_send(void *ctx, u32 to, u8 type)
 {
 	struct dst *s = ctx;
 	struct ev ev = {
-		.time = s->now + rnd_in(s, 1, s->t_ns),
+		.time = depart(s),
 		.type = EV_MSG,
 		.kind = MSG_RING,
 		.wire = type,
@@ -472,7 +517,88 @@ static void sink_send(void *ctx, u32 to, u8 type)
 /* Crashed, left, resigned, or frozen past d: not a live member. */
 static bool gone(const struct dst *s, u32 i)
 {
-	return s->node[i].failed || s->node[i].zombie;
+	return s->node[i].failed || s->node[i].zombie ||
+	       (s->accused_mask >> i & 1);
+}
+
+/*
+ * MODE_STORM: the whole cluster stalled past d - h (one kernel's netns
+ * nodes, a VM the host did not run): on resuming, an observer may accuse
+ * its emitter before the heartbeat the stall held reaches it - Algorithm 1
+ * cannot tell that silence from a death, and the paper's bound does not
+ * hold across it. What must hold: each observer accuses at most one live
+ * node per storm, within STORM_EXCUSE of its end (the stall guard's h, a
+ * probe's four crossings, its decision); a new emitter - the accused
+ * node's predecessor - was never silent, and accusing it is a walk down
+ * the ring. The accused node is out (it is expelled: gone()).
+ */
+#define STORM_EXCUSE(s)	(H_NS + D_NS + 8 * (s)->t_ns)
+
+/* @pos was stalled past d - h itself, and ran again less than @grace ago. */
+static bool storm_held(const struct dst *s, u32 pos, u64 grace)
+{
+	const struct node *x = &s->node[pos];
+
+	return x->stall_until - x->stall_from >= D_NS - H_NS &&
+	       x->stall_from < s->now && s->now < x->stall_until + grace;
+}
+
+static void storm_accused(struct dst *s, u32 accuser, u32 pos)
+{
+	const struct ftnl_ring_peer *peer = &s->node[accuser].core.peers[pos];
+	bool again;
+
+	/*
+	 * Every accusation of a running node counts, an accused node's too
+	 * (it does not know yet, and its victim may obey it).
+	 */
+	if (s->mode != MODE_STORM || !s->storm_to ||
+	    peer->cause != FTNL_CAUSE_OBSERVED || peer->observer != accuser ||
+	    s->node[accuser].failed || s->node[pos].zombie ||
+	    s->node[pos].failed || (s->accused_mask >> pos & 1))
+		return;
+	again = s->storm_accused_at[accuser] >= s->storm_from;
+	/*
+	 * A second live node: only one that was stalled itself past d - h
+	 * and has not run long enough since to answer this node's
+	 * NEW_OBSERVER (a round trip and h) - Algorithm 1 cannot tell it
+	 * from a dead one either. Anything else is a walk down the ring.
+	 */
+	if (again && !storm_held(s, pos, 2 * s->t_ns + H_NS)) {
+		fail(s, "node %u accused live node %u at %llu us, after live node %u at %llu us (storm %llu..%llu ms): a walk",
+		     accuser, pos, s->now / 1000,
+		     s->storm_victim[accuser],
+		     s->storm_accused_at[accuser] / 1000,
+		     s->storm_from / MS, s->storm_to / MS);
+		return;
+	}
+	/* The first: right after the storm, or after the victim's stall. */
+	if (!again && s->now > s->storm_to + STORM_EXCUSE(s) &&
+	    !storm_held(s, pos, STORM_EXCUSE(s))) {
+		fail(s, "node %u accused live node %u at %llu us, %llu us after the storm ended at %llu ms",
+		     accuser, pos, s->now / 1000,
+		     (s->now - s->storm_to) / 1000, s->storm_to / MS);
+		return;
+	}
+	s->storm_accused_at[accuser] = s->now;
+	s->storm_victim[accuser] = pos;
+	s->accused_mask |= 1ULL << pos;
+	s->storm_fs++;
+	/*
+	 * Half the time its own CPU stalls again as it accuses, for d to
+	 * 3d (the VM's vCPU is not run): what it sends now - the
+	 * NEW_OBSERVER to its new emitter - waits with it (depart()).
+	 * Its own lateness must not make it accuse the new emitter, which
+	 * could not have heard it.
+	 */
+	if (rnd(s) % 2 && s->node[accuser].stall_until <= s->now) {
+		u64 len = rnd_in(s, D_NS, 3 * D_NS);
+
+		s->node[accuser].stall_from = s->now;
+		s->node[accuser].stall_until = s->now + len;
+		push_at(s, s->now + len, EV_UNSTALL, accuser);
+		s->accuser_stalls++;
+	}
 }
 
 static bool member(const struct dst *s, u32 i);
@@ -565,6 +691,7 @@ static void sink_failed(void *ctx, u32 pos, bool originate)
 	 * observed dead before its new life's JOIN arrived. A life held out
 	 * for flapping is no member: nobody acts on what it says.
 	 */
+	storm_accused(s, s->cur, pos);
 	if (s->healed)
 		fail(s, "node %u put node %u in D after the heal: flapping",
 		     s->cur, pos);
@@ -658,7 +785,7 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 	if (lost(s))
 		return;
 	push(s, (struct ev){
-		.time = s->now + rnd_in(s, 1, s->t_ns),
+		.time = depart(s),
 		.type = EV_MSG,
 		.kind = MSG_PROBE,
 		.wire = type,
@@ -675,6 +802,17 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 }
 
 static void fail_node(struct dst *s, u32 i);
+
+/* No member is left but @i. */
+static bool storm_alone(const struct dst *s, u32 i)
+{
+	u32 j;
+
+	for (j = 0; j < s->n; j++)
+		if (j != i && member(s, j))
+			return false;
+	return true;
+}
 
 /*
  * Who may give up: with the quorum rule, a node whose side of a split
@@ -704,6 +842,21 @@ static void sink_resigned(void *ctx, u8 why)
 		;
 	else if (i == s->flapper && !member(s, i))
 		;	/* held out: nobody answers it */
+	/*
+	 * Storm: a probe round (2d) that the stall ate closes as the
+	 * cluster resumes, before the helpers' answers come: the observer
+	 * resigns (the probe's rule, left as it is; counted).
+	 */
+	else if (s->mode == MODE_STORM && s->storm_to &&
+		 s->now <= s->storm_to + 2 * D_NS + 4 * s->t_ns)
+		s->storm_resigned++;
+	/*
+	 * Storm: the nodes it put out come on top of the crashes, and may
+	 * leave a node with no live helper to ask: it resigns (UNHEARD).
+	 */
+	else if (s->mode == MODE_STORM && s->accused_mask &&
+		 why == FTNL_RING_UNHEARD && storm_alone(s, i))
+		;
 	else
 		fail(s, "node %u resigned (why %u) at %llu ms", i, why,
 		     s->now / MS);
@@ -740,6 +893,11 @@ static void sink_expelled(void *ctx)
 
 	if (x->core.resigned != FTNL_RING_MEMBER)
 		return;
+	/* Accused after a storm: told so, it is out for good. */
+	if (s->mode == MODE_STORM && (s->accused_mask >> s->cur & 1)) {
+		fail_node(s, s->cur);
+		return;
+	}
 	if (!x->zombie) {
 		fail(s, "live node %u expelled (reason %u, by %u) at %llu ms",
 		     s->cur, x->core.expel_reason, x->core.expelled_by,
@@ -1448,7 +1606,8 @@ struct summary {
 	u64 freezes, worst_expel_ns, comebacks;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
-	u64 renamed, renames_held;
+	u64 renamed, renames_held, storm_fs, storm_resigned;
+	u64 accuser_stalls;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1531,13 +1690,23 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 */
 	if (mode == MODE_LOSSY)
 		s->t_ns = rnd_in(s, MS / 10, D_NS / 8);
+	/* Storm: delays near the top of the other modes' range. */
+	if (mode == MODE_STORM)
+		s->t_ns = rnd_in(s, D_NS / 4, 20 * MS);
 	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
 		    mode != MODE_ADAPTIVE && mode != MODE_COMEBACK &&
 		    mode != MODE_COLD && mode != MODE_LOSSY &&
-		    rnd(s) % 3 == 0;
+		    mode != MODE_STORM && rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
 	if (mode == MODE_REJOIN || mode == MODE_COMEBACK || mode == MODE_COLD)
+		s->quorum = false;
+	/*
+	 * Storm: the nodes a storm puts out (accused, or resigned when it
+	 * ate their probe round) come on top of the crashes, which
+	 * max_failures() keeps within a majority: no quorum rule here.
+	 */
+	if (mode == MODE_STORM)
 		s->quorum = false;
 	if (mode == MODE_COLD && s->n < 5)
 		s->n = 5;
@@ -1642,7 +1811,29 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		sum->stalls++;
 		sum->rx_stalls += rx;
 	}
+	/*
+	 * Storm: the whole cluster stalls at once, d - h to 3d, one to
+	 * three times, 20d apart at least: as every netns node of one
+	 * kernel does when its VM is not run.
+	 */
+	for (when = FAIL_FROM, k = (u32)rnd_in(s, 1, 3);
+	     mode == MODE_STORM && k; k--) {
+		u64 len = rnd_in(s, D_NS - H_NS, 3 * D_NS);
+
+		when += rnd_in(s, 0, FAIL_SPAN / 2);
+		push(s, (struct ev){
+			.time = when,
+			.type = EV_STORM,
+			.arg = len,
+			/* half the time, the nodes of one vCPU only */
+			.inc = rnd(s) % 2 ? rnd(s) : ~0ULL,
+		});
+		when += len + 20 * D_NS;
+		sum->stalls++;
+	}
 	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
+	if (mode == MODE_STORM && end < when + 3000 * MS)
+		end = when + 3000 * MS;
 	for (when = 100 * MS; mode == MODE_REPLAY && when < end;
 	     when += rnd_in(s, 1, 10 * H_NS)) {
 		push(s, (struct ev){ .time = when, .type = EV_REPLAY });
@@ -1772,7 +1963,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (!x->core.running && !x->failed && ev.type != EV_START &&
 		    ev.type != EV_FAIL && ev.type != EV_RESTART &&
 		    ev.type != EV_FENCED && ev.type != EV_FORGE &&
-		    ev.type != EV_REPLAY_HB &&
+		    ev.type != EV_REPLAY_HB && ev.type != EV_STORM &&
 		    !(ev.type == EV_TIMER && x->core.expelled))
 			continue;
 		switch (ev.type) {
@@ -1840,6 +2031,18 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			break;
 		case EV_UNSTALL:
 			unstall(s, ev.node);
+			break;
+		case EV_STORM:
+			s->storm_from = s->now;
+			s->storm_to = s->now + ev.arg;
+			s->storm_mask = ev.inc;
+			for (i = 0; i < s->n; i++) {
+				if (s->node[i].failed || !(ev.inc >> i & 1))
+					continue;
+				s->node[i].stall_from = s->now;
+				s->node[i].stall_until = s->storm_to;
+				push_at(s, s->storm_to, EV_UNSTALL, i);
+			}
 			break;
 		case EV_DEAF:
 			x->deaf = true;
@@ -1917,6 +2120,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		episode_check(s);
 	}
 
+	/*
+	 * Storm: an accused node whose accuser was put out before its
+	 * broadcast got anywhere (stalled with it, then accused itself) is
+	 * still a member: the members must know it alive.
+	 */
+	for (i = 0; i < s->n; i++)
+		if (!s->node[i].failed)
+			s->accused_mask &= ~(1ULL << i);
 	if (!s->bad) {
 		char why[160];
 
@@ -1996,7 +2207,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		}
 	}
 	/* Lemma 2: the i-th failure (from 1) is detected at most f - i + 1 times. */
-	for (k = 0; k < s->nfail && !s->bad && !s->rejoin; k++) {
+	for (k = 0; k < s->nfail && !s->bad && !s->rejoin &&
+	     mode != MODE_STORM; k++) {
 		u32 p = s->fail_order[k];
 
 		if (s->detections[p] > s->nfail - k)
@@ -2032,6 +2244,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	sum->hb_replays += s->hb_replays;
 	sum->hb_replays_dropped += s->hb_replays_dropped;
 	sum->failures += s->nfail;
+	sum->storm_fs += s->storm_fs;
+	sum->storm_resigned += s->storm_resigned;
+	sum->accuser_stalls += s->accuser_stalls;
 	if (s->worst_expel_ns > sum->worst_expel_ns)
 		sum->worst_expel_ns = s->worst_expel_ns;
 	if (s->worst_ratio_num * sum->worst_den > sum->worst_num * s->worst_ratio_den) {
@@ -2055,6 +2270,7 @@ static const char *const mode_name[] = {
 	[MODE_COMEBACK] = "comeback",
 	[MODE_COLD] = "cold",
 	[MODE_LOSSY] = "lossy",
+	[MODE_STORM] = "storm",
 };
 
 /*
@@ -2119,6 +2335,9 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_FREEZE || mode == MODE_COMEBACK)
 		tap_diag("%llu freezes past d, each expelled; worst resumed-to-expelled %llu us",
 			 sum.freezes, sum.worst_expel_ns / 1000);
+	if (mode == MODE_STORM)
+		tap_diag("storm: %llu live nodes accused right after a storm (one per observer at most; %llu of the accusers stalled again as they accused), %llu observers resigned as a storm closed their probe round",
+			 sum.storm_fs, sum.accuser_stalls, sum.storm_resigned);
 	if (mode == MODE_COMEBACK)
 		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
 			 sum.comebacks);
@@ -2978,8 +3197,8 @@ static void test_rolling(const void *arg)
 
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
- *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy
- *            SCHEDULES SEED                 one kind
+ *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|
+ *            storm SCHEDULES SEED           one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  *   ring-dst rolling SCHEDULES SEED         rolling updates
  */
@@ -2990,13 +3209,13 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_LOSSY; m++)
+		for (m = 0; m <= MODE_STORM; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (!strcmp(argv[1], "rolling"))
 			mode = MODE_ROLLING;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|rolling SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -3056,6 +3275,10 @@ int main(int argc, char **argv)
 		tap_add(test_schedules, (void *)(long)MODE_LOSSY,
 			"ring DST, %u %% of the ring's and the probes' datagrams lost: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
 			LOSS_PCT, nschedules, first_seed);
+	if (all || mode == MODE_STORM)
+		tap_add(test_schedules, (void *)(long)MODE_STORM,
+			"ring DST, the whole cluster stalled past d - h, delays near the bound: %llu schedules from seed %llu: at most one live node accused per observer and storm, right after it, never its new emitter; every failure known, ring reconnected",
+			nschedules, first_seed);
 	if (all || mode == MODE_ROLLING)
 		tap_add(test_rolling, NULL,
 			"ring DST, rolling updates (key, h and d, a node added or removed) with crashes: %llu schedules from seed %llu: no running node ever in D, nobody expelled, epoch 2, exact D and the ring closed everywhere at the end",
