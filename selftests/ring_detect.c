@@ -13,7 +13,9 @@
  *	survivor, its closest live predecessor, and heartbeats flow. Every
  *	other survivor learns it from node 2's broadcast (task T5): one event
  *	each, cause broadcast, observer 2, after node 2's detection and within
- *	the margin; node 1 is dead in every survivor's table.
+ *	the margin; node 1 is dead in every survivor's table. Probes are
+ *	on: before the silencing no node has verified a suspicion
+ *	(suspicions_verified 0), and node 2 verified one before accusing.
  *
  * consecutive: f = 1, 2, 3 = floor(log2 16) - 1 consecutive nodes
  *	(11-f .. 10) are cut off at the same instant. Node 11 walks back
@@ -21,9 +23,10 @@
  *	node 9 it observes it and gives it 2d (line 19), suspects it, and so
  *	on: each dead node is suspected exactly once, by node 11 only, the
  *	k-th exactly 2d after the (k-1)-th (Lemma 1 allows 2d + t per step),
- *	and the first live predecessor (10-f) becomes its emitter; the ring
- *	is reconnected around the gap. Every other survivor gets exactly f
- *	events, one per dead node, from node 11's f broadcasts (which reach
+ *	each suspicion verified before its accusation, and the first live
+ *	predecessor (10-f) becomes its emitter; the ring is reconnected
+ *	around the gap. Every other survivor gets exactly f events, one per
+ *	dead node, from node 11's f broadcasts (which reach
  *	every survivor although up to f - 1 <= floor(log2 15) - 1 of their
  *	participants are dead: the hypercube broadcast's tolerance).
 
@@ -143,9 +146,11 @@ static void log_stats_line(struct __test_metadata *_metadata,
 
 	if (st_vc_stats(vc, id, &s))
 		return;
-	TH_LOG("node %u: suspicions %" PRIu64 " new_observer sent %" PRIu64
+	TH_LOG("node %u: suspicions %" PRIu64 " verified %" PRIu64
+	       " refuted %" PRIu64 " new_observer sent %" PRIu64
 	       " recv %" PRIu64 ", lateness max %" PRIu64 " us",
-	       id, s.suspicions, s.new_observer_sent, s.new_observer_recv,
+	       id, s.suspicions, s.suspicions_verified, s.suspicions_refuted,
+	       s.new_observer_sent, s.new_observer_recv,
 	       s.lateness_max_ns / 1000);
 }
 
@@ -220,6 +225,14 @@ static void silence_segment(struct __test_metadata *_metadata,
 	}
 	ASSERT_EQ(0, st_vc_stats(vc, q, &q0));
 	ASSERT_EQ(0, st_vc_stats(vc, p, &p0));
+	/* No failure yet: no silence established, nothing verified. */
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, st_vc_stats(vc, id, &vs));
+		EXPECT_EQ(0u, vs.suspicions_verified) {
+			TH_LOG("node %u verified %" PRIu64 " suspicions of live nodes",
+			       id, vs.suspicions_verified);
+		}
+	}
 
 	/* Cut them off, back to back: t0 .. t1 brackets all of it. */
 	ASSERT_EQ(0, st_vc_silence(vc, first, &t0, &tmp));
@@ -340,6 +353,14 @@ static void silence_segment(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, st_vc_stats(vc, q, &q1));
 	ASSERT_EQ(0, st_vc_stats(vc, p, &p1));
 	EXPECT_EQ(q0.suspicions + f, q1.suspicions);
+	/* Probes are on: each accusation came after its verification, the
+	 * suspect and the helpers asked again once its silence was
+	 * established (ftnl_ring_probe_verify()).
+	 */
+	EXPECT_LE(q0.suspicions_verified + f, q1.suspicions_verified) {
+		TH_LOG("node %u: %" PRIu64 " suspicions verified for %u accusations",
+		       q, q1.suspicions_verified - q0.suspicions_verified, f);
+	}
 	EXPECT_EQ(q0.bcast_originated + f, q1.bcast_originated);
 	/* at least one NEW_OBSERVER per suspicion (resending one is fine) */
 	EXPECT_LE(q0.new_observer_sent + f, q1.new_observer_sent);

@@ -581,6 +581,7 @@ void ftnl_ring_core_init(struct ftnl_ring_core *core, u32 n, u32 self,
 	core->probe = (struct ftnl_ring_prober){ 0 };
 	core->probe_ids = 0;
 	core->refuted = 0;
+	core->verified = 0;
 	core->throttled = 0;
 	core->nclaims = 0;
 	core->epoch = 0;

@@ -1115,8 +1115,8 @@ static struct nlmsghdr *stats_reply_bcast(void *buf)
 	put_counter_nest(nlh, FTNL_A_STATS_LATENESS, FTNL_LATENESS_BUCKETS, 20,
 			 FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_PREV_KEY_RECV;
-	     i++) {
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT;
+	     i <= FTNL_A_STATS_SUSPICIONS_VERIFIED; i++) {
 		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
 		mnl_attr_put_u64(nlh, (uint16_t)i, 7000 + (uint64_t)i);
 	}
@@ -1159,6 +1159,8 @@ static void test_parse_stats_bcast(const void *arg)
 	TAP_CHECK_UINT(st.news_held, 7000 + FTNL_A_STATS_NEWS_HELD);
 	TAP_CHECK_UINT(st.news_stale, 7000 + FTNL_A_STATS_NEWS_STALE);
 	TAP_CHECK_UINT(st.prev_key_recv, 7000 + FTNL_A_STATS_PREV_KEY_RECV);
+	TAP_CHECK_UINT(st.suspicions_verified,
+		       7000 + FTNL_A_STATS_SUSPICIONS_VERIFIED);
 }
 
 static void test_parse_stats_bcast_absent(const void *arg)
@@ -1181,6 +1183,8 @@ static void test_parse_stats_bcast_absent(const void *arg)
 	TAP_CHECK_UINT(st.bcast_latency_sum_ns, 0);
 	TAP_CHECK_UINT(st.bcast_latency_max_ns, 0);
 	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 0);
+	/* Nor a module before it, the counters appended since. */
+	TAP_CHECK_UINT(st.suspicions_verified, 0);
 }
 
 struct bcast_bad_stats_case {
@@ -1356,8 +1360,10 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, stall_waits) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, prev_key_recv) ==
 		  offsetof(struct ftnl_stats, news_stale) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, prev_key_recv) + sizeof(uint64_t) ==
-		  sizeof(struct ftnl_stats));
+	TAP_CHECK(offsetof(struct ftnl_stats, suspicions_verified) ==
+		  offsetof(struct ftnl_stats, prev_key_recv) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, suspicions_verified) +
+		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));
 	TAP_CHECK(offsetof(struct ftnl_cluster_info, has_epoch) >

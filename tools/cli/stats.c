@@ -60,6 +60,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "news_held", st->news_held);
 	json_kv_uint(&j, "news_stale", st->news_stale);
 	json_kv_uint(&j, "prev_key_recv", st->prev_key_recv);
+	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -76,8 +77,9 @@ static void print_text(const struct ftnl_stats *st)
 	printf("heartbeats     sent %" PRIu64 " received %" PRIu64
 	       " from emitter %" PRIu64 "\n",
 	       st->hb_sent, st->hb_recv, st->hb_from_emitter);
-	printf("suspicions     %" PRIu64 " refuted by a probe %" PRIu64 "\n",
-	       st->suspicions, st->suspicions_refuted);
+	printf("suspicions     %" PRIu64 " refuted by a probe %" PRIu64
+	       " verified %" PRIu64 "\n", st->suspicions,
+	       st->suspicions_refuted, st->suspicions_verified);
 	printf("probe requests sent %" PRIu64 " received %" PRIu64
 	       " throttled %" PRIu64 "\n",
 	       st->probe_req_sent, st->probe_req_recv, st->probes_throttled);

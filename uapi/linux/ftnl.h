@@ -747,6 +747,11 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_NEWS_STALE: held news dropped: its node proved a newer life
  * @FTNL_A_STATS_PREV_KEY_RECV: datagrams authenticated with the previous
  *	key (the update grace after a key change)
+ * @FTNL_A_STATS_SUSPICIONS_VERIFIED: suspicions of the emitter verified
+ *	before an accusation: once its silence was established, the suspect
+ *	and the helpers were asked again, and only answers received after
+ *	that count (so an observer gone deaf cannot accuse; see
+ *	"Verification: dead means dead" in Documentation/ring.rst)
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -788,6 +793,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_NEWS_HELD,
 	FTNL_A_STATS_NEWS_STALE,
 	FTNL_A_STATS_PREV_KEY_RECV,
+	FTNL_A_STATS_SUSPICIONS_VERIFIED,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

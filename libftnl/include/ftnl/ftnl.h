@@ -617,6 +617,12 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @news_stale: held news dropped because its node proved a newer life
  * @prev_key_recv: datagrams authenticated with the previous key (the
  *	update grace after a key change)
+ * @suspicions_verified: suspicions of the emitter verified before an
+ *	accusation: once its silence was established, the emitter and the
+ *	helpers were asked again, and only answers received after that
+ *	counted (proof that this node still heard). Every accusation made
+ *	with helpers to ask was verified first; a verification may also end
+ *	in a refutation, or in this node's resignation (it went deaf)
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -655,6 +661,7 @@ struct ftnl_stats {
 	uint64_t news_held;
 	uint64_t news_stale;
 	uint64_t prev_key_recv;
+	uint64_t suspicions_verified;
 };
 
 /**
