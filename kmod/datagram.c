@@ -145,7 +145,7 @@ static int ftnl_transport_queue(struct ftnl_transport *t, u32 pos,
 				 FTNL_WIRE_MAC_LEN;
 	unsigned int headroom = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 				sizeof(struct udphdr);
-	bool ctrl = !hdr->payload_len;
+	bool ctrl = ftnl_wire_space(hdr->type) == FTNL_SPACE_RING;
 	struct sk_buff *skb;
 	u8 *buf;
 
@@ -180,7 +180,9 @@ static int ftnl_transport_queue(struct ftnl_transport *t, u32 pos,
  * the ring's lock. The datagram is only built (numbered, MACed) and
  * queued: the caller sends it with ftnl_transport_flush() once the lock is
  * released, so that no heartbeat waits for the transmission of others'
- * datagrams. Ring datagrams go before broadcast ones and carry DSCP CS6
+ * datagrams. It is numbered in its type's space (enum ftnl_wire_space),
+ * whose datagrams leave in the order of their numbers (but for
+ * concurrent flushes): ring datagrams go before the others and carry DSCP CS6
  * and priority TC_PRIO_CONTROL. During the update grace after a key change
  * the key is the one the destination can verify (ftnl_wire_sign()), or
  * both copies go.
@@ -208,11 +210,13 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 	u64 peer = READ_ONCE(t->peer_seen[pos]);
 	const struct ftnl_prev_key *pk;
 	enum ftnl_wire_sign sign;
+	atomic64_t *space;
 	int err;
 
 	if (payload_len > FTNL_WIRE_MAX_PAYLOAD)
 		return -EMSGSIZE;
-	hdr.seq = atomic64_inc_return(&t->tx_seq[pos]);
+	space = &t->tx_seq[pos].space[ftnl_wire_space(type)];
+	hdr.seq = atomic64_inc_return(space);
 	rcu_read_lock();
 	pk = rcu_dereference(t->prev_key);
 	if (pk && ktime_get_ns() >= pk->until_ns)
@@ -271,32 +275,41 @@ void ftnl_transport_flush(struct ftnl_transport *t)
  * ftnl_transport_replay_accept - anti-replay check of a datagram's number
  * @t: the transport
  * @pos: its sender
- * @incarnation: the sender incarnation it carries, the one the ring accepted
- * @seq: its sequence number
- * @fresh: first datagram of the sender's incarnation: the window starts
+ * @hdr: its header: the sender incarnation it carries (the one the ring
+ *	accepted), its type (which space it is numbered in) and number
+ * @fresh: first datagram of the sender's incarnation: the windows start
  *	afresh
  *
- * A new window holds every number below its first one as seen: the
- * sender used them before it, for datagrams this node may have acted on
- * already (before the sender's life was pinned, ftnl_ring_core_admit()).
+ * The window of the datagram's space (enum ftnl_wire_space) decides. A
+ * window starts at the first datagram of its space in the incarnation and
+ * holds every number below it as seen: the sender used them before, for
+ * datagrams this node may have acted on already (before the sender's life
+ * was pinned, ftnl_ring_core_admit()).
  *
  * Under the ring's lock (the ring decides which incarnation is current).
  *
  * Return: the number was never seen and is not too old.
  */
 bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  u64 incarnation, u64 seq, bool fresh)
+				  const struct ftnl_wire_hdr *hdr, bool fresh)
 {
 	struct ftnl_rx_window *rx = &t->replay[pos];
+	struct ftnl_replay *win = &rx->win[ftnl_wire_space(hdr->type)];
+	u64 seq = hdr->seq;
 	bool ok;
 
 	write_seqcount_begin(&t->replay_seq);
-	if (fresh || rx->incarnation != incarnation)
+	if (fresh || rx->incarnation != hdr->incarnation)
 		*rx = (struct ftnl_rx_window){
-			.incarnation = incarnation,
-			.win = { .top = seq ? seq - 1 : 0, .seen = ~0ULL },
+			.incarnation = hdr->incarnation,
 		};
-	ok = ftnl_replay_accept(&rx->win, seq);
+	/* No datagram of this space accepted yet in this incarnation. */
+	if (!win->top && !win->seen)
+		*win = (struct ftnl_replay){
+			.top = seq ? seq - 1 : 0,
+			.seen = ~0ULL,
+		};
+	ok = ftnl_replay_accept(win, seq);
 	write_seqcount_end(&t->replay_seq);
 	return ok;
 }
@@ -308,7 +321,7 @@ bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
  * @prev: the replaced transport, quiet
  * @prev_pos: the same sender's position in @prev's configuration
  *
- * An unchanged member keeps its window, so that what it sent before the
+ * An unchanged member keeps its windows, so that what it sent before the
  * replacement cannot be replayed after it, and what its last datagram said
  * of its epoch and key.
  */
@@ -345,7 +358,8 @@ static bool ftnl_transport_replay_seen(struct ftnl_transport *t, u32 pos,
 	do {
 		start = read_seqcount_begin(&t->replay_seq);
 		seen = rx->incarnation && rx->incarnation == hdr->incarnation &&
-		       ftnl_replay_seen(&rx->win, hdr->seq);
+		       ftnl_replay_seen(&rx->win[ftnl_wire_space(hdr->type)],
+					hdr->seq);
 	} while (read_seqcount_retry(&t->replay_seq, start));
 	return seen;
 }

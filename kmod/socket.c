@@ -276,25 +276,28 @@ err_free:
  * @t: from ftnl_transport_open()
  * @prev: the replaced transport, already quiet (its ring stopped), or NULL
  *
- * Same node, same incarnation: its sequence numbers go on, or the others'
- * replay windows would drop the new datagrams; likewise its broadcast
- * numbers, which receivers remember. Positions may differ between the two
- * tables, so every destination starts above the highest number @prev sent
- * to anyone. Sockets promised by ftnl_transport_open() move over. Process
- * context.
+ * Same node, same incarnation: its sequence numbers go on, in each space,
+ * or the others' replay windows would drop the new datagrams; likewise its
+ * broadcast numbers, which receivers remember. Positions may differ
+ * between the two tables, so every destination starts above the highest
+ * number of the space @prev sent to anyone. Sockets promised by
+ * ftnl_transport_open() move over. Process context.
  */
 void ftnl_transport_start(struct ftnl_transport *t,
 			  struct ftnl_transport *prev)
 {
-	u64 last = 0;
-	u32 i;
+	u64 last[FTNL_WIRE_SPACES] = { 0 };
+	u32 i, sp;
 
 	if (!prev)
 		return;
 	for (i = 0; i < prev->cluster->node_count; i++)
-		last = max_t(u64, last, atomic64_read(&prev->tx_seq[i]));
+		for (sp = 0; sp < FTNL_WIRE_SPACES; sp++)
+			last[sp] = max_t(u64, last[sp],
+					 atomic64_read(&prev->tx_seq[i].space[sp]));
 	for (i = 0; i < t->cluster->node_count; i++)
-		atomic64_set(&t->tx_seq[i], last);
+		for (sp = 0; sp < FTNL_WIRE_SPACES; sp++)
+			atomic64_set(&t->tx_seq[i].space[sp], last[sp]);
 	t->bcast_seq = prev->bcast_seq;
 	if (t->reuse4) {
 		t->sock4 = prev->sock4;

@@ -32,13 +32,22 @@ struct ftnl_prev_key {
 };
 
 /**
- * struct ftnl_rx_window - the anti-replay window of one sender
+ * struct ftnl_rx_window - the anti-replay windows of one sender
  * @incarnation: the sender incarnation @win counts, 0 before the first
- * @win: its sequence numbers
+ * @win: its sequence numbers, per enum ftnl_wire_space; all zero until
+ *	the first datagram of that space in @incarnation
  */
 struct ftnl_rx_window {
 	u64 incarnation;
-	struct ftnl_replay win;
+	struct ftnl_replay win[FTNL_WIRE_SPACES];
+};
+
+/**
+ * struct ftnl_tx_seq - what this node sent to one destination
+ * @space: per enum ftnl_wire_space, the last sequence number used
+ */
+struct ftnl_tx_seq {
+	atomic64_t space[FTNL_WIRE_SPACES];
 };
 
 /**
@@ -54,14 +63,17 @@ struct ftnl_rx_window {
  *	@core.first), stamped on every datagram; written with @incarnation
  *	under the ring's lock
  * @tx_seq: per destination position, the last datagram sequence number
- *	sent to it: a receiver's replay window then measures reordering
- *	among what this node sends to it alone (with one counter for all
- *	destinations, a burst of sends to others spread a receiver's numbers
- *	apart, and datagrams reordered across CPUs fell out of its window)
+ *	sent to it in each space: a receiver's replay window then measures
+ *	reordering among what this node sends to it alone (with one counter
+ *	for all destinations, a burst of sends to others spread a receiver's
+ *	numbers apart, and datagrams reordered across CPUs fell out of its
+ *	window), and each space goes out through one queue, in its order
+ *	(with one space, a broadcast could leave after a later ring datagram)
  * @bcast_seq: number of the last broadcast this node started (under the
  *	ring's lock)
- * @replay: per position, the anti-replay window over the sender's
- *	incarnation the ring accepted (written under the ring's lock)
+ * @replay: per position, the anti-replay windows over the sender's
+ *	incarnation the ring accepted, one per space (written under the
+ *	ring's lock)
  * @replay_seq: lets the receive path read @replay without the ring's lock
  * @echo: per position, the incarnation of that node to echo in datagrams to
  *	it (the ring's peers[].heard, written under the ring's lock, read
@@ -74,9 +86,11 @@ struct ftnl_rx_window {
  *	its @until_ns (CLOCK_MONOTONIC) after a key change, NULL if none;
  *	wiped then (ftnl_transport_expire_key())
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
- * @txq_ctrl: ring datagrams (heartbeats, NEW_OBSERVER, LEAVE) built under
- *	the ring's lock, to be sent once it is released
- * @txq_bcast: broadcast datagrams likewise, sent after @txq_ctrl's
+ * @txq_ctrl: ring datagrams (FTNL_SPACE_RING: heartbeats, NEW_OBSERVER,
+ *	LEAVE, HELLO, HELLO_ACK) built under the ring's lock, to be sent once
+ *	it is released
+ * @txq_bcast: the others (FTNL_SPACE_BCAST: broadcasts, welcomes,
+ *	EXPELLED, probes) likewise, sent after @txq_ctrl's
  * @tx_errors: where datagrams that could not be sent are counted (the
  *	ring's FTNL_A_STATS_TX_ERRORS counter)
  */
@@ -89,7 +103,7 @@ struct ftnl_transport {
 	bool reuse6;
 	u64 incarnation;
 	u64 first;
-	atomic64_t *tx_seq;
+	struct ftnl_tx_seq *tx_seq;
 	u64 bcast_seq;
 	struct ftnl_rx_window *replay;
 	seqcount_t replay_seq;
@@ -170,7 +184,7 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 len);
 void ftnl_transport_flush(struct ftnl_transport *t);
 bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  u64 incarnation, u64 seq, bool fresh);
+				  const struct ftnl_wire_hdr *hdr, bool fresh);
 void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 				const struct ftnl_transport *prev, u32 prev_pos);
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,

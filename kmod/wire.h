@@ -68,6 +68,38 @@ enum ftnl_wire_type {
 	FTNL_MSG_HELLO_ACK = 11,	/* HELLO's answer, its echo the proof */
 };
 
+/*
+ * Sequence number spaces (protocol version 8). A sender numbers what it
+ * sends to each destination in two spaces, each from 1: ring datagrams
+ * (those without a payload, which leave first: kmod/datagram.c) and the
+ * others (broadcasts, gossip, welcomes, EXPELLED, probes), and a receiver
+ * keeps an anti-replay window per sender and space. The space follows
+ * from the type, which the MAC covers with the number: a datagram cannot
+ * pass as one of the other space. With one space, a broadcast numbered k
+ * could leave after a ring datagram numbered k + 1, and a receiver whose
+ * window began at k + 1 (first contact) dropped it as a replay.
+ */
+enum ftnl_wire_space {
+	FTNL_SPACE_RING,
+	FTNL_SPACE_BCAST,
+	FTNL_WIRE_SPACES,
+};
+
+static inline enum ftnl_wire_space ftnl_wire_space(u8 type)
+{
+	switch (type) {
+	case FTNL_MSG_BCAST:
+	case FTNL_MSG_GOSSIP:
+	case FTNL_MSG_EXPELLED:
+	case FTNL_MSG_PROBE_REQ:
+	case FTNL_MSG_PROBE_ACK:
+	case FTNL_MSG_JOIN:
+		return FTNL_SPACE_BCAST;
+	default:
+		return FTNL_SPACE_RING;
+	}
+}
+
 /* EXPELLED's payload: the incarnation the sender holds dead, big endian. */
 #define FTNL_WIRE_EXPELLED_LEN	8
 
@@ -150,7 +182,7 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf);
 
 /**
  * struct ftnl_replay - anti-replay window over one sender incarnation's
- *	sequence numbers (sequence numbers start at 1)
+ *	sequence numbers of one space (they start at 1)
  * @top: highest sequence number accepted, 0 if none
  * @seen: bit i set when sequence number top - i was accepted
  */

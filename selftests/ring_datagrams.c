@@ -31,6 +31,11 @@
  * datagrams lost on the way; another, with the key too, reaches the type
  * check (unknown type, heartbeat with a payload).
  *
+ * first_contact_spaces: a broadcast copy numbered just below the ring
+ * datagram that pinned its sender's life at first contact is delivered
+ * (ring datagrams and broadcasts are numbered in two spaces), and a
+ * replay of either kind is still dropped.
+ *
  * replay_hides_no_death: node 5's heartbeats to its observer are captured,
  * node 5 is silenced, and the outsider keeps replaying them to node 6 every
  * 50 ms for 1.5 s: node 6 still reports node 5 within the time ring_detect
@@ -584,7 +589,9 @@ static void forge_to_target(struct __test_metadata *_metadata,
 			d1 += s1->drops[r];
 		}
 	} while (not_from_emitter(s1) == not_from_emitter(s0) && d0 == d1 &&
-		 s1->leave_recv == s0->leave_recv && st_mono_ns() < deadline);
+		 s1->leave_recv == s0->leave_recv &&
+		 s1->bcast_delivered == s0->bcast_delivered &&
+		 st_mono_ns() < deadline);
 	st_msleep(200);
 	ASSERT_EQ(0, st_vc_stats(&self->vc, TARGET, s1));
 }
@@ -670,6 +677,91 @@ TEST_F(dgram, first_contact_unproven)
 	EXPECT_TRUE(e && e->state == FTNL_NODE_STATE_ALIVE &&
 		    e->incarnation == self->inc[7]);
 	ftnl_node_table_free(&t);
+}
+
+TEST_F_TIMEOUT(dgram, first_contact_spaces, 90)
+{
+	/*
+	 * A broadcast copy numbered below the ring datagram that pinned its
+	 * sender. A sender numbers its ring datagrams and its broadcasts in
+	 * two spaces, and a receiver keeps a window per space (protocol
+	 * version 8): with one space, a broadcast numbered k could leave
+	 * after a ring datagram numbered k + 1 (the ring's go first), and a
+	 * receiver that pinned the sender's life at k + 1 dropped the copy as
+	 * a replay - a broadcast copy lost at first contact, every time.
+	 *
+	 * Node 7, which node 5 never heard (a blackhole route to node 5 in its
+	 * namespace keeps it so), is the forged sender, with the key: a
+	 * heartbeat numbered K + 1 that echoes node 5's incarnation pins its
+	 * life; then a real BCAST (node 12's death, captured on the bridge),
+	 * re-signed as a new broadcast (sequence 1,000,000 in the payload)
+	 * from node 7 to node 5 numbered K, is delivered; the same datagram
+	 * again is a replay, and so is a ring datagram numbered K.
+	 */
+	const uint32_t victim = 12;
+	const uint64_t k = 5000;
+	char cap[160];
+	const char *hb[] = { "send", ADDR(TARGET), "7600", "--cluster",
+			     U(CLUSTER), "--sender", "7", "--dest", "5",
+			     "--inc", U(self->inc[7]), "--first",
+			     U(self->inc[7]), "--echo", U(self->inc[TARGET]),
+			     "--seq", U(k + 1), "--key", self->key,
+			     "--as-sender", AS_SENDER, NULL };
+	const char *bc[] = { "send", ADDR(TARGET), "7600", "--from", cap,
+			     "--sender", "7", "--dest", "5", "--inc",
+			     U(self->inc[7]), "--first", U(self->inc[7]),
+			     "--echo", U(self->inc[TARGET]), "--seq", U(k),
+			     "--poke", "16:00000000000f4240", "--key",
+			     self->key, "--as-sender", AS_SENDER, NULL };
+	const char *old_hb[] = { "send", ADDR(TARGET), "7600", "--cluster",
+				 U(CLUSTER), "--sender", "7", "--dest", "5",
+				 "--inc", U(self->inc[7]), "--first",
+				 U(self->inc[7]), "--echo",
+				 U(self->inc[TARGET]), "--seq", U(k),
+				 "--key", self->key, "--as-sender", AS_SENDER,
+				 NULL };
+	struct ftnl_stats s0, s1;
+	uint64_t killed;
+	pid_t pid;
+
+	snprintf(cap, sizeof(cap), "%s/bcast", self->dir);
+	ASSERT_EQ(0, st_vc_sh(&self->vc, 7, "ip route add blackhole 10.99.0.5/32"));
+	pid = st_vc_capture_bridge(&self->vc, cap, FTNL_MSG_BCAST, 1000, 30000);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, st_vc_kill(&self->vc, victim, &killed));
+	ASSERT_EQ(0, st_vc_wait_event(&self->vc, TARGET, victim, 1,
+				      killed + D_NS + 5000000000ull)) {
+		TH_LOG("node 5 got no event about node %u", victim);
+	}
+	ASSERT_EQ(0, st_wait_pid(pid, 30000)) {
+		TH_LOG("no BCAST datagram captured");
+	}
+
+	/* The ring datagram K + 1 pins node 7's life. */
+	forge_to_target(_metadata, self, hb, &s0, &s1);
+	EXPECT_EQ(not_from_emitter(&s0) + 1, not_from_emitter(&s1));
+	expect_drops(_metadata, -1, &s0, &s1);
+
+	/* The broadcast K: delivered, not a replay. */
+	forge_to_target(_metadata, self, bc, &s0, &s1);
+	EXPECT_EQ(s0.bcast_delivered + 1, s1.bcast_delivered) {
+		TH_LOG("broadcast numbered %" PRIu64 " after %" PRIu64 " not delivered (replay drops %" PRIu64 " -> %" PRIu64 ")",
+		       k, k + 1, s0.drops[FTNL_DROP_REPLAY],
+		       s1.drops[FTNL_DROP_REPLAY]);
+	}
+	expect_drops(_metadata, -1, &s0, &s1);
+
+	/* The same broadcast datagram again: a replay. */
+	forge_to_target(_metadata, self, bc, &s0, &s1);
+	EXPECT_EQ(s0.bcast_delivered, s1.bcast_delivered);
+	expect_drops(_metadata, FTNL_DROP_REPLAY, &s0, &s1);
+
+	/* A ring datagram below the one that pinned the life: a replay. */
+	forge_to_target(_metadata, self, old_hb, &s0, &s1);
+	EXPECT_EQ(not_from_emitter(&s0), not_from_emitter(&s1));
+	expect_drops(_metadata, FTNL_DROP_REPLAY, &s0, &s1);
+
+	ASSERT_EQ(0, st_vc_sh(&self->vc, 7, "ip route del blackhole 10.99.0.5/32"));
 }
 
 TEST_F(dgram, control_bad_type)

@@ -669,8 +669,7 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	case FTNL_RING_ACCEPT:
 		break;
 	}
-	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr->incarnation,
-					  hdr->seq, fresh))
+	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr, fresh))
 		return FTNL_DROP_REPLAY;
 	return -1;
 }

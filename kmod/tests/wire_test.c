@@ -190,6 +190,31 @@ static void test_sign(const void *arg)
 	TAP_CHECK_INT(ftnl_wire_sign(true, 2, true, 2, false), FTNL_SIGN_CURRENT);
 }
 
+/*
+ * The two sequence number spaces: what has no payload (the ring's
+ * datagrams, sent first) and what has one (sent after them); every type
+ * of one kind in one space, by its type alone.
+ */
+static void test_spaces(const void *arg)
+{
+	static const u8 ring[] = {
+		FTNL_MSG_HEARTBEAT, FTNL_MSG_NEW_OBSERVER, FTNL_MSG_LEAVE,
+		FTNL_MSG_HELLO, FTNL_MSG_HELLO_ACK,
+	};
+	static const u8 bcast[] = {
+		FTNL_MSG_BCAST, FTNL_MSG_GOSSIP, FTNL_MSG_EXPELLED,
+		FTNL_MSG_PROBE_REQ, FTNL_MSG_PROBE_ACK, FTNL_MSG_JOIN,
+	};
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(ring); i++)
+		TAP_CHECK_INT(ftnl_wire_space(ring[i]), FTNL_SPACE_RING);
+	for (i = 0; i < sizeof(bcast); i++)
+		TAP_CHECK_INT(ftnl_wire_space(bcast[i]), FTNL_SPACE_BCAST);
+	TAP_CHECK_INT(FTNL_WIRE_SPACES, 2);
+}
+
 int main(void)
 {
 	tap_add(test_header_layout, NULL, "header encodes big endian at fixed offsets and decodes back");
@@ -199,5 +224,6 @@ int main(void)
 	tap_add(test_probe_payload, NULL, "probe payload: ids and flags at fixed offsets, wrong length or flags rejected");
 	tap_add(test_replay_seen_agrees, NULL, "replay pre-check refuses exactly what the window refuses");
 	tap_add(test_sign, NULL, "update grace: the key each peer can verify");
+	tap_add(test_spaces, NULL, "sequence number spaces: ring datagrams apart from those with a payload");
 	return tap_run();
 }

@@ -40,9 +40,11 @@
  * indirect probes, and the header echoes the destination's incarnation;
  * 5: a probe's answers carry its identifier; 6: the header carries the
  * sender's configuration epoch and d (kmod/wire.h); 7: the header carries
- * the incarnation the sender's life began with (a renewed life's first).
+ * the incarnation the sender's life began with (a renewed life's first);
+ * 8: ring datagrams and the others are numbered in two sequence number
+ * spaces (enum ftnl_wire_space).
  */
-#define FTNL_PROTO_VERSION	7
+#define FTNL_PROTO_VERSION	8
 
 /* Multicast group: failure events and cluster configuration changes. */
 #define FTNL_MCGRP_EVENTS	"events"
