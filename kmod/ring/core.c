@@ -2186,24 +2186,44 @@ void ftnl_ring_core_leave_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 
 /*
  * A life of the node at @pos older than the one this node knows alive
- * died, and this node never knew it: it took the node's new life for its
- * first. The others hold the node dead now: with rejoin auto, this node
- * admits the life it knows and broadcasts its JOIN.
+ * died (@observer found it), and this node never knew it: it took the
+ * node's new life for its first. The others hold the node dead now. With
+ * rejoin auto, this node admits the life it knows and broadcasts its JOIN,
+ * as a member that heard the new life after the old one does. Otherwise
+ * (rejoin manual, or the flap rule refuses it) the members that heard both
+ * lives hold the node out until readmitted: so does this node, which
+ * publishes the death it missed (the life that died) and from then on
+ * tells the new life that it is dead. Keeping the new life would leave
+ * this node alone in counting it a member (seen in the VM: the emitter of
+ * a node restarted under "rejoin manual", never proven its previous life,
+ * kept it alive while every other member held it dead).
  */
 static void ftnl_ring_life_between(struct ftnl_ring_core *core, u32 pos,
-				   u64 incarnation, u64 now,
-				   const struct ftnl_ring_sink *out)
+				   u8 state, u64 incarnation, u32 observer,
+				   u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 
 	peer->dead_incarnation = incarnation;
-	if (!core->running || !core->rejoin_auto ||
-	    !ftnl_ring_flap_admit(core, peer, now))
+	if (!core->running)
 		return;
-	peer->observer = core->det.self;
-	ftnl_ring_welcome_window(core, pos, now);
-	if (out->joined)
-		out->joined(out->ctx, pos, true);
+	if (core->rejoin_auto && ftnl_ring_flap_admit(core, peer, now)) {
+		peer->observer = core->det.self;
+		ftnl_ring_welcome_window(core, pos, now);
+		if (out->joined)
+			out->joined(out->ctx, pos, true);
+		return;
+	}
+	/* The event and D name the life that died; its first is unknown. */
+	peer->incarnation = incarnation;
+	peer->first = 0;
+	ftnl_ring_core_failure_learned(core, pos, state, FTNL_CAUSE_BROADCAST,
+				       observer, now, out);
+	if (core->rejoin_auto && peer->state == FTNL_NODE_STATE_DEAD) {
+		peer->state = FTNL_NODE_STATE_HELD_OUT;
+		if (out->held_out)
+			out->held_out(out->ctx, pos);
+	}
 }
 
 /**
@@ -2441,7 +2461,8 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 		incarnation = peer->incarnation;
 	if (incarnation && incarnation > peer->dead_incarnation &&
 	    incarnation < peer->incarnation) {
-		ftnl_ring_life_between(core, pos, incarnation, now, out);
+		ftnl_ring_life_between(core, pos, state, incarnation, observer,
+				       now, out);
 		return;
 	}
 	if (!incarnation ? peer->dead_incarnation != 0 :

@@ -560,17 +560,15 @@ static void test_broadcast_and_leave(const void *arg)
 	node_start(&x, 6, 3);
 	admit(&x, 1, 20, 1);
 	clear(&x);
-	/* T5 about an older incarnation than known: stale news. */
-	ftnl_ring_core_death_heard(&x.core, 1, FTNL_NODE_STATE_DEAD, 19, 0, 2, &x.out);
-	TAP_CHECK_INT(x.rec.nfailed, 0);
 	/* Never heard: takes the failed incarnation; not this node's find. */
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 33, 0, 2, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK(!x.rec.originate[0]);
 	TAP_CHECK_UINT(x.peers[5].incarnation, 33);
 	TAP_CHECK_INT(x.peers[5].cause, FTNL_CAUSE_BROADCAST);
-	/* Twice: once. */
+	/* Twice: once; an older life's: stale news (test_life_between()). */
 	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 33, 0, 2, &x.out);
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 32, 0, 2, &x.out);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* The emitter, by broadcast: the ring is repaired at once. */
 	clear(&x);
@@ -1016,6 +1014,82 @@ static void test_rejoin(const void *arg)
 				   &x.out);
 	TAP_CHECK(x.peers[1].dead_guessed);
 	TAP_CHECK_UINT(x.peers[1].dead_incarnation, 80);
+}
+
+/*
+ * A member that never heard a node's previous life pins its new one first
+ * (node 2's restart reached it before the news), then hears the previous
+ * life's death: the life between (ftnl_ring_life_between()).
+ */
+static void test_life_between(const void *arg)
+{
+	const char *why = NULL;
+	struct node x;
+
+	(void)arg;
+	/*
+	 * rejoin manual: the members that heard both lives hold node 2 dead
+	 * until an admin readmits it; this one publishes the death it missed
+	 * and holds it dead too (it kept it alive before: the VM's
+	 * ring_restart, restarted, on the restarted node's emitter).
+	 */
+	node_start_rejoin(&x, 6, 3, false, 2, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 30, 1), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(!x.rec.originate[0]);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_DEAD);
+	TAP_CHECK_INT(x.peers[2].cause, FTNL_CAUSE_BROADCAST);
+	TAP_CHECK_UINT(x.peers[2].dead_incarnation, 20);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 20);
+	TAP_CHECK_UINT(x.peers[2].observer, 1);
+	TAP_CHECK(ftnl_bit_test(x.dead, 2));
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	/* The new life is kept out, as everywhere else; news again: nothing. */
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_DEAD_SENDER);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 4,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	/* Readmitted, the new life is taken. */
+	TAP_CHECK_INT(ftnl_ring_core_readmit(&x.core, 2, 5, &x.out, &why), 0);
+	TAP_CHECK_INT(admit(&x, 2, 30, 6), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK(!ftnl_bit_test(x.dead, 2));
+
+	/* rejoin auto: the life known is admitted and its JOIN broadcast. */
+	node_start_rejoin(&x, 6, 3, true, 2, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 30, 1), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(x.rec.join_originate[0]);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 30);
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_ACCEPT);
+
+	/*
+	 * rejoin auto, one rejoin allowed per window and used (life 30):
+	 * the death of life 35 before life 40 is refused like the rejoin
+	 * it is: dead, then held out.
+	 */
+	node_start_rejoin(&x, 6, 3, true, 1, 1000);
+	TAP_CHECK_INT(admit(&x, 2, 20, 1), FTNL_RING_ACCEPT_NEW);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 20, 1, 2,
+				   &x.out);
+	TAP_CHECK_INT(admit(&x, 2, 30, 3), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	x.peers[2].incarnation = 40;
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 35, 1, 4,
+				   &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.njoined, 0);
+	TAP_CHECK_INT(x.rec.nheld_out, 1);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_HELD_OUT);
+	TAP_CHECK_UINT(x.peers[2].dead_incarnation, 35);
+	TAP_CHECK(ftnl_bit_test(x.dead, 2));
 }
 
 static void test_late_news_after_readmit(const void *arg)
@@ -2589,6 +2663,8 @@ int main(void)
 		"T5: stale news ignored, once per death, emitter repaired at once; leave of observer and emitter");
 	tap_add(test_rejoin, NULL,
 		"rejoin: admitted and JOIN originated, JOIN obeyed with a new replay window, flap hold-out, manual");
+	tap_add(test_life_between, NULL,
+		"T5, a life between the one dead and the one known: joined with rejoin auto; else dead here too, as everywhere");
 	tap_add(test_late_news_after_readmit, NULL,
 		"T5 after a readmission: news of the previous life (named or bare D) never kills the new one");
 	tap_add(test_tell_dead, NULL,

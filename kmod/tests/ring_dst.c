@@ -75,7 +75,11 @@
  *                        joined per rejoin, none for a refused one (at
  *                        most one if it never heard the previous life);
  *   no flap              the flapping node's (K+1)-th life is held out
- *                        everywhere (dead or held out, never alive).
+ *                        everywhere (dead or held out, never alive);
+ *   kept out             under rejoin manual (every other schedule
+ *                        without a flapper, n >= 3), a restarted node is
+ *                        in D at every member at the end, and nobody
+ *                        published a joined about it.
  *
  * Mode comeback (rejoin auto): crashes, then one node frozen past d as in
  * mode freeze, the datagrams to it lost or not; once expelled, its fence
@@ -332,7 +336,8 @@ struct dst {
 	u64 lost;		/* MODE_LOSSY: datagrams the network dropped */
 	u64 crashed_at[MAX_N];	/* when each node crashed, 0 if it did not */
 	u64 detected_at[MAX_N];	/* its first task T3 suspicion, 0 if none */
-	bool rejoin;		/* rejoin auto, nodes restart */
+	bool rejoin;		/* nodes restart */
+	bool manual;		/* rejoin manual: a restarted node stays out */
 	u32 flapper;		/* restarts FLAP_K + 1 times, or MAX_N */
 	u32 admitted[MAX_N];	/* rejoins admitted somewhere, per node */
 	u32 renewals;		/* lives renewed above an echo */
@@ -840,8 +845,8 @@ static void sink_resigned(void *ctx, u8 why)
 		;
 	else if (s->split && 2 * side <= s->n)
 		;
-	else if (i == s->flapper && !member(s, i))
-		;	/* held out: nobody answers it */
+	else if ((i == s->flapper || s->manual) && !member(s, i))
+		;	/* held or kept out: nobody answers it */
 	/*
 	 * Storm: a probe round (2d) that the stall ate closes as the
 	 * cluster resumes, before the helpers' answers come: the observer
@@ -898,6 +903,13 @@ static void sink_expelled(void *ctx)
 		fail_node(s, s->cur);
 		return;
 	}
+	/*
+	 * Kept out under rejoin manual: a member that held it dead before
+	 * it heard any life of it takes the new life for the dead one and
+	 * tells it so (ftnl_ring_core_tell_dead()): it is out either way.
+	 */
+	if (s->manual && x->restarts)
+		return;
 	if (!x->zombie) {
 		fail(s, "live node %u expelled (reason %u, by %u) at %llu ms",
 		     s->cur, x->core.expel_reason, x->core.expelled_by,
@@ -1379,7 +1391,7 @@ static void do_restart(struct dst *s, u32 i)
 	ftnl_ring_core_init(&x->core, s->n, i, H_NS, D_NS, x->inc, x->dead,
 			    x->peers);
 	ftnl_ring_core_set_rules(&x->core, s->quorum, true);
-	ftnl_ring_core_set_rejoin(&x->core, true, FLAP_K, FLAP_W_NS);
+	ftnl_ring_core_set_rejoin(&x->core, !s->manual, FLAP_K, FLAP_W_NS);
 	x->failed = false;
 	x->left = false;
 	x->nbacklog = 0;
@@ -1466,7 +1478,8 @@ static void forge_claim(struct dst *s)
 static bool member(const struct dst *s, u32 i)
 {
 	return !gone(s, i) &&
-	       !(i == s->flapper && s->node[i].restarts > FLAP_K);
+	       !(i == s->flapper && s->node[i].restarts > FLAP_K) &&
+	       !(s->manual && s->node[i].restarts);
 }
 
 static u32 live_pred(const struct dst *s, u32 i)
@@ -1607,7 +1620,7 @@ struct summary {
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
 	u64 renamed, renames_held, storm_fs, storm_resigned;
-	u64 accuser_stalls;
+	u64 accuser_stalls, manual_restarts;
 	u64 worst_num, worst_den;
 	u32 max_detections;
 	u64 crashes_detected, detect_sum_ns, detect_worst_ns;
@@ -1934,9 +1947,21 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		}
 		push_at(s, at, EV_RESTART, victims[k]);
 	}
+	/*
+	 * Rejoin manual in every other schedule without a flapper (the seed
+	 * decides, so that the others' schedules stay as they were): no
+	 * admin readmits, so a restarted node stays out everywhere - in D,
+	 * told it is dead - however its new life was first heard. Not with
+	 * two nodes: the new life, kept out, accuses the other (its emitter
+	 * no longer heartbeats it) and tells it EXPELLED, which a node that
+	 * holds most of the others dead obeys (core.c; Documentation/ring.rst,
+	 * Known gaps).
+	 */
+	s->manual = mode == MODE_REJOIN && s->flapper == MAX_N && s->n >= 3 &&
+		    (seed & 1);
 	s->failed_mask = 0;
 	for (i = 0; i < s->n && s->rejoin; i++)
-		ftnl_ring_core_set_rejoin(&s->node[i].core, true, FLAP_K,
+		ftnl_ring_core_set_rejoin(&s->node[i].core, !s->manual, FLAP_K,
 					  FLAP_W_NS);
 	sum->rejoin_schedules += s->rejoin;
 
@@ -2115,6 +2140,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				break;
 			do_restart(s, ev.node);
 			sum->restarts++;
+			sum->manual_restarts += s->manual;
 			break;
 		}
 		episode_check(s);
@@ -2190,7 +2216,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		if (x->failed || x->restarts)
 			continue;
 		for (k = 0; k < s->n; k++) {
-			u32 want = s->node[k].restarts;
+			u32 want = s->manual ? 0 : s->node[k].restarts;
 
 			if (k == s->flapper && want > FLAP_K)
 				want = FLAP_K;
@@ -2351,6 +2377,9 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_REJOIN)
 		tap_diag("renewed lives taken as the same life (no death) by a member that pinned an earlier name: %llu; JOINs of a renewed life held for the node to answer: %llu",
 			 sum.renamed, sum.renames_held);
+	if (mode == MODE_REJOIN)
+		tap_diag("rejoin manual: %llu restarts kept out by every member",
+			 sum.manual_restarts);
 	if (mode == MODE_REPLAY)
 		tap_diag("%llu old NEW_OBSERVERs delivered again, %llu forged; %llu heartbeats replayed (%llu dropped by the window)",
 			 sum.replays, sum.forged, sum.hb_replays,
@@ -3253,7 +3282,7 @@ int main(int argc, char **argv)
 			split_n_max);
 	if (all || mode == MODE_REJOIN)
 		tap_add(test_schedules, (void *)(long)MODE_REJOIN,
-			"ring DST, failed nodes come back (rejoin auto): %llu schedules from seed %llu: no stale kill, readmitted by every member, joined once, no flap",
+			"ring DST, failed nodes come back (rejoin auto, or manual): %llu schedules from seed %llu: no stale kill, readmitted by every member (kept out by all if manual), joined once, no flap",
 			nschedules, first_seed);
 	if (all || mode == MODE_REPLAY)
 		tap_add(test_schedules, (void *)(long)MODE_REPLAY,
