@@ -151,9 +151,17 @@ FIXTURE_TEARDOWN(dgram)
 		st_sh("rm -rf %s", self->dir);
 }
 
-/* What must not change: every entry's state, incarnation and ring flags. */
+/*
+ * What must not change: every entry's state, incarnation and ring flags.
+ * But a node never heard before (incarnation 0) may be heard in the life
+ * it lives (@live_inc, by node id) meanwhile: a probe or a HELLO exchange
+ * of the cluster's own, which a loaded host brings about (seen: node 5
+ * heard node 1 during bad_length); no forged or replayed datagram can name
+ * that life but a replay of this very life's, which is no harm.
+ */
 static bool same_table(const struct ftnl_node_table *a,
-		       const struct ftnl_node_table *b, char *why, size_t len)
+		       const struct ftnl_node_table *b, const uint64_t *live_inc,
+		       char *why, size_t len)
 {
 	size_t i;
 
@@ -165,8 +173,12 @@ static bool same_table(const struct ftnl_node_table *a,
 	for (i = 0; i < a->count; i++) {
 		const struct ftnl_node *x = &a->nodes[i], *y = &b->nodes[i];
 
+		bool first_heard = x->id == y->id && x->id <= N &&
+				   !x->incarnation &&
+				   y->incarnation == live_inc[x->id];
+
 		if (x->id != y->id || x->state != y->state ||
-		    x->incarnation != y->incarnation ||
+		    (x->incarnation != y->incarnation && !first_heard) ||
 		    x->emitter != y->emitter || x->observer != y->observer) {
 			snprintf(why, len,
 				 "node %u: %s inc %" PRIu64 " emitter %d observer %d -> %s inc %" PRIu64 " emitter %d observer %d",
@@ -246,7 +258,7 @@ static void expect_dropped(struct __test_metadata *_metadata,
 	EXPECT_EQ(s0.tx_errors, s1.tx_errors);
 
 	ASSERT_EQ(0, st_vc_list(&self->vc, at, &t1));
-	EXPECT_TRUE(same_table(&t0, &t1, why, sizeof(why))) {
+	EXPECT_TRUE(same_table(&t0, &t1, self->inc, why, sizeof(why))) {
 		TH_LOG("node %u's table changed: %s", at, why);
 	}
 	ftnl_node_table_free(&t0);
