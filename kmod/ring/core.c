@@ -1142,6 +1142,24 @@ static bool ftnl_ring_probe_enough(const struct ftnl_ring_core *core)
 }
 
 /*
+ * Helpers of this probe asked so far that are in D now: one that died
+ * since (or was put out by another's accusation) answers nobody, and gives
+ * its place under the cap back, so that a live member can still be asked
+ * (ring-dst storm, seed 4894: of n = 9, the cap of 4 spent on helpers put
+ * out after a storm, a live member never asked, and a live observer
+ * resigned as unheard). Each gives it back once: the rounds still end.
+ */
+static u32 ftnl_ring_probe_asked_dead(const struct ftnl_ring_core *core)
+{
+	u32 pos, dead = 0;
+
+	for (pos = 0; pos < core->det.n; pos++)
+		dead += core->peers[pos].probe_asked == core->probe.id &&
+			ftnl_bit_test(core->dead, pos);
+	return dead;
+}
+
+/*
  * One round: PROBE_REQ to up to @size more helpers, walking forward from
  * the cursor (the observer's side first, away from a run of failures
  * behind it); the round closes 2d later. Return: helpers asked.
@@ -1155,7 +1173,8 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 		.origin = core->det.self,
 		.id = p->id,
 	};
-	u32 cap = ftnl_ring_probe_cap(core), asked = 0, steps;
+	u32 cap = ftnl_ring_probe_cap(core) + ftnl_ring_probe_asked_dead(core);
+	u32 asked = 0, steps;
 
 	for (steps = 0; steps < core->det.n && asked < size && p->asked < cap;
 	     steps++) {

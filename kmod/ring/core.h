@@ -57,9 +57,10 @@
  *
  * Without the quorum rule one confirmation accuses: the first round asks
  * FTNL_RING_PROBE_HELPERS helpers, a round nobody answered is followed by
- * one twice as large, up to max(k, n/2) helpers in all. With it, a death
- * is published only when a strict majority of the members that did not
- * leave confirmed it, the observer included (the confirmation rule): the
+ * one twice as large, up to max(k, n/2) helpers in all (one put in D
+ * since it was asked does not count). With it, a death is published only
+ * when a strict majority of the members that did not leave confirmed it,
+ * the observer included (the confirmation rule): the
  * first round asks that majority less the observer, plus k (and its
  * silent ones once more at the deadline: a datagram lost), the second
  * every other live member; a node that the last round leaves without a

@@ -1426,6 +1426,46 @@ static void check_next_window(struct node *x, u64 alive_at)
 	TAP_CHECK_INT(x->rec.nfailed, 1);
 }
 
+/*
+ * The helpers' cap (max(k, n/2) = 4 of 8) counts helpers that can still
+ * answer: the first round's three, put in D while the round ran (a storm's
+ * accusations), leave the next round room for three live members, not
+ * one (ring-dst storm, seed 4894: a live observer resigned as unheard with
+ * a live member never asked).
+ */
+static void test_probe_cap_live(const void *arg)
+{
+	u64 now = 1000 + D / 2, close = 1000 + D / 2 + 2 * D;
+	bool to[8] = { false };
+	u32 i, helpers = 0;
+	struct node x;
+
+	(void)arg;
+
+	probing_node(&x, false);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, now, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
+	for (i = 4; i <= 6; i++)
+		ftnl_ring_core_death_heard(&x.core, i, FTNL_NODE_STATE_DEAD, 0,
+					   7, now + i, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 3);
+	for (i = 0; i < 100 && now < close; i++) {
+		now = timer(&x);
+		clear(&x);
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, now, &x.out),
+			      FTNL_RING_WAIT);
+	}
+	TAP_CHECK_UINT(now, close);
+	for (i = 0; i < x.rec.nprobes && i < 64; i++)
+		if (x.rec.probe_to[i] != 2)
+			to[x.rec.probe_to[i]] = true;
+	for (i = 0; i < 8; i++)
+		helpers += to[i];
+	TAP_CHECK_INT(helpers, 3);
+	TAP_CHECK(to[7] && to[0] && to[1]);
+}
+
 static void test_refutation_is_heartbeat(const void *arg)
 {
 	struct node x;
@@ -2681,6 +2721,8 @@ int main(void)
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_probe_cap_live, NULL,
+		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_refutation_is_heartbeat, NULL,
 		"a refutation counts as a heartbeat: deadline, the local health rule's turn; no adaptive sample, d_max");
 	tap_add(test_probe_helper, NULL,

@@ -808,13 +808,20 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 
 static void fail_node(struct dst *s, u32 i);
 
-/* No member is left but @i. */
+/*
+ * No member is left but @i that could answer it: the others are out, or
+ * stalled (an accuser stalled again as it accused) now or so lately that
+ * no answer could have come back (ring-dst storm, seed 2947: of n = 5, one
+ * crashed, two accused after the storm, and the fifth, the accuser of the
+ * second, stalled as it accused).
+ */
 static bool storm_alone(const struct dst *s, u32 i)
 {
 	u32 j;
 
 	for (j = 0; j < s->n; j++)
-		if (j != i && member(s, j))
+		if (j != i && member(s, j) &&
+		    s->now >= s->node[j].stall_until + 2 * s->t_ns)
 			return false;
 	return true;
 }
@@ -2311,6 +2318,10 @@ static const struct {
 } regressions[] = {
 	/* deaf right after two helpers answered: accused a live emitter */
 	{ MODE_DEAF, 7483 },
+	/* the only live helper an accuser stalled as it accused: resigned */
+	{ MODE_STORM, 2947 },
+	/* the helpers' cap spent on helpers put out: a live one never asked */
+	{ MODE_STORM, 4894 },
 };
 
 /* The @k-th schedule of @mode to run: the range, then the regressions. */
