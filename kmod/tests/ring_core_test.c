@@ -2282,6 +2282,64 @@ static void test_claim_expiry(const void *arg)
 }
 
 /*
+ * A claim that crossed a rejoin (selftests/ring_rejoin, about one run in
+ * ten on the 6.12 VM). Node 4 of 8 holds node 5 dead and is observed by
+ * node 6. Node 5 comes back: its NEW_OBSERVER makes it the observer. A
+ * NEW_OBSERVER node 6 sent before it learned the rejoin (the last of
+ * those its switch to node 4 repeats, up to h after node 4's heartbeat
+ * counted there: ftnl_ring_det_renew()) arrives next. D does not allow
+ * it (node 5 lives between them): a claim. Node 6 now observes node 5,
+ * so it answers no HELLO with a NEW_OBSERVER, and the claim ends at the
+ * first tick 4d after it arrived, not before: the view shows two
+ * observers for 4d, and a test of the ring after a rejoin must wait that
+ * long (plus h, plus the transit of the last such NEW_OBSERVER), not the
+ * 2d in which the new observer itself settles.
+ */
+static void test_claim_across_rejoin(const void *arg)
+{
+	const u64 t0 = 1000, hold = 4 * D;
+	struct node x;
+	u64 t, t1;
+
+	(void)arg;
+	node_start_rejoin(&x, 8, 4, true, 3, 1000 * D);
+	x.peers[5].incarnation = 105;
+	ftnl_ring_core_death_heard(&x.core, 5, FTNL_NODE_STATE_DEAD, 105, 6,
+				   t0, &x.out);
+	TAP_CHECK(ftnl_ring_core_new_observer(&x.core, 6, t0 + 1, &x.out));
+	TAP_CHECK_INT(x.core.det.observer, 6);
+	/* Node 5's new life: admitted, and its NEW_OBSERVER taken. */
+	TAP_CHECK_INT(admit(&x, 5, 205, t0 + 2), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.njoined, 1);
+	TAP_CHECK(ftnl_ring_core_new_observer(&x.core, 5, t0 + 2, &x.out));
+	TAP_CHECK_INT(x.core.det.observer, 5);
+	TAP_CHECK_INT(observers(&x, t0 + 2), 1);
+	/* Node 6's last NEW_OBSERVER, sent before it heard of node 5. */
+	t1 = t0 + 3;
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 6, t1, &x.out));
+	TAP_CHECK_INT(x.core.det.observer, 5);
+	TAP_CHECK_UINT(x.peers[6].claim_until, t1 + hold);
+	/* Ticks on the h grid of t0: still two observers after 2d and more. */
+	for (t = t0 + H; t < t1 + hold; t += H) {
+		clear(&x);
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+		TAP_CHECK_INT(observers(&x, t), 2);
+		TAP_CHECK_INT(sent_to(&x, 6, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 6, FTNL_MSG_HELLO),
+			      t + hold / 2 >= t1 + hold);
+	}
+	TAP_CHECK(t - t1 > 2 * D + H);
+	/* The first tick at or after t1 + 4d (within h of it) ends it. */
+	TAP_CHECK(t >= t1 + hold && t < t1 + hold + H);
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t, &x.out);
+	TAP_CHECK_INT(x.core.nclaims, 0);
+	TAP_CHECK_INT(observers(&x, t), 1);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+	TAP_CHECK_INT(sent_to(&x, 6, FTNL_MSG_HEARTBEAT), 0);
+}
+
+/*
  * News older than this life (ftnl_ring_core_death_old()), as seen in the
  * VM: node 0 restarted; node 2 had lived as 7 and restarted as 9 before
  * that. The death broadcast of life 7, held 2 s in the network (in a
@@ -2747,6 +2805,8 @@ int main(void)
 		"a heartbeat not proven fresh moves no deadline: a replayed one keeps no dead emitter alive");
 	tap_add(test_claim_expiry, NULL,
 		"every claimant D does not allow is heartbeaten; a claim not renewed ends after 4d");
+	tap_add(test_claim_across_rejoin, NULL,
+		"a NEW_OBSERVER that crossed a rejoin is a claim: two observers in the view for 4d, gone within 4d + h");
 	tap_add(test_news_older_than_life, NULL,
 		"death news older than this life is held until its node proves a newer one, or for 2d");
 	tap_add(test_rolling_update, NULL,
