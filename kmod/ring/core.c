@@ -1638,6 +1638,20 @@ static bool ftnl_ring_flap_admit(struct ftnl_ring_core *core,
 	return true;
 }
 
+/* The flap rule refused the node at @pos: it stays in D, held out. */
+static void ftnl_ring_hold_out(struct ftnl_ring_core *core, u32 pos,
+			       const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (peer->state == FTNL_NODE_STATE_HELD_OUT)
+		return;
+	peer->state = FTNL_NODE_STATE_HELD_OUT;
+	ftnl_bit_set(core->dead, pos);
+	if (out->held_out)
+		out->held_out(out->ctx, pos);
+}
+
 /*
  * A new incarnation of the node at @pos, dead here or known in an older
  * life, becomes a member: it leaves D and the ring is re-evaluated around
@@ -1667,12 +1681,7 @@ static bool ftnl_ring_rejoin(struct ftnl_ring_core *core, u32 pos,
 						       FTNL_NODE_STATE_DEAD,
 						       FTNL_CAUSE_RESTARTED,
 						       observer, now, out);
-		if (peer->state != FTNL_NODE_STATE_HELD_OUT) {
-			peer->state = FTNL_NODE_STATE_HELD_OUT;
-			ftnl_bit_set(core->dead, pos);
-			if (out->held_out)
-				out->held_out(out->ctx, pos);
-		}
+		ftnl_ring_hold_out(core, pos, out);
 		return false;
 	}
 	was = peer->state;
@@ -2238,11 +2247,8 @@ static void ftnl_ring_life_between(struct ftnl_ring_core *core, u32 pos,
 	peer->first = 0;
 	ftnl_ring_core_failure_learned(core, pos, state, FTNL_CAUSE_BROADCAST,
 				       observer, now, out);
-	if (core->rejoin_auto && peer->state == FTNL_NODE_STATE_DEAD) {
-		peer->state = FTNL_NODE_STATE_HELD_OUT;
-		if (out->held_out)
-			out->held_out(out->ctx, pos);
-	}
+	if (core->rejoin_auto && peer->state == FTNL_NODE_STATE_DEAD)
+		ftnl_ring_hold_out(core, pos, out);
 }
 
 /**
