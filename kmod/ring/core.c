@@ -1199,6 +1199,44 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 }
 
 /*
+ * No helper to ask: the suspect's own answer is the only evidence it
+ * lives, and the deadline judges it alone. One request and one answer,
+ * each lost now and then, would make a silence of d that lost heartbeats
+ * alone made into an accusation (ring-dst lossy 1 9271: 3 nodes, one
+ * crashed, a live emitter accused when the answer to the single request
+ * was lost). So the suspect is asked every FTNL_RING_PROBE_RETRY_ALONE
+ * until the deadline: four requests from d/2 before it, the last with d/8
+ * for its answer. Detection time does not change.
+ */
+static void ftnl_ring_probe_alone_next(struct ftnl_ring_core *core, u64 now)
+{
+	struct ftnl_ring_detector *det = &core->det;
+	u64 next = now + FTNL_RING_PROBE_RETRY_ALONE(det);
+
+	if (next < det->susp_deadline) {
+		core->probe.retry_at = next;
+		ftnl_ring_det_rearm(det, next);
+	}
+}
+
+/* Before the deadline, the probe that has no helper asks the suspect again. */
+static void ftnl_ring_probe_ask_alone(struct ftnl_ring_core *core, u64 now,
+				      const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	const struct ftnl_ring_probe req = {
+		.target = p->target,
+		.origin = core->det.self,
+		.id = p->id,
+	};
+
+	if (p->asked || p->heard_alive || now < p->retry_at)
+		return;
+	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
+	ftnl_ring_probe_alone_next(core, now);
+}
+
+/*
  * A new probe of the emitter, under a new identifier: answers to an
  * earlier one (of this suspect too) count for nothing. The suspect is
  * asked too, directly: when only its heartbeats were lost, its own answer
@@ -1224,8 +1262,10 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 	req.target = p->target;
 	req.id = p->id;
 	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
-	return ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now,
-				     out);
+	if (ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now, out))
+		return true;
+	ftnl_ring_probe_alone_next(core, now);
+	return false;
 }
 
 /*
@@ -1553,9 +1593,12 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
 	    ftnl_ring_update_hold(core, now))
 		return FTNL_RING_WAIT;
 	if (what == FTNL_RING_PROBE) {
-		if (core->probes &&
-		    !(core->probe.active && core->probe.target == det->emitter))
+		if (!core->probes)
+			return FTNL_RING_WAIT;
+		if (!(core->probe.active && core->probe.target == det->emitter))
 			ftnl_ring_probe_start(core, now, out);
+		else
+			ftnl_ring_probe_ask_alone(core, now, out);
 		return FTNL_RING_WAIT;
 	}
 	if (what != FTNL_RING_SUSPECT)

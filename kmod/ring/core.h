@@ -77,6 +77,11 @@
  */
 #define FTNL_RING_PROBE_RETRY(det)	((det)->timeout_ns / 4)
 /*
+ * A probe with no helper to ask (two nodes, or every other one dead) asks
+ * the suspect this often until the deadline (ftnl_ring_probe_ask_alone()).
+ */
+#define FTNL_RING_PROBE_RETRY_ALONE(det)	((det)->timeout_ns / 8)
+/*
  * A death broadcast in flight while a node rejoins was planned without it
  * (it was dead then): it may reach the admitting member after that member
  * welcomed the node with its D. For this long after admitting it the

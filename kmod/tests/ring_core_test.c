@@ -1466,6 +1466,72 @@ static void test_probe_cap_live(const void *arg)
 	TAP_CHECK(to[7] && to[0] && to[1]);
 }
 
+/*
+ * No helper to ask (two nodes): the suspect is asked every d/8 from d/2
+ * before the deadline until it, so one lost request or answer does not
+ * accuse it (ring-dst lossy 1 9271: the single request's answer lost, a
+ * live emitter accused). An answer to the third request refutes; a
+ * silent suspect is asked four times, then accused at the deadline.
+ */
+static void test_probe_alone_retries(const void *arg)
+{
+	u64 start = 1000 + D / 2, deadline = 1000 + D, at;
+	u32 i;
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 2, 1);
+	ftnl_ring_core_set_rules(&x.core, false, true);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK(heartbeat(&x, 0, 1000));
+	timer(&x);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, start, &x.out),
+		      FTNL_RING_WAIT);
+	for (i = 1; i <= 2; i++) {
+		at = timer(&x);
+		TAP_CHECK_UINT(at, start + i * (D / 8));
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+			      FTNL_RING_WAIT);
+	}
+	TAP_CHECK_INT(x.rec.nprobes, 3);
+	for (i = 0; i < x.rec.nprobes && i < 3; i++) {
+		TAP_CHECK_INT(x.rec.probe_to[i], 0);
+		TAP_CHECK_INT(x.rec.probe[i].id, x.rec.probe[0].id);
+	}
+	ftnl_ring_core_probe_rx(&x.core, 0, FTNL_MSG_PROBE_ACK,
+				&(struct ftnl_ring_probe){ 0, 1, true,
+							   x.rec.probe[0].id },
+				start + 2 * (D / 8) + 2, &x.out);
+	/* Answered: nobody is asked again; the deadline refutes. */
+	at = timer(&x);
+	TAP_CHECK_UINT(at, start + 3 * (D / 8));
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 3);
+	TAP_CHECK_UINT(timer(&x), deadline);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.refuted, 1);
+
+	/* Silent: asked until the deadline, accused at the deadline, as Algorithm 1. */
+	clear(&x);
+	start = deadline + D / 2;
+	deadline += D;
+	for (at = timer(&x), i = 0; at && at < deadline && i < 10;
+	     at = timer(&x), i++)
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+			      FTNL_RING_WAIT);
+	/* From d/2 before, every d/8 (rounded down here: one more). */
+	TAP_CHECK_INT(x.rec.nprobes, (D / 2 + D / 8 - 1) / (D / 8));
+	TAP_CHECK_UINT(at, deadline);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 0);
+}
+
 static void test_refutation_is_heartbeat(const void *arg)
 {
 	struct node x;
@@ -2781,6 +2847,8 @@ int main(void)
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
+	tap_add(test_probe_alone_retries, NULL,
+		"a probe with no helper asks the suspect every d/8 until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_refutation_is_heartbeat, NULL,
 		"a refutation counts as a heartbeat: deadline, the local health rule's turn; no adaptive sample, d_max");
 	tap_add(test_probe_helper, NULL,

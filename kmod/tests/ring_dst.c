@@ -2322,6 +2322,8 @@ static const struct {
 	{ MODE_STORM, 2947 },
 	/* the helpers' cap spent on helpers put out: a live one never asked */
 	{ MODE_STORM, 4894 },
+	/* no helper left, the single request's answer lost: live accused */
+	{ MODE_LOSSY, 9271 },
 };
 
 /* The @k-th schedule of @mode to run: the range, then the regressions. */
@@ -3268,6 +3270,14 @@ int main(int argc, char **argv)
 		if (argc > 2) {
 			split_only_n = split_n_max;
 			split_only_mask = (u32)strtoul(argv[2], NULL, 0);
+		}
+		/* Node n - 1 is on side 0: a mask has n - 1 bits. */
+		if (split_n_max < 3 || split_n_max > MAX_N ||
+		    (split_only_n && (!split_only_mask ||
+				      split_only_mask >> (split_only_n - 1)))) {
+			fprintf(stderr, "ring-dst split: N from 3 to %u, MASK from 1 to 2^(N-1) - 1\n",
+				MAX_N);
+			return 2;
 		}
 	} else {
 		if (argc > 1)
