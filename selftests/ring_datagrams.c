@@ -172,7 +172,6 @@ static bool same_table(const struct ftnl_node_table *a,
 	}
 	for (i = 0; i < a->count; i++) {
 		const struct ftnl_node *x = &a->nodes[i], *y = &b->nodes[i];
-
 		bool first_heard = x->id == y->id && x->id <= N &&
 				   !x->incarnation &&
 				   y->incarnation == live_inc[x->id];
