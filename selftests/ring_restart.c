@@ -428,6 +428,82 @@ TEST_F_TIMEOUT(restart, restart, 90)
 }
 
 /*
+ * pair: two nodes under "rejoin manual" (h = 100 ms, d = 1 s), the case
+ * Documentation/ring.rst's known gaps described. Node 2 dies and node 1
+ * declares it dead; node 2 comes back, a new life that node 1 keeps out.
+ * The new life hears nothing (node 1 sends it no heartbeat); when its
+ * boot grace (30 s, kmod/ring/core.h) ends it accuses node 1, its only
+ * emitter, with nobody else to ask. Node 1 must stay a member whatever
+ * the new life says: no "expelled" event, node 2 dead in its table, until
+ * the boot grace, d, and the 2d before a node tells EXPELLED have passed,
+ * plus margins. (The ring DST, whose broadcasts reach every node, saw
+ * node 1 obey the new life's EXPELLED: ring-dst rejoin 1 671. Here the
+ * new life's broadcast reaches no live node and node 1 does not speak to
+ * it after the accusation, so the old module passed this case too.)
+ */
+#define PAIR_CLUSTER	0x7270		/* "rp" */
+#define PAIR_BOOT_GRACE_NS	30000000000ull
+
+FIXTURE(pair) {
+	struct st_vc vc;
+	uint64_t d_ns;
+};
+
+FIXTURE_SETUP(pair)
+{
+	char why[256] = "";
+
+	self->d_ns = 1000000000ull;
+	ASSERT_EQ(0, st_vc_init(&self->vc, 2, PAIR_CLUSTER, H_US,
+				self->d_ns / 1000));
+	self->vc.cfg.has_rejoin = true;
+	self->vc.cfg.rejoin = FTNL_REJOIN_MANUAL;
+	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
+	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
+		TH_LOG("cluster did not settle: %s", why);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+}
+
+FIXTURE_TEARDOWN(pair)
+{
+	st_vc_fini(&self->vc);
+}
+
+TEST_F_TIMEOUT(pair, kept_out, 120)
+{
+	uint64_t t_kill, t_back, until, inc_new, got = 0;
+	struct ftnl_stats s;
+
+	ASSERT_EQ(0, st_vc_kill(&self->vc, 2, &t_kill));
+	ASSERT_EQ(0, st_vc_wait_event(&self->vc, 1, 2, 1,
+				      t_kill + 2 * (self->d_ns + MARGIN_NS)));
+	ASSERT_EQ(0, st_vc_revive(&self->vc, 2));
+	t_back = st_mono_ns();
+	ASSERT_EQ(0, st_vc_configure(&self->vc, 2));
+	inc_new = st_vc_incarnation(&self->vc, 2);
+	/*
+	 * The new life accuses after its boot grace and d (its probe has
+	 * nobody else to ask), tells 2d after that; h per EXPELLED.
+	 */
+	until = t_back + ARP_NS + PAIR_BOOT_GRACE_NS + 4 * self->d_ns +
+		4 * MARGIN_NS;
+	while (st_mono_ns() < until && !self->vc.node[1].expelled)
+		ASSERT_LE(0, st_vc_poll_events(&self->vc, 200));
+	EXPECT_EQ(0u, self->vc.node[1].expelled) {
+		TH_LOG("node 1 expelled by %u, %.1f s after node 2 came back",
+		       self->vc.node[1].expel.by_id,
+		       ((int64_t)self->vc.node[1].expel.time_mono_ns -
+			(int64_t)t_back) / 1e9);
+	}
+	EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, 1, 2, &got));
+	EXPECT_NE(inc_new, got);
+	/* The kept-out life did speak to it: told, not unheard. */
+	ASSERT_EQ(0, st_vc_stats(&self->vc, 1, &s));
+	EXPECT_LT(0u, s.drops[FTNL_DROP_DEAD_SENDER]);
+}
+
+/*
  * reconfigure: CLUSTER_SET again on a running node, with the very same
  * configuration (as "ftnl-cli cluster set file CONF self 5" re-run by an
  * admin or a configuration tool), is no failure: the node keeps its

@@ -2316,6 +2316,8 @@ bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
  * ftnl_ring_core_expelled_rx - a member says this node is dead (EXPELLED)
  * @core: the state
  * @from: the member that says so
+ * @sender_inc: the incarnation it sent in
+ * @sender_first: the one its life began with (the header's first)
  * @incarnation: the incarnation it holds dead
  * @out: the sink
  *
@@ -2324,19 +2326,34 @@ bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
  * waits to rejoin). The datagram is authentic (MAC) and from a member.
  * From a member this node holds dead, it is obeyed only when this node
  * holds most of the others dead (a node cut off declares the others dead
- * before it hears them again, and must still obey). Repeating it changes
- * nothing: what it says stays true.
+ * before it hears them again, and must still obey), and only from the
+ * life that died here: a later life that this node did not admit (rejoin
+ * manual, the flap rule) is no member. Repeating it changes nothing:
+ * what it says stays true.
  *
  * Return: this node was expelled now.
  */
 bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
+				u64 sender_inc, u64 sender_first,
 				u64 incarnation,
 				const struct ftnl_ring_sink *out)
 {
+	const struct ftnl_ring_peer *peer;
 	u32 n = core->det.n;
 
 	if ((incarnation != core->incarnation &&
 	     incarnation != core->first) || from == core->det.self)
+		return false;
+	/*
+	 * Two nodes under rejoin manual: the other's new life, kept out
+	 * here, heard nothing, accused this node and told it so (ring-dst
+	 * rejoin 1 671 expelled this live node). A larger name of the life
+	 * that died (renewed: the same first) is that life still talking.
+	 */
+	peer = &core->peers[from];
+	if (ftnl_bit_test(core->dead, from) && peer->dead_incarnation &&
+	    sender_inc > peer->dead_incarnation &&
+	    (!sender_first || sender_first != peer->first))
 		return false;
 	/*
 	 * A node this one holds dead is a zombie in its eyes, whose word

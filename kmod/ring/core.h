@@ -671,6 +671,7 @@ void ftnl_ring_core_leave(struct ftnl_ring_core *core,
 bool ftnl_ring_core_expel_self(struct ftnl_ring_core *core, u8 reason,
 			       const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_expelled_rx(struct ftnl_ring_core *core, u32 from,
+				u64 sender_inc, u64 sender_first,
 				u64 incarnation,
 				const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_fenced(struct ftnl_ring_core *core, u64 now);

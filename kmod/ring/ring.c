@@ -759,8 +759,9 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	 */
 	if (hdr->type == FTNL_MSG_EXPELLED) {
 		ftnl_ring_count(ring, FTNL_A_STATS_EXPELLED_RECV);
-		ftnl_ring_core_expelled_rx(&ring->core, pos,
-					   ftnl_get_be64(payload), &out);
+		ftnl_ring_core_expelled_rx(&ring->core, pos, hdr->incarnation,
+					   hdr->first, ftnl_get_be64(payload),
+					   &out);
 		goto sync;
 	}
 	drop = ftnl_ring_admit(ring, pos, hdr, now, &out);

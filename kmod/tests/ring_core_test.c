@@ -217,6 +217,18 @@ static enum ftnl_ring_admit admit(struct node *x, u32 from, u64 inc, u64 now)
 				    now, &x->out);
 }
 
+/*
+ * EXPELLED from @from naming @inc, sent by the life of @from known here
+ * (a zombie speaks in the life that died).
+ */
+static bool expelled_rx(struct node *x, u32 from, u64 inc)
+{
+	const struct ftnl_ring_peer *peer = &x->core.peers[from];
+
+	return ftnl_ring_core_expelled_rx(&x->core, from, peer->incarnation,
+					  peer->first, inc, &x->out);
+}
+
 static void test_start_tick(const void *arg)
 {
 	struct node x;
@@ -694,26 +706,26 @@ static void test_expelled(const void *arg)
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 77, 4, 6, &x.out);
 	clear(&x);
 	/* A previous life, or this node's own id: ignored. */
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc - 1, &x.out));
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc + 1, &x.out));
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 2, inc, &x.out));
+	TAP_CHECK(!expelled_rx(&x, 1, inc - 1));
+	TAP_CHECK(!expelled_rx(&x, 1, inc + 1));
+	TAP_CHECK(!expelled_rx(&x, 2, inc));
 	TAP_CHECK_INT(x.rec.nexpelled, 0);
 	TAP_CHECK(x.core.running);
 	/* From node 3, held dead, while most others live: a zombie's word. */
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(!expelled_rx(&x, 3, inc));
 	TAP_CHECK_INT(x.rec.nexpelled, 0);
 	/* Holding most others dead, this node is the one cut off: obeyed. */
 	ftnl_ring_core_death_heard(&x.core, 0, FTNL_NODE_STATE_DEAD, 0, 4, 7, &x.out);
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(!expelled_rx(&x, 3, inc));
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 1, 7, &x.out);
 	clear(&x);
-	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(expelled_rx(&x, 3, inc));
 	TAP_CHECK_INT(x.rec.nexpelled, 1);
 	TAP_CHECK(x.core.expelled);
 	TAP_CHECK(!x.core.running);
 	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_TOLD);
 	TAP_CHECK_INT(x.core.expelled_by, 3);
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 1, inc, &x.out));
+	TAP_CHECK(!expelled_rx(&x, 1, inc));
 	TAP_CHECK(!ftnl_ring_core_expel_self(&x.core, FTNL_EXPEL_QUORUM, &x.out));
 	TAP_CHECK_INT(x.rec.nexpelled, 1);
 	TAP_CHECK_INT(x.core.expelled_by, 3);
@@ -1530,6 +1542,50 @@ static void test_probe_alone_retries(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 0);
+}
+
+/*
+ * Two nodes under rejoin manual: the other's new life is kept out (its
+ * previous one published dead). Kept out, it hears nothing, accuses this
+ * node and tells it EXPELLED: a life never admitted here is no member,
+ * its word is ignored, although this node holds "most" of the others
+ * dead (ring-dst rejoin 1 671 expelled the live node). The life that
+ * died here, or a renamed name of it, is still obeyed there (this node
+ * may be the one cut off).
+ */
+static void test_expelled_by_kept_out_life(const void *arg)
+{
+	const struct ftnl_ring_peer *peer;
+	struct node x;
+	u64 inc;
+
+	(void)arg;
+	node_start_rejoin(&x, 2, 1, false, 3, 60 * D);
+	inc = x.core.incarnation;
+	TAP_CHECK_INT(admit(&x, 0, 10, 5), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK(heartbeat(&x, 0, 5));
+	TAP_CHECK_INT(admit(&x, 0, 20, 50), FTNL_RING_DEAD_SENDER);
+	peer = &x.core.peers[0];
+	TAP_CHECK(ftnl_bit_test(x.dead, 0));
+	TAP_CHECK_UINT(peer->dead_incarnation, 10);
+	clear(&x);
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 0, 20, 20, inc,
+					      &x.out));
+	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 0, 20, 0, inc,
+					      &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 0);
+	TAP_CHECK(x.core.running);
+	/* The dead life renamed (the same first): obeyed. */
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 0, 30, 10, inc, &x.out));
+	TAP_CHECK_INT(x.rec.nexpelled, 1);
+	/* The dead life itself: obeyed. */
+	node_start_rejoin(&x, 2, 1, false, 3, 60 * D);
+	inc = x.core.incarnation;
+	TAP_CHECK_INT(admit(&x, 0, 10, 5), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(admit(&x, 0, 20, 50), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 0, 10, 10, inc, &x.out));
+	TAP_CHECK(x.core.expelled);
+	TAP_CHECK_INT(x.core.expelled_by, 0);
 }
 
 static void test_refutation_is_heartbeat(const void *arg)
@@ -2508,7 +2564,7 @@ static void test_comeback(const void *arg)
 	/* Not fenced, not expelled: nothing to come back from. */
 	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 2000));
 	TAP_CHECK(!ftnl_ring_core_comeback(&x.core, inc + 1, 1 << 30, &x.out));
-	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(expelled_rx(&x, 3, inc));
 	TAP_CHECK(x.core.comeback);
 	/* Before the fence is done: the timer stays off. */
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 3000, &x.out), FTNL_RING_IDLE);
@@ -2548,7 +2604,7 @@ static void test_comeback(const void *arg)
 	TAP_CHECK_INT(view.state, FTNL_NODE_STATE_ALIVE);
 	TAP_CHECK_UINT(view.incarnation, inc + 7);
 	/* The old life's EXPELLED and death are stale now. */
-	TAP_CHECK(!ftnl_ring_core_expelled_rx(&x.core, 3, inc, &x.out));
+	TAP_CHECK(!expelled_rx(&x, 3, inc));
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, inc, 3, 3000 + 4 * D, &x.out);
 	TAP_CHECK(x.core.running);
 
@@ -2568,7 +2624,7 @@ static void test_comeback(const void *arg)
 
 	/* Manual, or expelled by its own rule: no comeback. */
 	node_start_rejoin(&x, 5, 2, false, 3, 100000);
-	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 3, x.core.incarnation, &x.out));
+	TAP_CHECK(expelled_rx(&x, 3, x.core.incarnation));
 	TAP_CHECK(!ftnl_ring_core_fenced(&x.core, 10));
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1 << 30, &x.out), FTNL_RING_IDLE);
 	node_start_rejoin(&x, 5, 2, true, 3, 100000);
@@ -2710,7 +2766,7 @@ static void test_renamed_life(const void *arg)
 	ftnl_ring_core_renew(&x.core, 500);
 	TAP_CHECK_UINT(x.core.first, 103);
 	TAP_CHECK_UINT(x.core.incarnation, 500);
-	TAP_CHECK(ftnl_ring_core_expelled_rx(&x.core, 2, 103, &x.out));
+	TAP_CHECK(expelled_rx(&x, 2, 103));
 	TAP_CHECK(x.core.expelled);
 }
 
@@ -2849,6 +2905,8 @@ int main(void)
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every d/8 until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
+	tap_add(test_expelled_by_kept_out_life, NULL,
+		"EXPELLED from a later life kept out under rejoin manual is ignored, two nodes; from the life that died, or a name of it, obeyed");
 	tap_add(test_refutation_is_heartbeat, NULL,
 		"a refutation counts as a heartbeat: deadline, the local health rule's turn; no adaptive sample, d_max");
 	tap_add(test_probe_helper, NULL,

@@ -890,6 +890,8 @@ static void sink_expel(void *ctx, u32 to, u64 incarnation)
 		.wire = FTNL_MSG_EXPELLED,
 		.node = to,
 		.from = s->cur,
+		.sinc = s->node[s->cur].inc,
+		.first = s->node[s->cur].core.first,
 		.inc = incarnation,
 		.echo = to < s->n ? echo_of(s, to) : 0,
 	});
@@ -1197,7 +1199,8 @@ static void do_msg(struct dst *s, const struct ev *ev)
 	}
 	/* From a member it may itself hold dead: no admission (ring.c). */
 	if (ev->kind == MSG_RING && ev->wire == FTNL_MSG_EXPELLED) {
-		ftnl_ring_core_expelled_rx(&x->core, ev->from, ev->inc, &out);
+		ftnl_ring_core_expelled_rx(&x->core, ev->from, ev->sinc,
+					   ev->first, ev->inc, &out);
 		sync_timer(s, ev->node);
 		return;
 	}
@@ -1958,13 +1961,12 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * Rejoin manual in every other schedule without a flapper (the seed
 	 * decides, so that the others' schedules stay as they were): no
 	 * admin readmits, so a restarted node stays out everywhere - in D,
-	 * told it is dead - however its new life was first heard. Not with
-	 * two nodes: the new life, kept out, accuses the other (its emitter
-	 * no longer heartbeats it) and tells it EXPELLED, which a node that
-	 * holds most of the others dead obeys (core.c; Documentation/ring.rst,
-	 * Known gaps).
+	 * told it is dead - however its new life was first heard. With two
+	 * nodes too: the new life, kept out, accuses the other (its emitter
+	 * no longer heartbeats it) and tells it EXPELLED, which the other
+	 * must not obey (seed 671: it did, a live node expelled).
 	 */
-	s->manual = mode == MODE_REJOIN && s->flapper == MAX_N && s->n >= 3 &&
+	s->manual = mode == MODE_REJOIN && s->flapper == MAX_N && s->n >= 2 &&
 		    (seed & 1);
 	s->failed_mask = 0;
 	for (i = 0; i < s->n && s->rejoin; i++)
@@ -2888,7 +2890,8 @@ static void roll_rx(struct roll *r, const struct roll_ev *ev)
 		return;
 	roll_sink(r, ev->node, &out);
 	if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_EXPELLED) {
-		ftnl_ring_core_expelled_rx(&x->core, (u32)from, ev->inc, &out);
+		ftnl_ring_core_expelled_rx(&x->core, (u32)from, ev->sinc,
+					   ev->first, ev->inc, &out);
 		roll_sync_timer(r, ev->node);
 		return;
 	}
