@@ -498,7 +498,7 @@ TEST_F_TIMEOUT(pair, kept_out, 120)
 	}
 	EXPECT_EQ(FTNL_NODE_STATE_DEAD, st_vc_state_at(&self->vc, 1, 2, &got));
 	EXPECT_NE(inc_new, got);
-	/* The kept-out life did speak to it: told, not unheard. */
+	/* The new life did speak to it: dropped as a dead sender's. */
 	ASSERT_EQ(0, st_vc_stats(&self->vc, 1, &s));
 	EXPECT_LT(0u, s.drops[FTNL_DROP_DEAD_SENDER]);
 }
