@@ -1159,6 +1159,20 @@ static u32 ftnl_ring_probe_asked_dead(const struct ftnl_ring_core *core)
 	return dead;
 }
 
+/* PROBE_REQ of the probe in progress to @to (the suspect or a helper). */
+static void ftnl_ring_probe_ask(const struct ftnl_ring_core *core, u32 to,
+				const struct ftnl_ring_sink *out)
+{
+	const struct ftnl_ring_prober *p = &core->probe;
+	const struct ftnl_ring_probe req = {
+		.target = p->target,
+		.origin = core->det.self,
+		.id = p->id,
+	};
+
+	out->probe(out->ctx, to, FTNL_MSG_PROBE_REQ, &req);
+}
+
 /*
  * One round: PROBE_REQ to up to @size more helpers, walking forward from
  * the cursor (the observer's side first, away from a run of failures
@@ -1168,11 +1182,6 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 				 u64 now, const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
-	const struct ftnl_ring_probe req = {
-		.target = p->target,
-		.origin = core->det.self,
-		.id = p->id,
-	};
 	u32 cap = ftnl_ring_probe_cap(core) + ftnl_ring_probe_asked_dead(core);
 	u32 asked = 0, steps;
 
@@ -1187,7 +1196,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 		     core->peers[pos].probe_asked == p->id))
 			continue;
 		core->peers[pos].probe_asked = p->id;
-		out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
+		ftnl_ring_probe_ask(core, pos, out);
 		asked++;
 		p->asked++;
 	}
@@ -1223,16 +1232,11 @@ static void ftnl_ring_probe_alone_next(struct ftnl_ring_core *core, u64 now)
 static void ftnl_ring_probe_ask_alone(struct ftnl_ring_core *core, u64 now,
 				      const struct ftnl_ring_sink *out)
 {
-	struct ftnl_ring_prober *p = &core->probe;
-	const struct ftnl_ring_probe req = {
-		.target = p->target,
-		.origin = core->det.self,
-		.id = p->id,
-	};
+	const struct ftnl_ring_prober *p = &core->probe;
 
 	if (p->asked || p->heard_alive || now < p->retry_at)
 		return;
-	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
+	ftnl_ring_probe_ask(core, p->target, out);
 	ftnl_ring_probe_alone_next(core, now);
 }
 
@@ -1248,7 +1252,6 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 				  const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
-	struct ftnl_ring_probe req = { .origin = core->det.self };
 
 	if (!++core->probe_ids)
 		core->probe_ids = 1;
@@ -1259,9 +1262,7 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 		.target = core->det.emitter,
 		.cursor = ftnl_ring_succ(core->det.self, core->det.n),
 	};
-	req.target = p->target;
-	req.id = p->id;
-	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
+	ftnl_ring_probe_ask(core, p->target, out);
 	if (ftnl_ring_probe_round(core, ftnl_ring_probe_first(core), now, out))
 		return true;
 	ftnl_ring_probe_alone_next(core, now);
@@ -1284,22 +1285,17 @@ static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
 				 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
-	const struct ftnl_ring_probe req = {
-		.target = p->target,
-		.origin = core->det.self,
-		.id = p->id,
-	};
 	u32 pos;
 
 	if (now < p->retry_at)
 		return p->retry_at;
 	p->retry_at = now + FTNL_RING_PROBE_RETRY(&core->det);
-	out->probe(out->ctx, p->target, FTNL_MSG_PROBE_REQ, &req);
+	ftnl_ring_probe_ask(core, p->target, out);
 	for (pos = 0; pos < core->det.n; pos++)
 		if (ftnl_ring_probe_candidate(core, pos) &&
 		    core->peers[pos].probe_asked == p->id &&
 		    core->peers[pos].probe_confirmed != p->cid)
-			out->probe(out->ctx, pos, FTNL_MSG_PROBE_REQ, &req);
+			ftnl_ring_probe_ask(core, pos, out);
 	return p->retry_at;
 }
 
