@@ -42,7 +42,9 @@
  *   old news         death news from a broadcast started before this
  *                    node's life, about a node whose life it does not
  *                    know, waits for that node to prove a newer one, or
- *                    2d (ftnl_ring_core_death_old())
+ *                    2d (ftnl_ring_core_death_old()); news naming no
+ *                    life, of a life just pinned here, waits for a JOIN
+ *                    of that life, or 2d (ftnl_ring_core_death_heard())
  */
 
 #include "core.h"
@@ -784,24 +786,32 @@ static void ftnl_ring_core_hello(struct ftnl_ring_core *core, u32 pos,
 				 u64 now, const struct ftnl_ring_sink *out);
 
 /*
- * Held death news about the node at @pos ends (ftnl_ring_core_death_old()):
- * the node's life is known here now, or the wait is over. News naming a
- * life is then judged as news proven fresh: stale if the node lives a newer
- * life, its death if it lives that one (a zombie) or none is known. News
- * that names no life says nothing against a life the node proved since.
+ * Held death news about the node at @pos ends (ftnl_ring_core_death_old(),
+ * ftnl_ring_doubt_hold()): the node proved a life here (@proved), or the
+ * wait is over. News naming a life is then judged as news proven fresh:
+ * stale if the node lives a newer life, its death if it lives that one (a
+ * zombie) or none is known. News that names no life says nothing against
+ * a life proved while it was held (pinned, or named by a JOIN); otherwise
+ * it is taken.
  */
 static void ftnl_ring_doubt_end(struct ftnl_ring_core *core, u32 pos,
-				u64 now, const struct ftnl_ring_sink *out)
+				bool proved, u64 now,
+				const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_peer *peer = &core->peers[pos];
 	u8 was = peer->state;
 
 	peer->doubt_until = 0;
 	core->ndoubts--;
-	if (peer->doubt_inc || !peer->incarnation)
+	if (peer->doubt_inc)
 		ftnl_ring_core_death_heard(core, pos, peer->doubt_state,
 					   peer->doubt_inc, peer->doubt_observer,
 					   now, out);
+	else if (!proved && was == FTNL_NODE_STATE_ALIVE &&
+		 !peer->dead_incarnation)
+		ftnl_ring_core_failure_learned(core, pos, peer->doubt_state,
+					       FTNL_CAUSE_BROADCAST,
+					       peer->doubt_observer, now, out);
 	if (was == FTNL_NODE_STATE_ALIVE && peer->state == was)
 		core->news_stale++;
 }
@@ -811,7 +821,31 @@ static void ftnl_ring_doubt_settle(struct ftnl_ring_core *core, u32 pos,
 				   u64 now, const struct ftnl_ring_sink *out)
 {
 	if (core->peers[pos].doubt_until)
-		ftnl_ring_doubt_end(core, pos, now, out);
+		ftnl_ring_doubt_end(core, pos, true, now, out);
+}
+
+/*
+ * Death news about the node at @pos is held for FTNL_RING_DOUBT_WAIT and
+ * the node asked to prove a newer life (a HELLO). Of two items held about
+ * a node, the one naming the later life is kept.
+ */
+static void ftnl_ring_doubt_hold(struct ftnl_ring_core *core, u32 pos,
+				 u8 state, u64 incarnation, u32 observer,
+				 u64 now, const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_peer *peer = &core->peers[pos];
+
+	if (peer->doubt_until && incarnation < peer->doubt_inc)
+		return;
+	if (!peer->doubt_until) {
+		peer->doubt_until = now + FTNL_RING_DOUBT_WAIT(&core->det);
+		core->ndoubts++;
+	}
+	peer->doubt_inc = incarnation;
+	peer->doubt_observer = observer;
+	peer->doubt_state = state;
+	core->news_held++;
+	ftnl_ring_core_hello(core, pos, now, out);
 }
 
 /*
@@ -828,7 +862,7 @@ static void ftnl_ring_doubts_expire(struct ftnl_ring_core *core, u64 now,
 			continue;
 		left--;
 		if (now >= core->peers[pos].doubt_until)
-			ftnl_ring_doubt_end(core, pos, now, out);
+			ftnl_ring_doubt_end(core, pos, false, now, out);
 		else
 			ftnl_ring_core_hello(core, pos, now, out);
 	}
@@ -1839,6 +1873,18 @@ bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
 		ftnl_ring_core_hello(core, pos, now, out);
 		return false;
 	}
+	/*
+	 * The life pinned here, admitted by a member after a death (of a
+	 * life this node never knew): news of a death that names no life is
+	 * of an earlier one (ftnl_ring_core_death_heard()).
+	 */
+	if (pos != core->det.self && core->rejoin_auto &&
+	    peer->state == FTNL_NODE_STATE_ALIVE && peer->incarnation &&
+	    incarnation == peer->incarnation) {
+		peer->join_named = incarnation;
+		ftnl_ring_doubt_settle(core, pos, now, out);
+		return false;
+	}
 	return ftnl_ring_join_take(core, pos, incarnation, renamed, observer,
 				   now, out);
 }
@@ -2074,6 +2120,7 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 		}
 		peer->incarnation = incarnation;
 		peer->first = first;
+		peer->pinned_until = now + FTNL_RING_DOUBT_WAIT(&core->det);
 		/* It may have restarted before anyone noticed: no JOIN then. */
 		if (out->welcome && core->rejoin_auto &&
 		    ftnl_ring_dead_any(core))
@@ -2496,7 +2543,8 @@ bool ftnl_ring_core_comeback(struct ftnl_ring_core *core, u64 incarnation,
  * readmission), or older than the one known alive. News that does not
  * name the incarnation (the sender never heard the node, or a D too large
  * to carry them) is taken only for a node never seen to die here: for a
- * node that died and came back, it may be about the previous life. A
+ * node that died and came back, it may be about the previous life; for a
+ * node whose life was just pinned here, it is held (see the body). A
  * node never heard from takes the failed incarnation as the one it knew
  * (its observer heard it); news of a newer incarnation's death is the
  * death of the one known too; news of a life between the one that died
@@ -2550,6 +2598,25 @@ void ftnl_ring_core_death_heard(struct ftnl_ring_core *core, u32 pos, u8 state,
 	    incarnation <= peer->dead_incarnation ||
 	    incarnation < peer->incarnation)
 		return;
+	/*
+	 * News naming no life, of a life pinned here: its sender never heard
+	 * the node. If this node has only just heard that life for the first
+	 * time, the one before it (which this node never knew: the node
+	 * restarted) may be the one that died. Stale if a JOIN named the
+	 * pinned life (a life after a death); from a life pinned less than
+	 * FTNL_RING_DOUBT_WAIT ago, held for that JOIN, which may be on its
+	 * way. A life heard for longer is the one the sender waited for (the
+	 * next of a run of nodes that died together, say): taken at once.
+	 */
+	if (!incarnation && peer->incarnation) {
+		if (peer->join_named == peer->incarnation)
+			return;
+		if (core->running && now < peer->pinned_until) {
+			ftnl_ring_doubt_hold(core, pos, state, 0, observer,
+					     now, out);
+			return;
+		}
+	}
 	if (incarnation > peer->incarnation)
 		peer->incarnation = incarnation;
 	ftnl_ring_core_failure_learned(core, pos, state, FTNL_CAUSE_BROADCAST,
@@ -2595,17 +2662,8 @@ void ftnl_ring_core_death_old(struct ftnl_ring_core *core, u32 pos,
 					   observer, now, out);
 		return;
 	}
-	if (peer->doubt_until && incarnation < peer->doubt_inc)
-		return;
-	if (!peer->doubt_until) {
-		peer->doubt_until = now + FTNL_RING_DOUBT_WAIT(&core->det);
-		core->ndoubts++;
-	}
-	peer->doubt_inc = incarnation;
-	peer->doubt_observer = observer;
-	peer->doubt_state = state;
-	core->news_held++;
-	ftnl_ring_core_hello(core, pos, now, out);
+	ftnl_ring_doubt_hold(core, pos, state, incarnation, observer, now,
+			     out);
 }
 
 /**

@@ -359,7 +359,7 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	@cid) of this node's probe it answered as a helper (0: none): a
  *	confirmation, counted while it is alive here
  * @doubt_until: news of its death is held until then, 0 if none
- *	(ftnl_ring_core_death_old())
+ *	(ftnl_ring_core_death_old(), ftnl_ring_core_death_heard())
  * @doubt_inc: the incarnation that news names (0: it does not)
  * @doubt_observer: position of the node that detected it, as the news says
  * @doubt_state: FTNL_NODE_STATE_DEAD or FTNL_NODE_STATE_LEFT, as it says
@@ -378,6 +378,11 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
  *	renamed (ftnl_ring_core_join_heard()), 0 if no such JOIN
  * @rename_inc: the life that JOIN named
  * @rename_observer: the member that admitted it, as the JOIN says
+ * @join_named: the last life of it a JOIN named while pinned here: a life
+ *	after a death (ftnl_ring_core_join_heard()), 0 if none
+ * @pinned_until: FTNL_RING_DOUBT_WAIT after its life was pinned here by
+ *	first contact: news of its death naming no life is held until then
+ *	(ftnl_ring_core_death_heard())
  */
 struct ftnl_ring_peer {
 	u64 incarnation;
@@ -408,6 +413,8 @@ struct ftnl_ring_peer {
 	u64 rename_until;
 	u64 rename_inc;
 	u32 rename_observer;
+	u64 join_named;
+	u64 pinned_until;
 };
 
 /**
@@ -524,8 +531,10 @@ struct ftnl_ring_prober {
  * @flap_window_ns: W
  * @welcome_until: the latest of the peers' @welcome_until
  * @ndoubts: peers whose death news is held (their @doubt_until is set)
- * @news_held: death news held (ftnl_ring_core_death_old())
- * @news_stale: held news dropped: its node proved a newer life
+ * @news_held: death news held (ftnl_ring_core_death_old(), or naming no
+ *	life: ftnl_ring_core_death_heard())
+ * @news_stale: held news dropped: its node proved a newer life, or a JOIN
+ *	named the life pinned
  * @nrenames: peers a JOIN named in a later life that is not settled yet
  *	(their @rename_until is set)
  * @renamed: lives of members taken as renamed (ftnl_ring_core_admit()),

@@ -2535,6 +2535,86 @@ static void test_news_older_than_life(const void *arg)
 }
 
 /*
+ * News of a death that names no life, about a node whose life is pinned
+ * here, as the ring DST found it (ring-dst rejoin 1 47390): node 3 died
+ * as 1003 and came back as 1004; node 5, which had never heard node 3,
+ * accused it (no life named); node 8, which had never heard 1003, had
+ * just pinned 1004 and took that news for 1004's death: a live node put
+ * in D, while the JOIN of 1004 was on its way. Now the news is held: the
+ * JOIN of the pinned life makes it stale, and after that JOIN the same
+ * news is stale at once; news of a node that has no such JOIN is taken
+ * 2d after it came (the pinned life may be the one that died). News of a
+ * life pinned 2d ago or more is taken at once (the next node of a run
+ * that died together, whose new observer never heard it: held, every
+ * survivor would learn it 2d late; the VM's ring_detect fails so).
+ */
+static void test_bare_news_of_pinned_life(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_init(&x, 5, 0);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 60 * D);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	/* First contact with node 2's life 1004 (renamed from 953). */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 2, 1004, 953,
+					   x.core.incarnation, 1004, &x.out),
+		      FTNL_RING_ACCEPT_NEW);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 1,
+				   1005, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_UINT(x.core.ndoubts, 1);
+	TAP_CHECK_UINT(x.core.news_held, 1);
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 2, 1004, true, 1, 1006,
+					     &x.out));
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+	TAP_CHECK_UINT(x.core.news_stale, 1);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	/* The JOIN came first: the news is stale at once, nothing held. */
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 1,
+				   1007, &x.out);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	ftnl_ring_core_tick(&x.core, 1007 + 3 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+
+	/* No JOIN names node 3's life: its death, 2d after the news. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 3, 1006, 1006,
+					   x.core.incarnation, 1999, &x.out),
+		      FTNL_RING_ACCEPT_NEW);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4,
+				   2000, &x.out);
+	TAP_CHECK_UINT(x.core.ndoubts, 1);
+	ftnl_ring_core_tick(&x.core, 2000 + 2 * D - 1, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	ftnl_ring_core_tick(&x.core, 2000 + 2 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 3);
+	TAP_CHECK_UINT(x.peers[3].dead_incarnation, 1006);
+	TAP_CHECK_INT(x.peers[3].cause, FTNL_CAUSE_BROADCAST);
+	TAP_CHECK_INT(x.peers[3].observer, 4);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+
+	/* Node 4's life, pinned 2d before the news: taken at once. */
+	TAP_CHECK_INT(ftnl_ring_core_admit(&x.core, 4, 1008, 1008,
+					   x.core.incarnation, 3000, &x.out),
+		      FTNL_RING_ACCEPT_NEW);
+	clear(&x);
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 0,
+				   3000 + 2 * D, &x.out);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 4);
+	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 1008);
+	TAP_CHECK_UINT(x.core.ndoubts, 0);
+	TAP_CHECK_UINT(x.core.news_held, 2);
+}
+
+/*
  * The comeback: told it is dead, with rejoin auto, fenced, held 4d: a new
  * incarnation, its own accusations forgotten, the rest of D kept, the
  * detector started afresh; a member readmits it. Not for manual, not when
@@ -2935,6 +3015,8 @@ int main(void)
 		"a NEW_OBSERVER that crossed a rejoin is a claim: two observers in the view for 4d, gone within 4d + h");
 	tap_add(test_news_older_than_life, NULL,
 		"death news older than this life is held until its node proves a newer one, or for 2d");
+	tap_add(test_bare_news_of_pinned_life, NULL,
+		"death news naming no life, of a life pinned in the last 2d: stale once a JOIN named that life, else taken after 2d; of one pinned before, taken at once");
 	tap_add(test_rolling_update, NULL,
 		"rolling update: an emitter unheard in the epoch waits for the grace, previous observer heartbeaten until heard in the epoch, the longer d of another epoch");
 	tap_add(test_renamed_life, NULL,

@@ -2326,6 +2326,8 @@ static const struct {
 	{ MODE_STORM, 4894 },
 	/* no helper left, the single request's answer lost: live accused */
 	{ MODE_LOSSY, 9271 },
+	/* a death naming no life, of a life pinned just before: taken */
+	{ MODE_REJOIN, 47390 },
 };
 
 /* The @k-th schedule of @mode to run: the range, then the regressions. */

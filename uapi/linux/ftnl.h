@@ -745,8 +745,10 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_NEWS_HELD: death news held because it may predate this
  *	node's life: received in its first 2d in a datagram not proven fresh,
  *	about a node whose life it did not know (Documentation/ring.rst,
- *	"News older than this life")
- * @FTNL_A_STATS_NEWS_STALE: held news dropped: its node proved a newer life
+ *	"News older than this life"); or because it names no life, about a
+ *	node whose life this node just pinned ("News that names no life")
+ * @FTNL_A_STATS_NEWS_STALE: held news dropped: its node proved a newer life,
+ *	or a JOIN named the life pinned
  * @FTNL_A_STATS_PREV_KEY_RECV: datagrams authenticated with the previous
  *	key (the update grace after a key change)
  * @FTNL_A_STATS_SUSPICIONS_VERIFIED: suspicions of the emitter verified

@@ -613,8 +613,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	per heartbeat period
  * @news_held: death news held because it may predate this node's life
  *	(received in its first 2d, in a datagram not proven fresh, about a
- *	node whose life it did not know)
- * @news_stale: held news dropped because its node proved a newer life
+ *	node whose life it did not know), or because it names no life, about
+ *	a node whose life this node just pinned
+ * @news_stale: held news dropped because its node proved a newer life, or
+ *	a JOIN named the life pinned
  * @prev_key_recv: datagrams authenticated with the previous key (the
  *	update grace after a key change)
  * @suspicions_verified: suspicions of the emitter verified before an
