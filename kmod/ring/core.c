@@ -1885,6 +1885,18 @@ bool ftnl_ring_core_join_heard(struct ftnl_ring_core *core, u32 pos,
 		ftnl_ring_doubt_settle(core, pos, now, out);
 		return false;
 	}
+	/*
+	 * The life taken here for the one that died, as the first heard
+	 * after a death that named none (ftnl_ring_core_tell_dead()): a
+	 * member admitted it as a life after that death. The guess was
+	 * wrong; the JOIN is obeyed, as by every member.
+	 */
+	if (core->running && core->rejoin_auto &&
+	    peer->state == FTNL_NODE_STATE_DEAD && peer->dead_guessed &&
+	    incarnation == peer->dead_incarnation) {
+		peer->dead_incarnation = incarnation - 1;
+		peer->dead_guessed = false;
+	}
 	return ftnl_ring_join_take(core, pos, incarnation, renamed, observer,
 				   now, out);
 }

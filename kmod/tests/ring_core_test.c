@@ -2615,6 +2615,49 @@ static void test_bare_news_of_pinned_life(const void *arg)
 }
 
 /*
+ * A guess refuted by a JOIN, as the ring DST found it (ring-dst rejoin 1
+ * 99802): node 2 died as 1002 and came back as 1102; its accuser had
+ * never heard it, and this node took the death, naming no life, then
+ * heard 1102 first and took it for the life that died
+ * (ftnl_ring_core_tell_dead()). A member admitted 1102 and broadcast its
+ * JOIN: refused here (no newer than the life guessed dead), this node
+ * alone held a live node dead. The JOIN now wins over the guess.
+ */
+static void test_guess_refuted_by_join(const void *arg)
+{
+	struct node x;
+
+	(void)arg;
+	node_start(&x, 5, 0);
+	ftnl_ring_core_set_rejoin(&x.core, true, 3, 60 * D);
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 3, 10,
+				   &x.out);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_DEAD);
+	TAP_CHECK_INT(admit(&x, 2, 1102, 20), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_UINT(x.peers[2].dead_incarnation, 1102);
+	TAP_CHECK(x.peers[2].dead_guessed);
+	clear(&x);
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 2, 1102, false, 1, 30,
+					    &x.out));
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_UINT(x.peers[2].incarnation, 1102);
+	TAP_CHECK(!x.peers[2].dead_guessed);
+	TAP_CHECK(!ftnl_bit_test(x.core.dead, 2));
+	/* A late copy of the death naming no life is stale now. */
+	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 3, 40,
+				   &x.out);
+	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	/* A guess the JOIN does not name stands: a later life rejoins. */
+	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 3, 50,
+				   &x.out);
+	TAP_CHECK_INT(admit(&x, 4, 2004, 60), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK(!ftnl_ring_core_join_heard(&x.core, 4, 2003, false, 1, 70,
+					     &x.out));
+	TAP_CHECK_INT(x.peers[4].state, FTNL_NODE_STATE_DEAD);
+	TAP_CHECK_UINT(x.peers[4].dead_incarnation, 2004);
+}
+
+/*
  * The comeback: told it is dead, with rejoin auto, fenced, held 4d: a new
  * incarnation, its own accusations forgotten, the rest of D kept, the
  * detector started afresh; a member readmits it. Not for manual, not when
@@ -3017,6 +3060,8 @@ int main(void)
 		"death news older than this life is held until its node proves a newer one, or for 2d");
 	tap_add(test_bare_news_of_pinned_life, NULL,
 		"death news naming no life, of a life pinned in the last 2d: stale once a JOIN named that life, else taken after 2d; of one pinned before, taken at once");
+	tap_add(test_guess_refuted_by_join, NULL,
+		"a JOIN of the life guessed dead (the first heard after a death naming none) readmits it");
 	tap_add(test_rolling_update, NULL,
 		"rolling update: an emitter unheard in the epoch waits for the grace, previous observer heartbeaten until heard in the epoch, the longer d of another epoch");
 	tap_add(test_renamed_life, NULL,
