@@ -39,12 +39,34 @@
  *
  * Measured on 6.1 with the rule removed from kmod/ring/core.c: node 3
  * declared node 2 dead in the first round.
+ *
+ * The rule for a node's judgement of itself (starved_through_round_close):
+ * node 3's receive path is cut (an nft input-drop rule on ftnl's port in
+ * its netns, as in ring_deaf), so it hears nothing from node 2 and, d/2
+ * before its deadline, probes; none of the answers reach it. 150 ms
+ * before that round closes (2d after the probe began, which the test
+ * sees in node 3's counters, polled every 5 ms), node 3 stalls for
+ * 300 ms (< d - h: node 4 does not suspect it), and its receive path is
+ * given back (nft takes hundreds of ms in the guest: after the stall).
+ * When it runs again its timer finds the round closed unanswered, 150 ms
+ * late: with the rule it asks again for 2d, hears node 2 again and stays
+ * a member; without it, it resigns as deaf and its observer publishes
+ * its death. Checked: no failure event anywhere, node 3 still
+ * heartbeats, its stall_waits rose and its suspicions did not, the ring
+ * intact. Measured on 6.1 with the module built without the rule's
+ * self-judgement part: node 3 resigned at its stall's end and every other
+ * node learned its death.
+ *
+ * The nft input chain is made before the cluster starts (in the VM's own
+ * netns, holding the netfilter hook key on; see ring_deaf.c): creating it
+ * under the ring's traffic patches kernel text.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -63,6 +85,11 @@
 #define ROUNDS		5
 #define MAX_TRIES	10
 #define PARAM		"/sys/module/ftnl/parameters/test_stall_ms"
+#define ROUND_STALL_AT_MS	(150u * SCALE)
+#define ROUND_STALL_MS	(300u * SCALE)
+#define NFT_HOLD_KEY	"nft 'add table inet ftnl_health_key; " \
+			"add chain inet ftnl_health_key input " \
+			"{ type filter hook input priority 0; }'"
 
 FIXTURE(health) {
 	struct st_vc vc;
@@ -73,6 +100,12 @@ FIXTURE_SETUP(health)
 {
 	char why[512] = "";
 
+	ASSERT_EQ(0, system("command -v nft >/dev/null")) {
+		TH_LOG("nft is missing in the guest: run 'make setup' (nftables)");
+	}
+	ASSERT_EQ(0, system(NFT_HOLD_KEY)) {
+		TH_LOG("cannot create the nft input chain that holds the hook key");
+	}
 	self->param = open(PARAM, O_WRONLY);
 	ASSERT_LE(0, self->param) {
 		TH_LOG("%s: %s (a module without the test stall)", PARAM,
@@ -89,6 +122,9 @@ FIXTURE_TEARDOWN(health)
 	if (self->param >= 0)
 		close(self->param);
 	st_vc_fini(&self->vc);
+	/* Nothing flows any more: turning the key off patches safely. */
+	if (system("nft delete table inet ftnl_health_key"))
+		TH_LOG("cannot delete the nft table ftnl_health_key");
 }
 
 /* Stall node @id's ring for @ms ms: the write acts in the writer's netns. */
@@ -193,6 +229,84 @@ TEST_F_TIMEOUT(health, starved_accuser_waits, 120)
 		       tries);
 	}
 	EXPECT_LE(1u, waited);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+}
+
+TEST_F_TIMEOUT(health, starved_through_round_close, 120)
+{
+	const uint64_t ms = 1000000;
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_stats s0, s1, s2, now;
+	uint64_t cut, before = 0, probed = 0, close, t;
+	char why[256] = "";
+	uint32_t id;
+
+	ASSERT_EQ(0, st_vc_stats(&self->vc, ACCUSER, &s0));
+	ASSERT_EQ(0, st_vc_sh(&self->vc, ACCUSER,
+			      "nft 'add table inet ftnl_health; "
+			      "add chain inet ftnl_health input "
+			      "{ type filter hook input priority 0; }; "
+			      "add rule inet ftnl_health input udp dport %u drop'",
+			      ST_VC_PORT));
+	cut = st_mono_ns();
+	/* Its probe starts d/2 before its deadline, between two polls. */
+	for (t = cut; t < cut + 2000 * ms; t = st_mono_ns()) {
+		ASSERT_EQ(0, st_vc_stats(&self->vc, ACCUSER, &now));
+		if (now.probe_req_sent > s0.probe_req_sent) {
+			probed = st_mono_ns();
+			break;
+		}
+		before = t;
+		st_msleep(5);
+	}
+	ASSERT_NE(0u, probed) {
+		TH_LOG("node 3 sent no probe request within 2 s of the cut");
+	}
+	/* The round closes 2d after the probe began, at the latest @close. */
+	close = probed + 2 * (uint64_t)D_MS * ms;
+	ASSERT_GT(before + 2 * (uint64_t)D_MS * ms, close - ROUND_STALL_AT_MS * ms / 2) {
+		TH_LOG("the probe began somewhere in %.1f ms: too vague to stall across its close",
+		       (probed - before) / 1e6);
+	}
+	st_msleep((unsigned int)((close - ROUND_STALL_AT_MS * ms - st_mono_ns()) / ms));
+	t = st_mono_ns();
+	ASSERT_EQ(0, stall(&self->vc, self->param, ACCUSER, ROUND_STALL_MS));
+	/* Back after the stall, when it would have resigned, within the 2d more. */
+	ASSERT_EQ(0, st_vc_sh(&self->vc, ACCUSER, "nft delete table inet ftnl_health"));
+	TH_LOG("probe seen %.1f ms after the cut (began after %.1f); stalled %.1f ms before its close for %u ms; receive path back %.1f ms after the close",
+	       (probed - cut) / 1e6, (before - cut) / 1e6, ((int64_t)close - (int64_t)t) / 1e6,
+	       ROUND_STALL_MS, ((int64_t)st_mono_ns() - (int64_t)close) / 1e6);
+	ASSERT_GT(close, t) {
+		TH_LOG("the host delayed this process past the round's close: nothing tested");
+	}
+	/* The extended round (2d), and room. */
+	st_msleep(3 * D_MS);
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ASSERT_EQ(0, st_vc_stats(&self->vc, ACCUSER, &s1));
+	st_msleep(4 * H_MS);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, ACCUSER, &s2));
+	TH_LOG("node 3: probe requests sent +%" PRIu64 ", answers received +%" PRIu64 ", stall waits +%" PRIu64 ", suspicions +%" PRIu64,
+	       s1.probe_req_sent - s0.probe_req_sent,
+	       s1.probe_ack_recv - s0.probe_ack_recv,
+	       s1.stall_waits - s0.stall_waits,
+	       s1.suspicions - s0.suspicions);
+	EXPECT_EQ(0u, self->vc.nevents) {
+		const struct st_vc_event *e = &self->vc.events[0];
+
+		TH_LOG("node %u published node %u dead (cause %s, observer %u)",
+		       e->at, e->f.node_id, ftnl_event_cause_name(e->f.cause),
+		       e->f.observer_id);
+		ST_VC_LOG_STALL(&self->vc);
+	}
+	EXPECT_LT(s0.stall_waits, s1.stall_waits);
+	EXPECT_EQ(s0.suspicions, s1.suspicions);
+	EXPECT_LT(s1.hb_sent, s2.hb_sent) {
+		TH_LOG("node 3 no longer heartbeats: it resigned");
+	}
 	for (id = 1; id <= N; id++)
 		live[id] = true;
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {

@@ -1401,6 +1401,48 @@ static u64 ftnl_ring_probe_widen(struct ftnl_ring_core *core, u64 now,
 }
 
 /*
+ * The local health rule, for this node's judgement of itself: a round
+ * that closes short of answers says this node cannot hear (or is on a
+ * minority side) only if it ran all along. If one of its own timers ran
+ * more than h late since the round opened - this expiry more than h after
+ * the close, or one reported by ftnl_ring_det_self_late() - the answers
+ * may wait unread behind its own stall (selftests/bcast_notify on a host
+ * running two emulated guests: the nodes of one guest resigned together
+ * when their timers ran again up to 470 ms late, after closes they had
+ * slept through). Only the self-judgement waits: an accusation still needs
+ * answers received after the silence (ftnl_ring_probe_verify()).
+ */
+static bool ftnl_ring_probe_self_late(const struct ftnl_ring_core *core,
+				      u64 now)
+{
+	const struct ftnl_ring_detector *det = &core->det;
+	u64 opened = core->probe.close - 2 * det->timeout_ns;
+
+	return now > core->probe.close + det->period_ns ||
+	       (det->late_at && det->late_at >= opened);
+}
+
+/*
+ * The round of a node that was late is open 2d more from now: the suspect
+ * and the silent helpers asked again at once, then every
+ * FTNL_RING_PROBE_RETRY. Each extension needs a new lateness, so a node
+ * that runs on time again resigns at the next close; counted with the
+ * rule's other waits. Return: when to come back.
+ */
+static u64 ftnl_ring_probe_extend(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+	u64 again;
+
+	core->det.stall_waits++;
+	p->close = now + 2 * core->det.timeout_ns;
+	p->retry_at = now;
+	again = ftnl_ring_probe_retry(core, now, out);
+	return again < p->close ? again : p->close;
+}
+
+/*
  * The deadline passed: what the probe says. FTNL_RING_SUSPECT when enough
  * helpers hear this node (ftnl_ring_probe_enough()) and none relayed an
  * answer of the suspect (or nobody is left to ask, without the
@@ -1446,6 +1488,11 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 			again = ftnl_ring_probe_verify(core, now, out);
 		det->stall_grace = true;
 		ftnl_ring_det_rearm(det, again);
+		return FTNL_RING_WAIT;
+	} else if (now >= p->close &&
+		   ftnl_ring_probe_self_late(core, now)) {
+		det->stall_grace = true;
+		ftnl_ring_det_rearm(det, ftnl_ring_probe_extend(core, now, out));
 		return FTNL_RING_WAIT;
 	} else if (now >= p->close &&
 		   !ftnl_ring_probe_round(core, ftnl_ring_confirming(core) ?

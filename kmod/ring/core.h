@@ -244,7 +244,8 @@ struct ftnl_ring_sink {
  *	emitter moves the deadline): the local health rule
  * @late_at: when one of this node's own timers last ran more than h late
  *	(ftnl_ring_det_self_late()), 0 if never
- * @stall_waits: judgements of the emitter the local health rule put off
+ * @stall_waits: judgements of the emitter, or of itself at a probe round's
+ *	close, the local health rule put off
  * @switched_at: when this node last took a new emitter (task T3, a death
  *	learned, a readmission), 0 if it kept its first
  * @switch_grace: the new emitter's 2d was counted again from when this

@@ -1204,6 +1204,27 @@ static enum ftnl_ring_expiry confirm_again(struct node *x, u64 at, u32 mask)
 	return ftnl_ring_core_expire(&x->core, at + 2, &x->out);
 }
 
+/*
+ * Run @x's timer, each time where it asks, until it stops waiting: it must
+ * resign. Return: when it did (0 if it never stopped waiting).
+ */
+static u64 run_until_resigned(struct node *x)
+{
+	u32 i;
+
+	for (i = 0; i < 100; i++) {
+		u64 at = timer(x);
+		enum ftnl_ring_expiry what;
+
+		what = ftnl_ring_core_expire(&x->core, at, &x->out);
+		if (what == FTNL_RING_WAIT)
+			continue;
+		TAP_CHECK_INT(what, FTNL_RING_RESIGNED);
+		return at;
+	}
+	return 0;
+}
+
 static void test_probe_observer(const void *arg)
 {
 	struct node x;
@@ -1270,17 +1291,7 @@ static void test_probe_observer(const void *arg)
 	probe_ack(&x, 5, 2, false, 1, 1031);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
 		      FTNL_RING_WAIT);
-	for (i = 0; i < 100; i++) {
-		u64 at = timer(&x);
-		enum ftnl_ring_expiry what;
-
-		what = ftnl_ring_core_expire(&x.core, at, &x.out);
-		if (what == FTNL_RING_WAIT)
-			continue;
-		TAP_CHECK_INT(what, FTNL_RING_RESIGNED);
-		TAP_CHECK_UINT(at, 1000 + D + D / 4 + 2 * D);
-		break;
-	}
+	TAP_CHECK_UINT(run_until_resigned(&x), 1000 + D + D / 4 + 2 * D);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
 	TAP_CHECK_INT(x.core.expel_reason, FTNL_EXPEL_DEAF);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
@@ -1436,6 +1447,78 @@ static void check_next_window(struct node *x, u64 alive_at)
 	TAP_CHECK_INT(confirm_again(x, deadline + H, 1 << 4),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x->rec.nfailed, 1);
+}
+
+/*
+ * Node 3 of 8 probes its silent emitter, nobody answers, and its second
+ * round (helper 7) closes at 1000 + D / 2 + 4D. Return: that close.
+ */
+static u64 unanswered_rounds(struct node *x)
+{
+	u64 at;
+
+	probing_node(x, false);
+	ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out);
+	for (at = 1000 + D; at < 1000 + D / 2 + 2 * D; at += D / 4)
+		ftnl_ring_core_expire(&x->core, at, &x->out);
+	clear(x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2 + 2 * D,
+					    &x->out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x->rec.nprobes, 1);
+	TAP_CHECK_INT(x->rec.probe_to[0], 7);
+	clear(x);
+	return 1000 + D / 2 + 4 * D;
+}
+
+/*
+ * The local health rule for the self-judgement: a round that closes with
+ * no answer makes a node that was late during it ask again for 2d, not
+ * resign (the answers may wait unread behind its stall); once it runs on
+ * time through a whole extension, it resigns.
+ */
+static void test_probe_self_late(const void *arg)
+{
+	struct node x;
+	u64 close;
+	u32 i;
+
+	(void)arg;
+	/* A timer of its own ran more than h late during the last round. */
+	close = unanswered_rounds(&x);
+	ftnl_ring_core_self_late(&x.core, H + 1, close - D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	/* The suspect and the four silent helpers, asked again at once. */
+	TAP_CHECK_INT(x.rec.nprobes, 5);
+	TAP_CHECK_INT(x.rec.probe_to[0], 2);
+	for (i = 1; i < 5; i++) {
+		TAP_CHECK_INT(x.rec.probe_to[i], 3 + i);
+		TAP_CHECK_UINT(x.rec.probe[i].id, x.core.probe.id);
+	}
+	TAP_CHECK_UINT(timer(&x), close + D / 4);
+	/* On time since: it resigns when the extension closes, 2d later. */
+	TAP_CHECK_UINT(run_until_resigned(&x), close + 2 * D);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+
+	/* The expiry at the close itself runs more than h late: the same. */
+	close = unanswered_rounds(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close + H + 1, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	/* An answer read during the extension: heard, not deaf. */
+	probe_ack(&x, 5, 2, false, x.core.probe.id, close + H + 2);
+	TAP_CHECK(x.core.probe.heard_helper);
+
+	/* Late before the round opened: no excuse, it resigns at the close. */
+	close = unanswered_rounds(&x);
+	ftnl_ring_core_self_late(&x.core, H + 1, close - 2 * D - 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
 }
 
 /*
@@ -3024,6 +3107,8 @@ int main(void)
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_probe_self_late, NULL,
+		"local health: a node late during its probe round asks again instead of resigning");
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_probe_alone_retries, NULL,

@@ -728,9 +728,11 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_EXPELLED_SENT: EXPELLED datagrams sent to nodes this node
  *	holds dead that were still talking (at most one per node per h)
  * @FTNL_A_STATS_EXPELLED_RECV: EXPELLED datagrams received
- * @FTNL_A_STATS_STALL_WAITS: accusations of the emitter put off by the
- *	local health rule: this node's own timers ran more than h late while
- *	it waited for the emitter, so it waited h more before judging
+ * @FTNL_A_STATS_STALL_WAITS: judgements put off by the local health rule:
+ *	this node's own timers ran more than h late while it waited for the
+ *	emitter, so it waited h more before judging it (2d more for a new
+ *	emitter), or while its probe round was open, so the round was
+ *	extended by 2d instead of this node resigning
  *	(Documentation/ring.rst, "Local health")
  * @FTNL_A_STATS_PROBE_REQ_SENT: PROBE_REQ datagrams sent (as the observer
  *	asking helpers, or as a helper forwarding to the suspect)

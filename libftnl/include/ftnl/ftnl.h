@@ -600,8 +600,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @expelled_sent: EXPELLED datagrams this node sent to nodes it holds dead
  *	that still talked to it
  * @expelled_recv: EXPELLED datagrams this node received
- * @stall_waits: accusations of its emitter this node put off by h because
- *	its own timers ran more than h late while it waited (local health)
+ * @stall_waits: judgements this node put off because its own timers ran
+ *	more than h late meanwhile (local health): an accusation of its
+ *	emitter (by h), or its own resignation at a probe round's close (the
+ *	round extended by 2d)
  * @probe_req_sent: PROBE_REQ sent: this node asking helpers to reach its
  *	silent emitter, or forwarding another observer's request
  * @probe_req_recv: PROBE_REQ accepted
