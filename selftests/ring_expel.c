@@ -53,6 +53,16 @@
  *     booting minutes apart). The first member that hears it takes its
  *     incarnation for the dead one and tells it; it comes back and
  *     becomes a member, with the same checks.
+ *
+ * And one that must not be expelled at all:
+ *
+ *   - minority_first_waits: nodes 1 and 2 are configured, then nothing
+ *     for longer than the boot grace and a probe's rounds (the quorum
+ *     rule is on, the default from 3 nodes). A node still waiting for its
+ *     first emitter hears its helpers, but no majority: the cluster is
+ *     still forming, and it waits for it rather than resigning as on a
+ *     minority side. Then nodes 3 to 5 are configured: the ring settles
+ *     with every node a member, no event anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -537,6 +547,47 @@ TEST_F_TIMEOUT(expel, late_configured_node_joins, 150)
 	EXPECT_EQ((uint32_t)FTNL_EXPEL_TOLD, vc->node[N].expel.reason);
 	check_comeback(_metadata, vc, N, vc->node[N].expel.incarnation,
 		       vc->node[N].expel.time_mono_ns);
+}
+
+/* A minority configured first waits for the majority (boot grace). */
+TEST_F_TIMEOUT(expel, minority_first_waits, 150)
+{
+	struct st_vc *vc = &self->vc;
+	char why[256] = "";
+	uint64_t first;
+	uint32_t id;
+
+	for (id = 1; id <= 2; id++)
+		ASSERT_EQ(0, st_vc_configure(vc, id));
+	first = st_mono_ns();
+	/* The grace, the probe d/2 before its end, a round of 2d: closed. */
+	while (st_mono_ns() < first + BOOT_GRACE_NS + 3 * D_NS + 2 * MARGIN_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 100));
+	for (id = 1; id <= 2; id++) {
+		EXPECT_EQ(0u, vc->node[id].expelled) {
+			TH_LOG("node %u expelled with 2 of %u configured: reason %s",
+			       id, N,
+			       ftnl_expel_reason_name(vc->node[id].expel.reason));
+		}
+	}
+	ASSERT_EQ(0u, vc->node[1].expelled + vc->node[2].expelled);
+	ASSERT_EQ(0u, vc->nevents);
+	for (id = 3; id <= N; id++)
+		ASSERT_EQ(0, st_vc_configure(vc, id));
+	ASSERT_EQ(0, st_vc_wait_settled(vc, 20000, why, sizeof(why))) {
+		TH_LOG("the cluster did not settle: %s", why);
+	}
+	/* Nothing happens after either: nobody accused, nobody resigned. */
+	first = st_mono_ns();
+	while (st_mono_ns() < first + 3 * D_NS)
+		ASSERT_LE(0, st_vc_poll_events(vc, 100));
+	for (id = 1; id <= N; id++) {
+		EXPECT_EQ(0u, vc->node[id].expelled) {
+			TH_LOG("node %u expelled: %s", id,
+			       ftnl_expel_reason_name(vc->node[id].expel.reason));
+		}
+	}
+	EXPECT_EQ(0u, vc->nevents);
 }
 
 TEST_HARNESS_MAIN

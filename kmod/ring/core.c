@@ -258,6 +258,7 @@ void ftnl_ring_det_start(struct ftnl_ring_detector *det, u64 now,
 	if (!det->observing)
 		return;
 	det->susp_deadline = now + det->timeout_ns + det->boot_grace_ns;
+	det->booting = true;
 	ftnl_ring_det_arm(det);
 	ftnl_ring_send(det, out, det->emitter, FTNL_MSG_NEW_OBSERVER);
 }
@@ -326,6 +327,7 @@ bool ftnl_ring_det_heartbeat(struct ftnl_ring_detector *det, u32 from,
 		return false;
 	ftnl_ring_det_alive(det, now, ftnl_ring_det_hb_timeout(det, now));
 	det->heard_emitter = true;
+	det->booting = false;
 	det->last_hb = now;
 	return true;
 }
@@ -341,6 +343,7 @@ bool ftnl_ring_det_heartbeat(struct ftnl_ring_detector *det, u32 from,
  */
 static void ftnl_ring_det_refuted(struct ftnl_ring_detector *det, u64 now)
 {
+	det->booting = false;
 	ftnl_ring_det_alive(det, now, det->timeout_ns);
 }
 
@@ -469,6 +472,7 @@ static void ftnl_ring_det_reconnect(struct ftnl_ring_detector *det,
 {
 	det->emitter = ftnl_ring_find_emitter(dead, det->n, det->self, from);
 	det->heard_emitter = false;
+	det->booting = false;
 	det->emitter_knows = false;
 	det->stall_grace = false;
 	det->switched_at = now;
@@ -535,6 +539,7 @@ void ftnl_ring_det_readmitted(struct ftnl_ring_detector *det,
 		return;
 	det->emitter = emitter;
 	det->heard_emitter = false;
+	det->booting = false;
 	det->emitter_knows = false;
 	det->switched_at = now;
 	det->switch_grace = false;
@@ -1443,6 +1448,42 @@ static u64 ftnl_ring_probe_extend(struct ftnl_ring_core *core, u64 now,
 }
 
 /*
+ * The cluster may still be forming around a node that waits for its
+ * first emitter under the boot grace: members are configured one after
+ * another, and those not configured yet answer nobody. Its last round
+ * closing with helpers heard but short of a majority then says that the
+ * majority is not up yet, not that this node is on a minority side, so it
+ * waits for the majority instead of resigning (selftests/bcast_notify on a
+ * loaded host: 32 nodes configured over 100 s; the first resigned when
+ * its grace ended with 10 up, then its observer, and so on down the
+ * ring, each short of a majority). It still accuses only with one. A node
+ * that no helper answers resigns as before: alone, it cannot tell its own
+ * deafness from nobody else being up.
+ */
+static bool ftnl_ring_probe_forming(const struct ftnl_ring_core *core)
+{
+	return core->det.booting && core->probe.heard_helper &&
+	       ftnl_ring_confirming(core);
+}
+
+/*
+ * While the cluster forms, the silent helpers and the suspect are asked
+ * again once per round of 2d, not every FTNL_RING_PROBE_RETRY: a node may
+ * wait so for minutes, at up to n requests a round. Return: the close.
+ */
+static u64 ftnl_ring_probe_await(struct ftnl_ring_core *core, u64 now,
+				 const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+
+	p->close = now + 2 * core->det.timeout_ns;
+	p->retry_at = now;
+	ftnl_ring_probe_retry(core, now, out);
+	p->retry_at = p->close;
+	return p->close;
+}
+
+/*
  * The deadline passed: what the probe says. FTNL_RING_SUSPECT when enough
  * helpers hear this node (ftnl_ring_probe_enough()) and none relayed an
  * answer of the suspect (or nobody is left to ask, without the
@@ -1497,6 +1538,12 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 	} else if (now >= p->close &&
 		   !ftnl_ring_probe_round(core, ftnl_ring_confirming(core) ?
 					  det->n : 2 * p->round_size, now, out)) {
+		if (ftnl_ring_probe_forming(core)) {
+			det->stall_grace = true;
+			ftnl_ring_det_rearm(det,
+					    ftnl_ring_probe_await(core, now, out));
+			return FTNL_RING_WAIT;
+		}
 		ftnl_ring_core_resign(core, p->heard_helper ?
 				      FTNL_RING_UNCONFIRMED : FTNL_RING_UNHEARD,
 				      out);
@@ -1988,6 +2035,7 @@ bool ftnl_ring_core_welcome(struct ftnl_ring_core *core, u64 incarnation,
 	 * may have died unnoticed while this node was away (it was the one
 	 * that observed it).
 	 */
+	det->booting = false;
 	if (det->observing && !det->heard_emitter &&
 	    det->susp_deadline > now + 2 * det->timeout_ns) {
 		det->susp_deadline = now + 2 * det->timeout_ns;
@@ -2531,6 +2579,7 @@ static void ftnl_ring_det_new_life(struct ftnl_ring_detector *det)
 	det->observer = ftnl_ring_succ(det->self, det->n);
 	det->observing = det->emitter != det->self;
 	det->heard_emitter = false;
+	det->booting = false;
 	det->emitter_knows = false;
 	det->observer_claimed = false;
 	det->stall_grace = false;

@@ -235,6 +235,9 @@ struct ftnl_ring_sink {
  * @observer: the node this node heartbeats ("observer")
  * @observing: @emitter is another node (false when every other is in D)
  * @heard_emitter: a heartbeat from the current @emitter arrived
+ * @booting: this node still waits for its first emitter under the boot
+ *	grace: it never heard it, took no other, and no member welcomed it
+ *	(the cluster may still be forming around it: ftnl_ring_probe_judge())
  * @emitter_knows: a NEW_OBSERVER left after @emitter was heard: it knows
  *	this node's incarnation even when it started after the first ones
  * @observer_claimed: @observer asked for this node's heartbeats (T4), as
@@ -275,6 +278,7 @@ struct ftnl_ring_detector {
 	u32 observer;
 	bool observing;
 	bool heard_emitter;
+	bool booting;
 	bool emitter_knows;
 	bool observer_claimed;
 	bool stall_grace;

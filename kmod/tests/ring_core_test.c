@@ -1522,6 +1522,100 @@ static void test_probe_self_late(const void *arg)
 }
 
 /*
+ * Node 3 of 8 with the quorum rule, started at 1000 and booting: its
+ * emitter 2 never heard, the boot grace shortened to 10d. Its probe
+ * starts d/2 before the deadline; the helpers in @mask answer at once.
+ * Return: the close of its last round (every live member asked).
+ */
+static u64 booting_rounds(struct node *x, u32 mask)
+{
+	u64 start = 1000 + D + 10 * D - D / 2, at;
+	u32 pos;
+
+	node_init(x, 8, 3);
+	ftnl_ring_core_set_rules(&x->core, true, true);
+	x->core.det.boot_grace_ns = 10 * D;
+	ftnl_ring_core_start(&x->core, 1000, &x->out);
+	TAP_CHECK(x->core.det.booting);
+	TAP_CHECK_UINT(timer(x), start);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, start, &x->out),
+		      FTNL_RING_WAIT);
+	for (pos = 0; pos < 8; pos++)
+		if (mask >> pos & 1)
+			probe_ack(x, pos, 2, false, x->core.probe.id,
+				  start + 1);
+	for (at = timer(x); at < start + 2 * D; at = timer(x))
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
+			      FTNL_RING_WAIT);
+	clear(x);
+	return start + 2 * D;
+}
+
+/*
+ * The cluster still forming (members configured one after another, those
+ * not up yet answer nobody): a node waiting for its first emitter whose
+ * last round closes with helpers heard but short of a majority waits for
+ * the majority instead of resigning, asking the silent ones again once a
+ * round, and accuses once a majority confirms (selftests/bcast_notify on
+ * a loaded host: the first node resigned 30 s after it started with 10 of
+ * 32 up, then its observer, and so on down the ring). Heard by nobody,
+ * or once it heard its emitter, it resigns as before.
+ */
+static void test_probe_forming(const void *arg)
+{
+	struct node x;
+	u64 close;
+	u32 i;
+
+	(void)arg;
+	/* Helpers 4 and 5 are up: 3 of 8. */
+	close = booting_rounds(&x, 1 << 4 | 1 << 5);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK(x.core.running);
+	/* The suspect and the four silent helpers, asked again once. */
+	TAP_CHECK_INT(x.rec.nprobes, 5);
+	TAP_CHECK_INT(x.rec.probe_to[0], 2);
+	for (i = 1; i < 5; i++)
+		TAP_CHECK_INT(x.rec.probe_to[i], i < 3 ? i - 1 : i + 3);
+	/* Not every d/4 meanwhile: at the next close, and again. */
+	TAP_CHECK_UINT(timer(&x), close + 2 * D);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close + 2 * D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 5);
+	close += 2 * D;
+	/* Helpers 6 and 7 come up and answer: 5 of 8, it accuses 2. */
+	probe_ack(&x, 6, 2, false, x.core.probe.id, close + 10);
+	probe_ack(&x, 7, 2, false, x.core.probe.id, close + 10);
+	TAP_CHECK_INT(confirm_again(&x, close + 20,
+				    1 << 4 | 1 << 5 | 1 << 6 | 1 << 7),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_INT(x.rec.failed[0], 2);
+	TAP_CHECK(!x.core.det.booting);
+
+	/* Its emitter comes up while it waits: heard, no accusation. */
+	close = booting_rounds(&x, 1 << 4 | 1 << 5);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK(heartbeat(&x, 2, close + 10));
+	TAP_CHECK(!x.core.det.booting);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, timer(&x), &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+
+	/* No helper answered: deaf or alone, it resigns as before. */
+	close = booting_rounds(&x, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+}
+
+/*
  * The helpers' cap (max(k, n/2) = 4 of 8) counts helpers that can still
  * answer: the first round's three, put in D while the round ran (a storm's
  * accusations), leave the next round room for three live members, not
@@ -3109,6 +3203,8 @@ int main(void)
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
 	tap_add(test_probe_self_late, NULL,
 		"local health: a node late during its probe round asks again instead of resigning");
+	tap_add(test_probe_forming, NULL,
+		"a node still waiting for its first emitter when its last round closes short of a majority waits for the majority, asking once a round, and accuses with it; heard by none, it resigns");
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_probe_alone_retries, NULL,

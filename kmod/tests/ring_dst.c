@@ -123,6 +123,14 @@
  * quorum rule (the nodes put out come on top of the crashes); what
  * faults checks but Lemma 2 and Theorem 1.
  *
+ * Mode forming: the quorum rule, no failures; 2 to (n - 1) / 2 nodes are
+ * configured first and hear each other, never a majority, and the rest
+ * together 2d to 12d after the boot grace (FORM_GRACE_NS) ended - from
+ * before the first ones' probe rounds close to well after. Checked: nobody
+ * resigns (a first node whose emitter is not up waits for the majority,
+ * ftnl_ring_probe_forming()), nobody is put in D, and at the end every
+ * node is a member of a closed ring.
+ *
  * Mode rolling: a new configuration rolled out node by node with crashes
  * (a new key, h and d, a node added or removed; see its section below):
  * no running node is ever put in D, and at the end every node runs the
@@ -182,6 +190,9 @@ enum mode {
 	MODE_STORM,	/* crashes, leaves; the whole cluster stalls past
 			 * d - h at once, delays near the bound
 			 */
+	MODE_FORMING,	/* a minority configured first, the rest after the
+			 * boot grace: the quorum rule while forming
+			 */
 };
 
 /*
@@ -192,7 +203,15 @@ enum mode {
 #define LOSS_PCT	5
 
 /* Mode rolling runs its own simulation (test_rolling()), not a mode. */
-#define MODE_ROLLING	(MODE_STORM + 1)
+#define MODE_ROLLING	(MODE_FORMING + 1)
+
+/*
+ * MODE_FORMING: the boot grace of every node (a tenth of the module's
+ * 30 s, at this d), and when the majority starts after it.
+ */
+#define FORM_GRACE_NS	(10 * D_NS)
+#define FORM_LATE_MIN	(FORM_GRACE_NS + 2 * D_NS)
+#define FORM_LATE_MAX	(FORM_GRACE_NS + 12 * D_NS)
 
 /*
  * MODE_ADAPTIVE: d_max is D_NS, which covers every delay of the model
@@ -321,6 +340,9 @@ struct dst {
 	u32 storm_victim[MAX_N];
 	u64 storm_fs;		/* false suspicions a storm excused */
 	u64 storm_resigned;	/* observers whose probe a storm ate */
+	/* MODE_FORMING: the nodes started first, and when the rest start */
+	u64 form_early;
+	u64 form_late_at;
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -1721,7 +1743,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	s->stalls = mode != MODE_SPLIT && mode != MODE_FREEZE &&
 		    mode != MODE_ADAPTIVE && mode != MODE_COMEBACK &&
 		    mode != MODE_COLD && mode != MODE_LOSSY &&
-		    mode != MODE_STORM && rnd(s) % 3 == 0;
+		    mode != MODE_STORM && mode != MODE_FORMING &&
+		    rnd(s) % 3 == 0;
 	s->quorum = s->n >= 3 && (mode == MODE_SPLIT || rnd(s) % 2);
 	/* Rejoin with the quorum rule is not modelled here yet. */
 	if (mode == MODE_REJOIN || mode == MODE_COMEBACK || mode == MODE_COLD)
@@ -1733,11 +1756,30 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 */
 	if (mode == MODE_STORM)
 		s->quorum = false;
-	if (mode == MODE_COLD && s->n < 5)
+	if ((mode == MODE_COLD || mode == MODE_FORMING) && s->n < 5)
 		s->n = 5;
 	s->split_mask = split_mask;
-	f = mode == MODE_SPLIT || mode == MODE_COLD ? 0 :
-	    (u32)rnd_in(s, 0, max_failures(s));
+	f = mode == MODE_SPLIT || mode == MODE_COLD || mode == MODE_FORMING ?
+	    0 : (u32)rnd_in(s, 0, max_failures(s));
+	/*
+	 * MODE_FORMING: 2 to (n - 1) / 2 nodes start first - they hear each
+	 * other, never a majority - and the rest together (a rack powered
+	 * on), from before the first ones' probe rounds close to well after.
+	 */
+	if (mode == MODE_FORMING) {
+		u32 early = (u32)rnd_in(s, 2, (s->n - 1) / 2);
+
+		s->quorum = true;
+		s->form_late_at = rnd_in(s, FORM_LATE_MIN, FORM_LATE_MAX);
+		s->form_early = 0;
+		while (early) {
+			i = (u32)rnd_in(s, 0, s->n - 1);
+			if (s->form_early >> i & 1)
+				continue;
+			s->form_early |= 1ULL << i;
+			early--;
+		}
+	}
 
 	for (i = 0; i < s->n; i++) {
 		struct node *x = &s->node[i];
@@ -1751,6 +1793,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			ftnl_ring_det_set_adaptive(&x->core.det, ADAPT_MIN_NS,
 						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
+		if (mode == MODE_FORMING) {
+			x->core.det.boot_grace_ns = FORM_GRACE_NS;
+			push_at(s, s->form_early >> i & 1 ?
+				rnd_in(s, 0, 100 * MS) :
+				s->form_late_at + rnd_in(s, 0, MS),
+				EV_START, i);
+			continue;
+		}
 		/* Nodes are configured one after another. */
 		push_at(s, rnd_in(s, 0, 100 * MS), EV_START, i);
 	}
@@ -2308,6 +2358,7 @@ static const char *const mode_name[] = {
 	[MODE_COLD] = "cold",
 	[MODE_LOSSY] = "lossy",
 	[MODE_STORM] = "storm",
+	[MODE_FORMING] = "forming",
 };
 
 /*
@@ -3251,7 +3302,7 @@ static void test_rolling(const void *arg)
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
  *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|
- *            storm SCHEDULES SEED           one kind
+ *            storm|forming SCHEDULES SEED   one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  *   ring-dst rolling SCHEDULES SEED         rolling updates
  */
@@ -3262,13 +3313,13 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_STORM; m++)
+		for (m = 0; m <= MODE_FORMING; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (!strcmp(argv[1], "rolling"))
 			mode = MODE_ROLLING;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|rolling SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|forming|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -3339,6 +3390,10 @@ int main(int argc, char **argv)
 	if (all || mode == MODE_STORM)
 		tap_add(test_schedules, (void *)(long)MODE_STORM,
 			"ring DST, the whole cluster stalled past d - h, delays near the bound: %llu schedules from seed %llu: at most one live node accused per observer and storm, right after it, never its new emitter; every failure known, ring reconnected",
+			nschedules, first_seed);
+	if (all || mode == MODE_FORMING)
+		tap_add(test_schedules, (void *)(long)MODE_FORMING,
+			"ring DST, a minority configured first, the rest after the boot grace (quorum rule): %llu schedules from seed %llu: nobody resigns, nobody in D, the ring closed around all",
 			nschedules, first_seed);
 	if (all || mode == MODE_ROLLING)
 		tap_add(test_rolling, NULL,
