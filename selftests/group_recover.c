@@ -197,10 +197,11 @@ TEST_F(group, overrun_recovered_from_history)
 
 	dead = dispatch(self->epfd, &self->deaths, SIZE - 1, 10000);
 	EXPECT_EQ((unsigned int)SIZE - 1, dead);
-	for (r = 1; r < SIZE; r++)
+	for (r = 1; r < SIZE; r++) {
 		EXPECT_LE(1u, self->deaths.reports[r]) {
 			TH_LOG("rank %u not reported", r);
 		}
+	}
 	EXPECT_EQ(0u, self->deaths.reports[0]);
 	EXPECT_EQ(0u, grp_detector_events_unrecoverable(self->det));
 }
@@ -221,16 +222,18 @@ TEST_F(group, gap_recovered_from_history)
 	kill_rank(self->ranks, 11);
 	dead = dispatch(self->epfd, &self->deaths, 11, 10000);
 	EXPECT_EQ(11u, dead);
-	for (r = 1; r <= 11; r++)
+	for (r = 1; r <= 11; r++) {
 		EXPECT_LE(1u, self->deaths.reports[r]) {
 			TH_LOG("rank %u not reported", r);
 		}
+	}
 	/* The live ones are not. */
 	dispatch(self->epfd, &self->deaths, SIZE, 300);
-	for (r = 12; r < SIZE; r++)
+	for (r = 12; r < SIZE; r++) {
 		EXPECT_EQ(0u, self->deaths.reports[r]) {
 			TH_LOG("live rank %u reported dead", r);
 		}
+	}
 	EXPECT_EQ(0u, self->deaths.reports[0]);
 	EXPECT_EQ(0u, grp_detector_events_unrecoverable(self->det));
 }
