@@ -1476,11 +1476,32 @@ static u64 ftnl_ring_probe_await(struct ftnl_ring_core *core, u64 now,
 {
 	struct ftnl_ring_prober *p = &core->probe;
 
+	p->awaited = true;
 	p->close = now + 2 * core->det.timeout_ns;
 	p->retry_at = now;
 	ftnl_ring_probe_retry(core, now, out);
 	p->retry_at = p->close;
 	return p->close;
+}
+
+/*
+ * The majority came up while this node waited for it: the cluster has
+ * formed, and the emitter may have come up with it, its first datagrams
+ * (its answers too) held until its life is proven (HELLO) - ring-dst
+ * forming 1 2519: the emitter started 2 ms before the majority answered,
+ * and was accused 5 ms after it started. So it gets what a new emitter
+ * gets, 2d from now (Algorithm 1, line 19), and is judged again by the
+ * rules of a formed cluster.
+ */
+static void ftnl_ring_probe_formed(struct ftnl_ring_core *core, u64 now)
+{
+	struct ftnl_ring_detector *det = &core->det;
+
+	core->probe.active = false;
+	det->booting = false;
+	det->stall_grace = false;
+	det->susp_deadline = now + 2 * det->timeout_ns;
+	ftnl_ring_det_rearm(det, ftnl_ring_det_wake(det));
 }
 
 /*
@@ -1522,6 +1543,10 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 	} else if (p->decide_at && ftnl_ring_probe_enough(core)) {
 		u64 again = p->decide_at;
 
+		if (p->awaited) {
+			ftnl_ring_probe_formed(core, now);
+			return FTNL_RING_WAIT;
+		}
 		/* Heard after the silence ended: it heard all of it. */
 		if (now >= p->decide_at && p->verify_from)
 			return FTNL_RING_SUSPECT;

@@ -472,12 +472,15 @@ enum ftnl_ring_resign {
  *	was; only answers received since count (ftnl_ring_probe_verify())
  * @widened: the verification, short at its first retry, ran the next
  *	round at once (ftnl_ring_probe_widen())
+ * @awaited: this node waited for a majority to come up (the cluster was
+ *	forming: ftnl_ring_probe_await())
  */
 struct ftnl_ring_prober {
 	bool active;
 	bool heard_helper;
 	bool heard_alive;
 	bool widened;
+	bool awaited;
 	u32 id;
 	u32 cid;
 	u32 target;

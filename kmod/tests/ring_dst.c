@@ -126,10 +126,12 @@
  * Mode forming: the quorum rule, no failures; 2 to (n - 1) / 2 nodes are
  * configured first and hear each other, never a majority, and the rest
  * together 2d to 12d after the boot grace (FORM_GRACE_NS) ended - from
- * before the first ones' probe rounds close to well after. Checked: nobody
- * resigns (a first node whose emitter is not up waits for the majority,
- * ftnl_ring_probe_forming()), nobody is put in D, and at the end every
- * node is a member of a closed ring.
+ * before the first ones' probe rounds close to well after; in half the
+ * schedules one of the rest is never configured. Checked: nobody resigns
+ * (a first node whose emitter is not up waits for the majority,
+ * ftnl_ring_probe_forming()), nobody that runs is put in D, the node never
+ * configured is, everywhere, and at the end the ring is closed around the
+ * others.
  *
  * Mode rolling: a new configuration rolled out node by node with crashes
  * (a new key, h and d, a node added or removed; see its section below):
@@ -343,6 +345,7 @@ struct dst {
 	/* MODE_FORMING: the nodes started first, and when the rest start */
 	u64 form_early;
 	u64 form_late_at;
+	u32 form_absent;	/* never configured (MAX_N: none) */
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -1779,6 +1782,18 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			s->form_early |= 1ULL << i;
 			early--;
 		}
+		/*
+		 * In half the schedules one of the rest is never configured
+		 * (a node that did not boot): a crash at 0, which the
+		 * majority must find once it is up.
+		 */
+		s->form_absent = MAX_N;
+		if (rnd(s) % 2) {
+			do {
+				i = (u32)rnd_in(s, 0, s->n - 1);
+			} while (s->form_early >> i & 1);
+			s->form_absent = i;
+		}
 	}
 
 	for (i = 0; i < s->n; i++) {
@@ -1793,6 +1808,15 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			ftnl_ring_det_set_adaptive(&x->core.det, ADAPT_MIN_NS,
 						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
+		if (mode == MODE_FORMING && i == s->form_absent) {
+			x->core.det.boot_grace_ns = FORM_GRACE_NS;
+			push(s, (struct ev){
+				.time = 0,
+				.type = EV_FAIL,
+				.node = i,
+			});
+			continue;
+		}
 		if (mode == MODE_FORMING) {
 			x->core.det.boot_grace_ns = FORM_GRACE_NS;
 			push_at(s, s->form_early >> i & 1 ?
@@ -3393,7 +3417,7 @@ int main(int argc, char **argv)
 			nschedules, first_seed);
 	if (all || mode == MODE_FORMING)
 		tap_add(test_schedules, (void *)(long)MODE_FORMING,
-			"ring DST, a minority configured first, the rest after the boot grace (quorum rule): %llu schedules from seed %llu: nobody resigns, nobody in D, the ring closed around all",
+			"ring DST, a minority configured first, the rest after the boot grace (quorum rule): %llu schedules from seed %llu: nobody resigns, no running node in D, a node never configured found, the ring closed",
 			nschedules, first_seed);
 	if (all || mode == MODE_ROLLING)
 		tap_add(test_rolling, NULL,
