@@ -1488,10 +1488,10 @@ static u64 ftnl_ring_probe_await(struct ftnl_ring_core *core, u64 now,
  * The majority came up while this node waited for it: the cluster has
  * formed, and the emitter may have come up with it, its first datagrams
  * (its answers too) held until its life is proven (HELLO) - ring-dst
- * forming 1 2519: the emitter started 2 ms before the majority answered,
- * and was accused 5 ms after it started. So it gets what a new emitter
- * gets, 2d from now (Algorithm 1, line 19), and is judged again by the
- * rules of a formed cluster.
+ * forming 1 5160: the emitter started with the majority, and was accused
+ * 11 ms after it started. So it gets what a new emitter gets, 2d from
+ * now (Algorithm 1, line 19), and is judged again by the rules of a
+ * formed cluster.
  */
 static void ftnl_ring_probe_formed(struct ftnl_ring_core *core, u64 now)
 {
