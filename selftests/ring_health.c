@@ -282,7 +282,12 @@ TEST_F_TIMEOUT(health, starved_through_round_close, 120)
 		st_msleep((unsigned int)((close - ROUND_STALL_AT_MS * ms - t) / ms));
 	t = st_mono_ns();
 	ASSERT_EQ(0, stall(&self->vc, self->param, ACCUSER, ROUND_STALL_MS));
-	/* Back after the stall, when it would have resigned, within the 2d more. */
+	/*
+	 * Back after the stall, when it would have resigned, within the 2d
+	 * more. Not before: a heartbeat of its emitter waiting unread when
+	 * it resumes moves its deadline, and no round closes unanswered.
+	 */
+	st_msleep(ROUND_STALL_MS + 10 * SCALE);
 	ASSERT_EQ(0, st_vc_sh(&self->vc, ACCUSER, "nft delete table inet ftnl_health"));
 	TH_LOG("probe seen %.1f ms after the cut (began after %.1f); stalled %.1f ms before its close for %u ms; receive path back %.1f ms after the close",
 	       (probed - cut) / 1e6, (before - cut) / 1e6, ((int64_t)close - (int64_t)t) / 1e6,
@@ -300,6 +305,19 @@ TEST_F_TIMEOUT(health, starved_through_round_close, 120)
 	       s1.probe_ack_recv - s0.probe_ack_recv,
 	       s1.stall_waits - s0.stall_waits,
 	       s1.suspicions - s0.suspicions);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	/*
+	 * Still, the host may run node 3's close so late after its stall
+	 * that its emitter's heartbeat is read first (make check on 6.1,
+	 * once, with the path given back during the stall: no wait, no
+	 * resignation, no event). The module before the rule would not have
+	 * resigned either: nothing tested.
+	 */
+	if (s1.stall_waits == s0.stall_waits && !self->vc.nevents &&
+	    s1.suspicions == s0.suspicions && s1.hb_sent < s2.hb_sent &&
+	    st_vc_ring_check(&self->vc, live, why, sizeof(why)))
+		SKIP(return, "node 3 heard its emitter before its round's close ran: nothing tested");
 	EXPECT_EQ(0u, self->vc.nevents) {
 		const struct st_vc_event *e = &self->vc.events[0];
 
@@ -313,8 +331,6 @@ TEST_F_TIMEOUT(health, starved_through_round_close, 120)
 	EXPECT_LT(s1.hb_sent, s2.hb_sent) {
 		TH_LOG("node 3 no longer heartbeats: it resigned");
 	}
-	for (id = 1; id <= N; id++)
-		live[id] = true;
 	EXPECT_TRUE(st_vc_ring_check(&self->vc, live, why, sizeof(why))) {
 		TH_LOG("%s", why);
 	}
