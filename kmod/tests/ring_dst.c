@@ -1808,21 +1808,19 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			ftnl_ring_det_set_adaptive(&x->core.det, ADAPT_MIN_NS,
 						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
-		if (mode == MODE_FORMING && i == s->form_absent) {
-			x->core.det.boot_grace_ns = FORM_GRACE_NS;
-			push(s, (struct ev){
-				.time = 0,
-				.type = EV_FAIL,
-				.node = i,
-			});
-			continue;
-		}
 		if (mode == MODE_FORMING) {
 			x->core.det.boot_grace_ns = FORM_GRACE_NS;
-			push_at(s, s->form_early >> i & 1 ?
-				rnd_in(s, 0, 100 * MS) :
-				s->form_late_at + rnd_in(s, 0, MS),
-				EV_START, i);
+			if (i == s->form_absent)
+				push(s, (struct ev){
+					.time = 0,
+					.type = EV_FAIL,
+					.node = i,
+				});
+			else
+				push_at(s, s->form_early >> i & 1 ?
+					rnd_in(s, 0, 100 * MS) :
+					s->form_late_at + rnd_in(s, 0, MS),
+					EV_START, i);
 			continue;
 		}
 		/* Nodes are configured one after another. */
