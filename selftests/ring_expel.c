@@ -61,8 +61,10 @@
  *     rule is on, the default from 3 nodes). A node still waiting for its
  *     first emitter hears its helpers, but no majority: the cluster is
  *     still forming, and it waits for it rather than resigning as on a
- *     minority side. Then nodes 3 to 5 are configured: the ring settles
- *     with every node a member, no event anywhere.
+ *     minority side: node 1, whose emitter is node 5, counts each round
+ *     it kept open (stats forming_waits), node 2 none. Then nodes 3 to 5
+ *     are configured: the ring settles with every node a member, no
+ *     event anywhere, and node 1 waits no more.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -553,6 +555,7 @@ TEST_F_TIMEOUT(expel, late_configured_node_joins, 150)
 TEST_F_TIMEOUT(expel, minority_first_waits, 150)
 {
 	struct st_vc *vc = &self->vc;
+	struct ftnl_stats s1, s2, formed;
 	char why[256] = "";
 	uint64_t first;
 	uint32_t id;
@@ -572,15 +575,29 @@ TEST_F_TIMEOUT(expel, minority_first_waits, 150)
 	}
 	ASSERT_EQ(0u, vc->node[1].expelled + vc->node[2].expelled);
 	ASSERT_EQ(0u, vc->nevents);
+	/*
+	 * Node 1 waits for its emitter, node 5, and counts each round it
+	 * kept open; node 2 heard its own, node 1, and waits for nothing.
+	 */
+	ASSERT_EQ(0, st_vc_stats(vc, 1, &s1));
+	ASSERT_EQ(0, st_vc_stats(vc, 2, &s2));
+	EXPECT_LE(1u, s1.forming_waits);
+	EXPECT_EQ(0u, s2.forming_waits);
+	TH_LOG("forming waits: node 1 %" PRIu64 ", node 2 %" PRIu64,
+	       s1.forming_waits, s2.forming_waits);
 	for (id = 3; id <= N; id++)
 		ASSERT_EQ(0, st_vc_configure(vc, id));
 	ASSERT_EQ(0, st_vc_wait_settled(vc, 20000, why, sizeof(why))) {
 		TH_LOG("the cluster did not settle: %s", why);
 	}
 	/* Nothing happens after either: nobody accused, nobody resigned. */
+	ASSERT_EQ(0, st_vc_stats(vc, 1, &formed));
 	first = st_mono_ns();
 	while (st_mono_ns() < first + 3 * D_NS)
 		ASSERT_LE(0, st_vc_poll_events(vc, 100));
+	/* The cluster formed: node 1 waits no more. */
+	ASSERT_EQ(0, st_vc_stats(vc, 1, &s1));
+	EXPECT_EQ(formed.forming_waits, s1.forming_waits);
 	for (id = 1; id <= N; id++) {
 		EXPECT_EQ(0u, vc->node[id].expelled) {
 			TH_LOG("node %u expelled: %s", id,

@@ -1428,23 +1428,32 @@ static bool ftnl_ring_probe_self_late(const struct ftnl_ring_core *core,
 }
 
 /*
- * The round of a node that was late is open 2d more from now: the suspect
- * and the silent helpers asked again at once, then every
- * FTNL_RING_PROBE_RETRY. Each extension needs a new lateness, so a node
- * that runs on time again resigns at the next close; counted with the
- * rule's other waits. Return: when to come back.
+ * The probe round is open 2d more from now: the suspect and the silent
+ * helpers asked again at once. Return: when to ask them again.
+ */
+static u64 ftnl_ring_probe_reopen(struct ftnl_ring_core *core, u64 now,
+				  const struct ftnl_ring_sink *out)
+{
+	struct ftnl_ring_prober *p = &core->probe;
+
+	p->close = now + 2 * core->det.timeout_ns;
+	p->retry_at = now;
+	return ftnl_ring_probe_retry(core, now, out);
+}
+
+/*
+ * The round of a node that was late is reopened, its suspect and silent
+ * helpers asked again every FTNL_RING_PROBE_RETRY. Each extension needs a
+ * new lateness, so a node that runs on time again resigns at the next
+ * close; counted with the rule's other waits. Return: when to come back.
  */
 static u64 ftnl_ring_probe_extend(struct ftnl_ring_core *core, u64 now,
 				  const struct ftnl_ring_sink *out)
 {
-	struct ftnl_ring_prober *p = &core->probe;
-	u64 again;
+	u64 again = ftnl_ring_probe_reopen(core, now, out);
 
 	core->det.stall_waits++;
-	p->close = now + 2 * core->det.timeout_ns;
-	p->retry_at = now;
-	again = ftnl_ring_probe_retry(core, now, out);
-	return again < p->close ? again : p->close;
+	return again < core->probe.close ? again : core->probe.close;
 }
 
 /*
@@ -1476,10 +1485,9 @@ static u64 ftnl_ring_probe_await(struct ftnl_ring_core *core, u64 now,
 {
 	struct ftnl_ring_prober *p = &core->probe;
 
+	core->det.forming_waits++;
 	p->awaited = true;
-	p->close = now + 2 * core->det.timeout_ns;
-	p->retry_at = now;
-	ftnl_ring_probe_retry(core, now, out);
+	ftnl_ring_probe_reopen(core, now, out);
 	p->retry_at = p->close;
 	return p->close;
 }

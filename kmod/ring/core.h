@@ -249,6 +249,9 @@ struct ftnl_ring_sink {
  *	(ftnl_ring_det_self_late()), 0 if never
  * @stall_waits: judgements of the emitter, or of itself at a probe round's
  *	close, the local health rule put off
+ * @forming_waits: probe rounds kept open, instead of resigning, because
+ *	this node was @booting and fewer than a majority answered: its
+ *	cluster was still forming (ftnl_ring_probe_await())
  * @switched_at: when this node last took a new emitter (task T3, a death
  *	learned, a readmission), 0 if it kept its first
  * @switch_grace: the new emitter's 2d was counted again from when this
@@ -284,6 +287,7 @@ struct ftnl_ring_detector {
 	bool stall_grace;
 	u64 late_at;
 	u64 stall_waits;
+	u64 forming_waits;
 	u64 switched_at;
 	bool switch_grace;
 	bool timer_moved;

@@ -1235,6 +1235,7 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	spin_lock_bh(&ring->lock);
 	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);
 	st->counters[FTNL_A_STATS_STALL_WAITS] = ring->core.det.stall_waits;
+	st->counters[FTNL_A_STATS_FORMING_WAITS] = ring->core.det.forming_waits;
 	st->counters[FTNL_A_STATS_SUSPICIONS_REFUTED] = ring->core.refuted;
 	st->counters[FTNL_A_STATS_SUSPICIONS_VERIFIED] = ring->core.verified;
 	st->counters[FTNL_A_STATS_PROBES_THROTTLED] = ring->core.throttled;

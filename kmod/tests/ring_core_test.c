@@ -1598,11 +1598,15 @@ static void test_probe_forming(const void *arg)
 	(void)arg;
 	/* Helpers 4 and 5 are up: 3 of 8. */
 	close = booting_rounds(&x, 1 << 4 | 1 << 5);
+	TAP_CHECK_UINT(x.core.det.forming_waits, 0);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.resigned, 0);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK(x.core.running);
+	/* Counted once per round kept open, apart from the stall waits. */
+	TAP_CHECK_UINT(x.core.det.forming_waits, 1);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 0);
 	/* The suspect and the four silent helpers, asked again once. */
 	TAP_CHECK_INT(x.rec.nprobes, 5);
 	TAP_CHECK_INT(x.rec.probe_to[0], 2);
@@ -1614,6 +1618,7 @@ static void test_probe_forming(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close + 2 * D, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 5);
+	TAP_CHECK_UINT(x.core.det.forming_waits, 2);
 	close += 2 * D;
 	/*
 	 * Helpers 6 and 7 come up and answer: 5 of 8, the cluster formed.
@@ -1637,6 +1642,7 @@ static void test_probe_forming(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 2);
 	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_UINT(x.core.det.forming_waits, 2);
 
 	/* Its emitter comes up while it waits: heard, no accusation. */
 	close = booting_rounds(&x, 1 << 4 | 1 << 5);
@@ -1654,6 +1660,7 @@ static void test_probe_forming(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
 		      FTNL_RING_RESIGNED);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+	TAP_CHECK_UINT(x.core.det.forming_waits, 0);
 }
 
 /*

@@ -1116,7 +1116,7 @@ static struct nlmsghdr *stats_reply_bcast(void *buf)
 			 FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_LATENESS_MAX_NS, 777);
 	for (i = FTNL_A_STATS_PROBE_REQ_SENT;
-	     i <= FTNL_A_STATS_SUSPICIONS_VERIFIED; i++) {
+	     i <= FTNL_A_STATS_FORMING_WAITS; i++) {
 		mnl_attr_put(nlh, FTNL_A_STATS_PAD, 0, NULL);
 		mnl_attr_put_u64(nlh, (uint16_t)i, 7000 + (uint64_t)i);
 	}
@@ -1161,6 +1161,7 @@ static void test_parse_stats_bcast(const void *arg)
 	TAP_CHECK_UINT(st.prev_key_recv, 7000 + FTNL_A_STATS_PREV_KEY_RECV);
 	TAP_CHECK_UINT(st.suspicions_verified,
 		       7000 + FTNL_A_STATS_SUSPICIONS_VERIFIED);
+	TAP_CHECK_UINT(st.forming_waits, 7000 + FTNL_A_STATS_FORMING_WAITS);
 }
 
 static void test_parse_stats_bcast_absent(const void *arg)
@@ -1185,6 +1186,7 @@ static void test_parse_stats_bcast_absent(const void *arg)
 	TAP_CHECK_UINT(ftnl_stats_bcast_latency_mean_ns(&st), 0);
 	/* Nor a module before it, the counters appended since. */
 	TAP_CHECK_UINT(st.suspicions_verified, 0);
+	TAP_CHECK_UINT(st.forming_waits, 0);
 }
 
 struct bcast_bad_stats_case {
@@ -1362,7 +1364,9 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, news_stale) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, suspicions_verified) ==
 		  offsetof(struct ftnl_stats, prev_key_recv) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, suspicions_verified) +
+	TAP_CHECK(offsetof(struct ftnl_stats, forming_waits) ==
+		  offsetof(struct ftnl_stats, suspicions_verified) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, forming_waits) +
 		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));

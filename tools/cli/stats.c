@@ -61,6 +61,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "news_stale", st->news_stale);
 	json_kv_uint(&j, "prev_key_recv", st->prev_key_recv);
 	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
+	json_kv_uint(&j, "forming_waits", st->forming_waits);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -97,6 +98,7 @@ static void print_text(const struct ftnl_stats *st)
 	printf("expelled       sent %" PRIu64 " received %" PRIu64 "\n",
 	       st->expelled_sent, st->expelled_recv);
 	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
+	printf("forming waits  %" PRIu64 "\n", st->forming_waits);
 	printf("news held      %" PRIu64 " stale %" PRIu64 "\n",
 	       st->news_held, st->news_stale);
 	printf("previous key   %" PRIu64 " datagrams accepted\n",

@@ -758,6 +758,10 @@ enum ftnl_node_attr {
  *	and the helpers were asked again, and only answers received after
  *	that count (so an observer gone deaf cannot accuse; see
  *	"Verification: dead means dead" in Documentation/ring.rst)
+ * @FTNL_A_STATS_FORMING_WAITS: probe rounds this node kept open, instead
+ *	of resigning, while it waited for its first emitter and fewer than a
+ *	majority answered: the cluster was still forming around it (quorum
+ *	rule; "Boot grace" in Documentation/ring.rst)
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -800,6 +804,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_NEWS_STALE,
 	FTNL_A_STATS_PREV_KEY_RECV,
 	FTNL_A_STATS_SUSPICIONS_VERIFIED,
+	FTNL_A_STATS_FORMING_WAITS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

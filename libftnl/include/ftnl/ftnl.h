@@ -627,6 +627,11 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	counted (proof that this node still heard). Every accusation made
  *	with helpers to ask was verified first; a verification may also end
  *	in a refutation, or in this node's resignation (it went deaf)
+ * @forming_waits: probe rounds this node kept open, instead of resigning,
+ *	while it waited for its first emitter and fewer than a majority of
+ *	the cluster answered: the cluster was still forming around it (the
+ *	quorum rule; the others not configured yet). It waits so until a
+ *	majority answers or its emitter is heard
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -666,6 +671,7 @@ struct ftnl_stats {
 	uint64_t news_stale;
 	uint64_t prev_key_recv;
 	uint64_t suspicions_verified;
+	uint64_t forming_waits;
 };
 
 /**
