@@ -408,7 +408,10 @@ enum ftnl_quorum {
  * @FTNL_CMD_FAILURE_NTF: notification on "events", once per failure this
  *	node learns: FTNL_A_EVENT_NODE_ID, FTNL_A_EVENT_INCARNATION,
  *	FTNL_A_EVENT_CAUSE, FTNL_A_EVENT_OBSERVER_ID (the node that observed
- *	it, this node for FTNL_CAUSE_OBSERVED), FTNL_A_EVENT_TIME_MONO_NS and
+ *	it, this node for FTNL_CAUSE_OBSERVED; for a death learned only from
+ *	another node's D, which names no observer - the D carried by a
+ *	broadcast, or a welcome on first contact - that node),
+ *	FTNL_A_EVENT_TIME_MONO_NS and
  *	FTNL_A_EVENT_TIME_REAL_NS (when this node learned it), FTNL_A_CLUSTER_ID,
  *	FTNL_A_GENERATION.
  * @FTNL_CMD_EVENT_GET: dump; the events this node keeps in its history

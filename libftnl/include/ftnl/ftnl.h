@@ -853,7 +853,9 @@ struct ftnl_event_cluster {
  * struct ftnl_event_failure - payload of FTNL_EVENT_FAILURE
  * @node_id: the node that failed (or left)
  * @observer_id: the node that detected it (this node when @cause is
- *	FTNL_CAUSE_OBSERVED)
+ *	FTNL_CAUSE_OBSERVED); for a death learned only from another node's
+ *	D, which names no observer (a broadcast's D, a welcome on first
+ *	contact), that node
  * @incarnation: the failed incarnation of @node_id (0 if it never spoke)
  * @cause: enum ftnl_event_cause, how this node learned it
  * @cluster_id: the cluster
