@@ -30,6 +30,12 @@
 #      every timeout of BENCH_ADAPT_SETTINGS ("fixed" or MIN/NINES): false
 #      suspicions over BENCH_ADAPT_WINDOW_S seconds, BENCH_ADAPT_TRIALS
 #      silenced nodes, and the simulator's model of the same link;
+#   8. quiet runs: the kernel ring alone at h = BENCH_QUIET_H_MS, d =
+#      BENCH_QUIET_D_MS, for every n in BENCH_QUIET_N and load of
+#      BENCH_QUIET_LOADS (K busy loops per CPU, 0: idle, or "bcast":
+#      BENCH_QUIET_BCAST_RATE process-exit broadcasts per second), nobody
+#      failing for BENCH_QUIET_S seconds: every false suspicion attributed
+#      to a stall the probe measured or to ftnl (tools/bench/quiet.c);
 #
 # and prints the tables. Environment (defaults in brackets):
 #
@@ -49,7 +55,11 @@
 #   BENCH_ADAPT_SETTINGS ["fixed 12/6 12/9 21/6 21/9"]
 #   BENCH_ADAPT_WINDOW_S [5]   BENCH_ADAPT_TRIALS [5]     BENCH_ADAPT_BUDGET_S [60]
 #   BENCH_ADAPT_BEATS [1000000]
-#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive
+#   BENCH_QUIET_N ["8 64"]     BENCH_QUIET_H_MS [10]      BENCH_QUIET_D_MS [30]
+#   BENCH_QUIET_S [120]        BENCH_QUIET_LOADS ["0 4 bcast"]
+#   BENCH_QUIET_BCAST_RATE [20]
+#   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
+#               quiet
 #   BENCH_SEED [time]
 set -eu
 
@@ -89,6 +99,12 @@ ADAPT_WINDOW=${BENCH_ADAPT_WINDOW_S:-5}
 ADAPT_TRIALS=${BENCH_ADAPT_TRIALS:-5}
 ADAPT_BUDGET=${BENCH_ADAPT_BUDGET_S:-60}
 ADAPT_BEATS=${BENCH_ADAPT_BEATS:-1000000}
+QUIET_N_LIST=${BENCH_QUIET_N:-8 64}
+QUIET_H=${BENCH_QUIET_H_MS:-10}
+QUIET_D=${BENCH_QUIET_D_MS:-30}
+QUIET_S=${BENCH_QUIET_S:-120}
+QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
+QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -114,6 +130,9 @@ skipped tipc || for n in $TIPC_N_LIST; do
 	[ "$n" -le "$max_n" ] || max_n=$n
 done
 skipped adaptive || [ "$ADAPT_N" -le "$max_n" ] || max_n=$ADAPT_N
+skipped quiet || for n in $QUIET_N_LIST; do
+	[ "$n" -le "$max_n" ] || max_n=$n
+done
 
 # --- the virtual cluster ---------------------------------------------------------
 
@@ -362,6 +381,33 @@ if ! skipped adaptive; then
 	adapt_apply quiet
 fi
 
+# --- 8. quiet runs: every false suspicion attributed ------------------------------
+
+if ! skipped quiet; then
+	for n in $QUIET_N_LIST; do
+		for load in $QUIET_LOADS; do
+			bcast=
+			case $load in
+			bcast) label=bcast:$QUIET_BCAST_RATE/s bcast="--bcast-rate $QUIET_BCAST_RATE" ;;
+			0) label=idle ;;
+			*) label=$load/cpu ;;
+			esac
+			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label"
+			case $load in bcast | 0) ;; *) start_load "$load" ;; esac
+			# Its lateness line joins the quiet table, not the lateness one.
+			# shellcheck disable=SC2086 # options, one per word
+			ftnl-bench lateness $common --nodes "$n" --hb-ms "$QUIET_H" \
+				--timeout-ms "$QUIET_D" --duration-s "$QUIET_S" --no-uring \
+				--attribute $bcast --label "$label" >/tmp/ftnl-bench.quiet ||
+				echo "RESULT test=quiet load=$label n=$n h_ms=$QUIET_H d_ms=$QUIET_D verdict=error" \
+					>>/tmp/ftnl-bench.quiet
+			stop_load
+			sed -E 's/^RESULT test=(lateness|bcastlat) /RESULT test=quietlat /' \
+				/tmp/ftnl-bench.quiet | tee -a "$RESULTS"
+		done
+	done
+fi
+
 # --- tables ------------------------------------------------------------------------
 
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -385,6 +431,8 @@ $1 == "RESULT" {
 	else if (f["test"] == "bcastlat") bl[++nbl] = $0
 	else if (f["test"] == "tipc") tp[++ntp] = $0
 	else if (f["test"] == "adapt") ad[++nad] = $0
+	else if (f["test"] == "quiet") qt[++nqt] = $0
+	else if (f["test"] == "quietlat") ql[f["load"] " " f["n"]] = $0
 	else lat[++nl] = $0
 }
 END {
@@ -394,6 +442,49 @@ END {
 	if (nbl) print_bcastlat()
 	if (ntp) print_tipc()
 	if (nad) print_adapt()
+	if (nqt) print_quiet()
+}
+function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub) {
+	$0 = qt[1]; parse()
+	print ""
+	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
+	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
+	printf "%4s %-12s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s\n", "n", "load", "window", \
+		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "ftnl", "stalls", \
+		"longest", "waits"
+	for (i = 1; i <= nqt; i++) {
+		$0 = qt[i]; parse()
+		key = f["load"] " " f["n"]
+		if (f["verdict"] == "error") {
+			printf "%4s %-12s   not measured: error\n", f["n"], f["load"]
+			continue
+		}
+		other = f["other"] + f["follow_other"]
+		n = f["n"]; load = f["load"]; susp = f["suspicions"]; learnt = f["learned"]
+		expel = f["expelled"]
+		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
+		longest = f["stall_max_us"]; lost = f["unrecorded"] + f["overruns"]
+		backlog = f["backlog_drops"]; gone = f["end_not_member"]; unpub = f["events_unpublished"]
+		$0 = ql[key]; parse()
+		printf "%4s %-12s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s%s\n", n, load, \
+			f["window_s"] == "" ? "-" : f["window_s"], \
+			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
+			stalled, follow, other, nstall, ms(longest), \
+			f["stall_waits"] == "" ? "-" : f["stall_waits"], \
+			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
+			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
+			(gone ? "  (" gone " nodes no members at the end)" : "") \
+			(unpub ? "  (" unpub " events not published)" : "")
+	}
+	print "   p99.9, max: heartbeat timer lateness, all nodes. susp: failure events of a"
+	print "   node'"'"'s own (observed, restarted) or self-expulsions (quorum, deaf); learnt:"
+	print "   by broadcast; expel: expulsion events, self-inflicted or told. Each suspicion is:"
+	print "   stall, a stall of d-h or more measured within d before it by the stall probe"
+	print "   (a real-time thread per vCPU waking every 1 ms); follow, within 3d of an"
+	print "   earlier one that was a stall; ftnl, anything else (none may be). stalls: probe"
+	print "   stalls of d-h or more, longest: the longest of all. waits: the local health"
+	print "   rule'"'"'s (stats stall_waits). Input backlog: /proc/net/softnet_stat drops, shared"
+	print "   by all nodes of this one-kernel cluster (net.core.netdev_max_backlog)."
 }
 function pattern_name(p) {
 	if (p == "quiet") return "quiet"

@@ -7,6 +7,7 @@
  *   ftnl-bench detect   OPTIONS --trials K [--budget-s S]
  *   ftnl-bench lateness OPTIONS --duration-s S --label L [--warmup-s W]
  *                       [--uring-port P] [--no-uring] [--bcast-rate B]
+ *                       [--attribute]   (the quiet runs: quiet.c)
  *   ftnl-bench bcast    OPTIONS --algo hypercube|bmg|fcg --trials K
  *                       [--budget-s S] [--fcg-f F] [--gossip-t-us T]
  *                       [--predict-runs R]
@@ -51,7 +52,10 @@
  * a job and closes its handle, over and over, so that the nodes together
  * start B process-exit broadcasts per second; the kernel ring's line is
  * then "test=bcastlat", with the broadcasts counted, to show whether
- * broadcast work delays heartbeats (Documentation/bench.rst).
+ * broadcast work delays heartbeats (Documentation/bench.rst). With
+ * --attribute, every failure event is read as it comes and each false
+ * suspicion attributed to a measured stall or to ftnl (quiet.c), in one
+ * more line, "test=quiet".
  *
  * Results are "RESULT key=value ..." lines on stdout (one per
  * configuration, one per ring for lateness), progress goes to stderr.
@@ -83,6 +87,7 @@
 #include <ftnl/ftnl.h>
 
 #include "bench.h"
+#include "quiet.h"
 #include "hist.h"
 #include "predict.h"
 
@@ -1164,6 +1169,7 @@ static int cmd_lateness(const struct opts *o)
 {
 	uint64_t h = o->hb_ms * 1000000ULL, start, end;
 	struct ring_sum k = { 0 }, u = { 0 };
+	struct quiet q = { 0 };
 	struct cluster c;
 	pid_t *pids = NULL, *loads = NULL;
 	unsigned int i, started = 0, nloads = 0;
@@ -1172,6 +1178,8 @@ static int cmd_lateness(const struct opts *o)
 	err = cluster_open(&c, o);
 	if (!err)
 		err = cluster_del_all(&c);
+	if (!err && o->attribute)
+		err = quiet_init(&q, &c, h, o->timeout_ms * 1000000ULL);
 	if (err)
 		goto out;
 
@@ -1222,7 +1230,15 @@ static int cmd_lateness(const struct opts *o)
 		}
 	}
 
-	sleep_ns(o->duration_s * 1000000000ULL);
+	if (o->attribute) {
+		err = quiet_pump(&q, start + o->duration_s * 1000000000ULL);
+		if (err) {
+			msg("events: %s", strerror(-err));
+			goto out;
+		}
+	} else {
+		sleep_ns(o->duration_s * 1000000000ULL);
+	}
 	for (i = 0; i < nloads; i++)
 		kill(loads[i], SIGKILL);
 	for (i = 0; i < nloads; i++)
@@ -1260,7 +1276,13 @@ static int cmd_lateness(const struct opts *o)
 	end = mono_ns();
 	/* First expiry at configuration time, then one per period. */
 	k.expected = o->nodes * ((end - start) / h + 1);
-	drain_all(&c, count_event, &k);
+	if (o->attribute) {
+		quiet_drain(&q);
+		quiet_inspect(&q);
+		k.events = q.count + q.learned;
+	} else {
+		drain_all(&c, count_event, &k);
+	}
 
 	for (i = 0; i < started; i++)
 		kill(pids[i], SIGTERM);
@@ -1288,8 +1310,11 @@ static int cmd_lateness(const struct opts *o)
 	print_ring(o, "kernel", &k, (double)(end - start) / 1e9);
 	if (o->uring)
 		print_ring(o, "user", &u, (double)(end - start) / 1e9);
+	if (o->attribute)
+		quiet_finish(&q, o->label, o->nodes);
 	fflush(stdout);
 out:
+	quiet_release(&q);
 	for (i = 0; i < started; i++) {
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);
@@ -1313,7 +1338,7 @@ static void usage(void)
 		"--net A.B.C --port P --hb-ms H --timeout-ms D [--seed S]\n"
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
-		"[--uring-port P] [--no-uring] [--bcast-rate B]\n"
+		"[--uring-port P] [--no-uring] [--bcast-rate B] [--attribute]\n"
 		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
 		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
@@ -1359,6 +1384,7 @@ int main(int argc, char **argv)
 		{ "warmup-s", required_argument, NULL, 'w' },
 		{ "no-uring", no_argument, NULL, 'N' },
 		{ "bcast-rate", required_argument, NULL, 'B' },
+		{ "attribute", no_argument, NULL, 'Q' },
 		{ "algo", required_argument, NULL, 'A' },
 		{ "fcg-f", required_argument, NULL, 'F' },
 		{ "gossip-t-us", required_argument, NULL, 'T' },
@@ -1406,6 +1432,7 @@ int main(int argc, char **argv)
 		case 'S': o.seed = parse_uint(optarg, 0, UINT32_MAX); break;
 		case 'w': o.warmup_s = parse_uint(optarg, 0, 3600); break;
 		case 'N': o.uring = false; break;
+		case 'Q': o.attribute = true; break;
 		case 'B':
 			o.bcast_rate = parse_uint(optarg, 0, 100000);
 			o.has_bcast_rate = true;

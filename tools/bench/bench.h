@@ -2,8 +2,9 @@
 /*
  * What ftnl-bench's parts share: the options, the virtual cluster of
  * network namespaces and the ftnl handles into it (bench.c), and small
- * helpers. tipc.c (TIPC beside ftnl) and adapt.c (fixed against adaptive
- * timeouts) are the parts in their own files.
+ * helpers. tipc.c (TIPC beside ftnl), adapt.c (fixed against adaptive
+ * timeouts) and quiet.c (the quiet runs' attribution) are the parts in
+ * their own files; stall.c is the stall probe two of them use.
  */
 #ifndef FTNL_BENCH_H
 #define FTNL_BENCH_H
@@ -32,6 +33,7 @@ struct opts {
 	bool uring;
 	unsigned int bcast_rate;	/* lateness: broadcasts/s, 0: none */
 	bool has_bcast_rate;
+	bool attribute;		/* lateness: attribute false suspicions */
 	uint64_t seed;
 	bool has_algo;		/* bcast: --algo given */
 	uint8_t algo;

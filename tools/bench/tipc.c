@@ -36,9 +36,7 @@
 #include <errno.h>
 #include <linux/tipc.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +45,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stall.h"
 
 /* The tc block counting frames on the bridge ports, and its filters. */
 #define FRAMES_BLOCK		7411
@@ -63,66 +62,6 @@
 #define FALSE_SHOWN		50
 /* Frame count windows tried until one has no false suspicion in it. */
 #define RATE_TRIES		5
-
-/*
- * The stall probe: one real-time thread per CPU sleeps 1 ms at a time and
- * keeps every wake-up later than STALL_MIN_NS; nothing but an interrupt
- * (or the vCPU not running at all) delays it that much. A false suspicion
- * with a stall of at least d - h around it is the emulator's, not ftnl's.
- */
-#define STALL_MIN_NS		(5 * 1000000ULL)
-#define STALL_MAX		8192
-#define PROBE_NS		1000000ULL
-#define MAX_PROBES		64
-
-struct stall {
-	uint64_t from, to;
-};
-
-static struct stall stalls[STALL_MAX];
-static atomic_uint stall_count;
-static atomic_bool probe_stop;
-
-static void *probe_main(void *arg)
-{
-	long cpu = (long)arg;
-	struct sched_param sp = { .sched_priority = 50 };
-	cpu_set_t set;
-	uint64_t prev = mono_ns(), now;
-	unsigned int k;
-
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	/* Best effort: without them the probe still sees whole-VM stalls. */
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	while (!atomic_load(&probe_stop)) {
-		sleep_ns(PROBE_NS);
-		now = mono_ns();
-		if (now - prev > PROBE_NS + STALL_MIN_NS) {
-			k = atomic_fetch_add(&stall_count, 1);
-			if (k < STALL_MAX) {
-				stalls[k].from = prev + PROBE_NS;
-				stalls[k].to = now;
-			}
-		}
-		prev = now;
-	}
-	return NULL;
-}
-
-/* Was there a stall of @len_ns or more within [@from, @to]? */
-static bool stalled(uint64_t from, uint64_t to, uint64_t len_ns)
-{
-	unsigned int i, n = atomic_load(&stall_count);
-
-	for (i = 0; i < n && i < STALL_MAX; i++) {
-		if (stalls[i].to - stalls[i].from >= len_ns &&
-		    stalls[i].to >= from && stalls[i].from <= to)
-			return true;
-	}
-	return false;
-}
 
 struct side_by_side {
 	struct cluster *c;
@@ -519,10 +458,9 @@ int cmd_tipc(const struct opts *o)
 	double secs = 0;
 	unsigned int rate_tries, rate_disturbed = 0;
 	uint64_t r0[4] = { 0 }, r1[4] = { 0 };
-	pthread_t probes[MAX_PROBES];
-	long ncpu, p;
-	unsigned int stalled_false = 0, follow_false = 0, nstall, long_stalls = 0;
-	uint64_t stall_max = 0;
+	unsigned int stalled_false = 0, follow_false = 0;
+	struct stall_summary st;
+	bool probing;
 	const char *verdict = "ok";
 	struct side_by_side s;
 	struct cluster c;
@@ -552,13 +490,10 @@ int cmd_tipc(const struct opts *o)
 	}
 	for (i = 0; i < s.n; i++)
 		s.tipc_fd[i] = -1;
-	atomic_store(&stall_count, 0);
-	atomic_store(&probe_stop, false);
-	for (ncpu = 0; ncpu < MAX_PROBES && ncpu < (long)sysconf(_SC_NPROCESSORS_ONLN);
-	     ncpu++) {
-		if (pthread_create(&probes[ncpu], NULL, probe_main, (void *)ncpu))
-			break;
-	}
+	/* Without it the run still counts; its false suspicions stay "other". */
+	probing = !stall_probe_start();
+	if (!probing)
+		msg("tipc: no stall probe");
 	err = cluster_open(&c, o);
 	if (!err)
 		err = frames_setup(&c, true);
@@ -773,14 +708,7 @@ int cmd_tipc(const struct opts *o)
 	print_times("ftnl_first", ff, ftnl_all);
 	print_times("ftnl_last", fl, ftnl_all);
 	print_times("ftnl_stamp_last", fs, ftnl_all);
-	nstall = atomic_load(&stall_count);
-	for (i = 0; i < nstall && i < STALL_MAX; i++) {
-		uint64_t len = stalls[i].to - stalls[i].from;
-
-		if (len > stall_max)
-			stall_max = len;
-		long_stalls += len >= d - h;
-	}
+	stall_summary(d - h, &st);
 	/*
 	 * Each ftnl false suspicion: after a stall of d - h or more (the
 	 * emulator's), or within 3d of an earlier one (a follow-on: the ring
@@ -791,14 +719,14 @@ int cmd_tipc(const struct opts *o)
 	for (i = 0; i < s.ftnl_false && i < s.ftnl_false_max; i++) {
 		uint64_t at = s.ftnl_false_at[i];
 
-		if (stalled(at - d, at + 10 * 1000000ULL, d - h))
+		if (stall_within(at - d, at + 10 * 1000000ULL, d - h))
 			stalled_false++;
 		else if (i && s.ftnl_false_at[i - 1] + 3 * d >= at)
 			follow_false++;
 	}
 	printf(" stalls=%u stalls_ge_d_h=%u stall_max_us=%" PRIu64
-	       " ftnl_false_stalled=%u ftnl_false_follow=%u", nstall,
-	       long_stalls, stall_max / 1000, stalled_false, follow_false);
+	       " ftnl_false_stalled=%u ftnl_false_follow=%u", st.count,
+	       st.long_count, st.max_ns / 1000, stalled_false, follow_false);
 	printf(" elapsed_s=%.0f\n", (double)(mono_ns() - start) / 1e9);
 	fflush(stdout);
 out:
@@ -812,9 +740,8 @@ out:
 		frames_setup(&c, false);
 	}
 	cluster_close(&c);
-	atomic_store(&probe_stop, true);
-	for (p = 0; p < ncpu; p++)
-		pthread_join(probes[p], NULL);
+	if (probing)
+		stall_probe_stop();
 out_free:
 	free(s.tipc_fd);
 	free(s.up);

@@ -11,7 +11,7 @@
 # (build, VM, setup) or the kernel logged a warning.
 #
 # Environment: BENCH_KERNELS (default "6.1"; "6.1 6.12" for both),
-# BENCH_VM_TIMEOUT (seconds per boot, default 2400), BENCH_SMP (guest CPUs,
+# BENCH_VM_TIMEOUT (seconds per boot, default 4200), BENCH_SMP (guest CPUs,
 # default 2), and every BENCH_* knob of tools/bench/bench-guest.sh, passed
 # to the guest unchanged.
 set -eu
@@ -20,7 +20,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 OUT=$BUILD/bench
 KERNELS=${BENCH_KERNELS:-6.1}
-VM_TIMEOUT=${BENCH_VM_TIMEOUT:-2400}
+VM_TIMEOUT=${BENCH_VM_TIMEOUT:-4200}
 SMP=${BENCH_SMP:-2}
 
 make --no-print-directory -C "$ROOT/tools/bench" ROOT="$ROOT" BUILD="$BUILD"

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The quiet runs (issue 11 item 2): a lateness run of the kernel ring in
+ * which every node stays alive, with the stall probe (stall.h) running and
+ * every failure event kept, then each false suspicion attributed.
+ *
+ *   ftnl-bench lateness OPTIONS --attribute [--no-uring] ...
+ *
+ * Every node is alive from the first to the last second, so every failure
+ * event is false. An event of cause "observed" or "restarted" is a node's
+ * own suspicion; "broadcast" is another node's suspicion reaching it, not
+ * attributed on its own. A node that expels itself (it lost the majority,
+ * or hears nobody: FTNL_EVENT_EXPELLED, reason quorum or deaf) declares a
+ * live node dead too, itself: such events count as suspicions of the node
+ * about itself. An expulsion it was told of follows someone's suspicion,
+ * already counted. Each suspicion, in time order, is
+ *
+ *   stall:  the probe measured a stall of d - h or more overlapping
+ *           [t - d, t + 10 ms] (t the event's kernel stamp): long enough by
+ *           itself to starve an emitter's heartbeats or its observer's
+ *           reading of them for a whole timeout;
+ *   follow: within 3d after an earlier suspicion, whose class it takes
+ *           (an accused node is expelled and the ring re-forms around it:
+ *           its neighbours' next suspicions are that one's consequences);
+ *   other:  neither. These are ftnl's own, and each is printed with the
+ *           counters of both nodes.
+ *
+ * The probe cannot tell a vCPU the host did not run from guest work that
+ * kept a CPU busy for d - h with interrupts or softirqs: a stall excuses
+ * both (Documentation/bench.rst, "Quiet runs").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+#include "bench.h"
+#include "quiet.h"
+#include "stall.h"
+
+/* Suspicions printed one by one; the rest are only counted. */
+#define QUIET_SHOWN		20
+/* The probe stamps a stall when its thread wakes: that late at most. */
+#define QUIET_STALL_SLACK_NS	(10 * 1000000ULL)
+
+enum quiet_class { QUIET_STALL, QUIET_FOLLOW_STALL, QUIET_FOLLOW_OTHER,
+		   QUIET_OTHER, QUIET_CLASSES };
+
+struct suspicion {
+	uint64_t at;		/* the kernel's stamp (CLOCK_MONOTONIC) */
+	unsigned int by, whom;	/* ids; the same for a self-expulsion */
+	const char *why;	/* the event's cause, or expulsion reason */
+};
+
+/*
+ * Datagrams the kernel dropped because a CPU's input backlog was full
+ * (/proc/net/softnet_stat, second column, summed over CPUs): in a
+ * one-kernel cluster every node's datagrams share those queues
+ * (net.core.netdev_max_backlog), which a real node's do not.
+ */
+static uint64_t softnet_dropped(void)
+{
+	unsigned int processed, dropped;
+	uint64_t sum = 0;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/net/softnet_stat", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x", &processed, &dropped) == 2)
+			sum += dropped;
+	fclose(f);
+	return sum;
+}
+
+int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
+	       uint64_t d_ns)
+{
+	memset(q, 0, sizeof(*q));
+	q->c = c;
+	q->h_ns = h_ns;
+	q->d_ns = d_ns;
+	q->backlog_drops = softnet_dropped();
+	q->probing = !stall_probe_start();
+	if (!q->probing) {
+		msg("quiet: the stall probe did not start");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Keep a suspicion of node @by about node @whom. */
+static void quiet_record(struct quiet *q, unsigned int by, unsigned int whom,
+			 const char *why, uint64_t at)
+{
+	struct suspicion *s;
+
+	if (q->count == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 256;
+
+		s = realloc(q->own, cap * sizeof(*s));
+		if (!s) {
+			q->lost++;
+			return;
+		}
+		q->own = s;
+		q->cap = cap;
+	}
+	s = &q->own[q->count++];
+	s->at = at;
+	s->by = by;
+	s->whom = whom;
+	s->why = why;
+}
+
+/* Every event of node @idx's subscription, as far as it has any. */
+static void quiet_read(struct quiet *q, unsigned int idx)
+{
+	struct node *nd = &q->c->nodes[idx];
+	const struct ftnl_event_expelled *x;
+	const struct ftnl_event_failure *f;
+	struct ftnl_event e;
+	int r;
+
+	while ((r = ftnl_events_read(nd->ev, &e)) > 0) {
+		switch (e.type) {
+		case FTNL_EVENT_OVERRUN:
+			q->overruns++;
+			break;
+		case FTNL_EVENT_FAILURE:
+			f = &e.failure;
+			if (f->generation != nd->generation)
+				break;
+			if (f->cause == FTNL_CAUSE_BROADCAST)
+				q->learned++;
+			else
+				quiet_record(q, idx + 1, f->node_id,
+					     ftnl_event_cause_name(f->cause),
+					     f->time_mono_ns);
+			break;
+		case FTNL_EVENT_EXPELLED:
+			x = &e.expelled;
+			if (x->generation != nd->generation)
+				break;
+			q->expelled++;
+			if (x->reason == FTNL_EXPEL_QUORUM ||
+			    x->reason == FTNL_EXPEL_DEAF)
+				quiet_record(q, idx + 1, idx + 1,
+					     ftnl_expel_reason_name(x->reason),
+					     x->time_mono_ns);
+			break;
+		default:
+			break;
+		}
+	}
+	if (r < 0)
+		msg("node %u: events: %s", idx + 1, strerror(-r));
+}
+
+int quiet_pump(struct quiet *q, uint64_t until)
+{
+	struct epoll_event ev[64];
+	uint64_t now;
+	int n, i;
+
+	while ((now = mono_ns()) < until) {
+		n = epoll_wait(q->c->epfd, ev, 64,
+			       (int)((until - now) / 1000000) + 1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		for (i = 0; i < n; i++)
+			quiet_read(q, ev[i].data.u32);
+	}
+	return 0;
+}
+
+void quiet_drain(struct quiet *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->c->o->nodes; i++)
+		quiet_read(q, i);
+}
+
+/*
+ * Before the ring is deleted: what each node holds at the end (its own
+ * state, the others it holds dead) and the counters of events it could
+ * not publish, so that a death without an event shows.
+ */
+void quiet_inspect(struct quiet *q)
+{
+	struct ftnl_node_table t;
+	struct ftnl_stats st;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < q->c->o->nodes; i++) {
+		struct ftnl_handle *h = q->c->nodes[i].h;
+
+		if (!ftnl_stats_get(h, &st)) {
+			q->events_unpublished += st.events_lost +
+						 st.events_queue_overflow +
+						 st.events_notify_failed;
+			q->expelled_recv += st.expelled_recv;
+		}
+		if (ftnl_node_list(h, &t))
+			continue;
+		for (k = 0; k < t.count; k++) {
+			if (t.nodes[k].self &&
+			    t.nodes[k].state != FTNL_NODE_STATE_ALIVE) {
+				q->end_not_member++;
+				msg("  quiet: node %u ends the run %s", i + 1,
+				    ftnl_node_state_name(t.nodes[k].state));
+			} else if (!t.nodes[k].self &&
+				   t.nodes[k].state != FTNL_NODE_STATE_ALIVE) {
+				q->end_held_dead++;
+			}
+		}
+		ftnl_node_table_free(&t);
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct suspicion *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static const char *const class_name[QUIET_CLASSES] = {
+	"stall", "follow-on of a stall", "follow-on of another", "other",
+};
+
+void quiet_finish(struct quiet *q, const char *label, unsigned int n)
+{
+	unsigned int cls[QUIET_CLASSES] = { 0 }, shown = 0;
+	uint64_t long_ns = q->d_ns - q->h_ns, last = 0;
+	enum quiet_class last_cls = QUIET_OTHER, k;
+	struct stall_summary st;
+	size_t i;
+
+	if (q->probing)
+		stall_probe_stop();
+	q->probing = false;
+	q->backlog_drops = softnet_dropped() - q->backlog_drops;
+	stall_summary(long_ns, &st);
+	if (q->count)
+		qsort(q->own, q->count, sizeof(*q->own), by_time);
+	for (i = 0; i < q->count; i++) {
+		const struct suspicion *s = &q->own[i];
+
+		if (stall_within(s->at - q->d_ns, s->at + QUIET_STALL_SLACK_NS,
+				 long_ns))
+			k = QUIET_STALL;
+		else if (i && s->at <= last + 3 * q->d_ns)
+			k = last_cls == QUIET_OTHER ||
+			    last_cls == QUIET_FOLLOW_OTHER ?
+			    QUIET_FOLLOW_OTHER : QUIET_FOLLOW_STALL;
+		else
+			k = QUIET_OTHER;
+		cls[k]++;
+		last = s->at;
+		last_cls = k;
+		if ((k != QUIET_OTHER && k != QUIET_FOLLOW_OTHER) ||
+		    shown >= QUIET_SHOWN)
+			continue;
+		shown++;
+		msg("  quiet: node %u declared live node %u dead (%s) at %.3f s, no stall of %.0f ms or more around it (%s)",
+		    s->by, s->whom, s->why,
+		    (double)s->at / 1e9, (double)long_ns / 1e6, class_name[k]);
+		if (shown <= 2) {
+			dump_stats(q->c, s->by);
+			dump_stats(q->c, s->whom);
+		}
+	}
+	quiet_release(q);
+	printf("RESULT test=quiet load=%s n=%u h_ms=%" PRIu64 " d_ms=%" PRIu64
+	       " suspicions=%zu learned=%" PRIu64 " expelled=%" PRIu64
+	       " stalled=%u follow_stalled=%u"
+	       " follow_other=%u other=%u unrecorded=%" PRIu64
+	       " overruns=%" PRIu64 " stalls=%u stalls_ge_d_h=%u"
+	       " stall_max_us=%" PRIu64 " stall_total_ms=%" PRIu64
+	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
+	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64 "\n",
+	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
+	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
+	       cls[QUIET_FOLLOW_OTHER], cls[QUIET_OTHER], q->lost,
+	       q->overruns, st.count,
+	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
+	       q->backlog_drops, q->end_not_member, q->end_held_dead,
+	       q->events_unpublished, q->expelled_recv);
+}
+
+void quiet_release(struct quiet *q)
+{
+	if (q->probing)
+		stall_probe_stop();
+	q->probing = false;
+	free(q->own);
+	q->own = NULL;
+	q->cap = 0;
+}

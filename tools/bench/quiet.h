@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The quiet runs' attribution of false suspicions (quiet.c): kept apart
+ * from the lateness part that drives them (bench.c, --attribute).
+ */
+#ifndef FTNL_BENCH_QUIET_H
+#define FTNL_BENCH_QUIET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cluster;
+struct suspicion;
+
+struct quiet {
+	struct cluster *c;
+	uint64_t h_ns, d_ns;
+	bool probing;
+	struct suspicion *own;	/* the nodes' own suspicions */
+	size_t count, cap;
+	uint64_t learned;	/* events of cause broadcast */
+	uint64_t expelled;	/* expulsion events, self-inflicted or told */
+	uint64_t lost;		/* suspicions not recorded (no memory) */
+	uint64_t overruns;	/* event queues that overran */
+	uint64_t backlog_drops;	/* softnet_stat drops: at start, then in the run */
+	unsigned int end_not_member;	/* nodes not alive in their own view */
+	unsigned int end_held_dead;	/* (node, peer) pairs not alive at the end */
+	uint64_t events_unpublished;	/* events_lost + queue overflow + notify failed */
+	uint64_t expelled_recv;	/* EXPELLED datagrams taken */
+};
+
+/* Starts the stall probe; 0 or -errno. */
+int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
+	       uint64_t d_ns);
+/* Records every node's failure events until @until (CLOCK_MONOTONIC). */
+int quiet_pump(struct quiet *q, uint64_t until);
+/* Records the events still queued. */
+void quiet_drain(struct quiet *q);
+/* Reads every node's end state and event counters (ring still set). */
+void quiet_inspect(struct quiet *q);
+/* Stops the probe, attributes, prints one RESULT test=quiet line. */
+void quiet_finish(struct quiet *q, const char *label, unsigned int n);
+/* Stops the probe if it runs, frees what was recorded. */
+void quiet_release(struct quiet *q);
+
+#endif

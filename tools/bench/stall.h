@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stall probe: one real-time thread per CPU sleeps 1 ms at a time and
+ * records every wake-up later than STALL_MIN_NS. Nothing but an interrupt,
+ * or the vCPU not running at all (the emulator's host not scheduling its
+ * thread), delays a SCHED_FIFO thread that much; a false suspicion with a
+ * stall of d - h or more just before it is the test bed's, not ftnl's
+ * (Documentation/bench.rst). Used by the TIPC part and the quiet runs.
+ */
+#ifndef FTNL_BENCH_STALL_H
+#define FTNL_BENCH_STALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STALL_MIN_NS		(5 * 1000000ULL)
+
+struct stall_summary {
+	unsigned int count;	/* stalls of STALL_MIN_NS or more */
+	unsigned int long_count;	/* ... of at least the length asked */
+	uint64_t max_ns;
+	uint64_t total_ns;
+};
+
+/* Starts one probe per online CPU (64 at most); 0 or -errno. */
+int stall_probe_start(void);
+/* Stops them; what they recorded stays readable. */
+void stall_probe_stop(void);
+/* Was there a stall of @len_ns or more overlapping [@from, @to]? */
+bool stall_within(uint64_t from, uint64_t to, uint64_t len_ns);
+/* The stalls recorded, and how many of them last @long_ns or more. */
+void stall_summary(uint64_t long_ns, struct stall_summary *s);
+
+#endif
