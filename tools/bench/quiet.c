@@ -206,6 +206,10 @@ void quiet_inspect(struct quiet *q)
 						 st.events_queue_overflow +
 						 st.events_notify_failed;
 			q->expelled_recv += st.expelled_recv;
+			q->sent_ring += st.hb_sent + st.new_observer_sent +
+					st.leave_sent;
+			q->sent_probe += st.probe_req_sent + st.probe_ack_sent;
+			q->sent_other += st.bcast_sent + st.expelled_sent;
 		}
 		if (ftnl_node_list(h, &t))
 			continue;
@@ -285,14 +289,17 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " overruns=%" PRIu64 " stalls=%u stalls_ge_d_h=%u"
 	       " stall_max_us=%" PRIu64 " stall_total_ms=%" PRIu64
 	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
-	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64 "\n",
+	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64
+	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
+	       " sent_other=%" PRIu64 "\n",
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FOLLOW_OTHER], cls[QUIET_OTHER], q->lost,
 	       q->overruns, st.count,
 	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
 	       q->backlog_drops, q->end_not_member, q->end_held_dead,
-	       q->events_unpublished, q->expelled_recv);
+	       q->events_unpublished, q->expelled_recv, q->sent_ring,
+	       q->sent_probe, q->sent_other);
 }
 
 void quiet_release(struct quiet *q)

@@ -28,6 +28,9 @@ struct quiet {
 	unsigned int end_held_dead;	/* (node, peer) pairs not alive at the end */
 	uint64_t events_unpublished;	/* events_lost + queue overflow + notify failed */
 	uint64_t expelled_recv;	/* EXPELLED datagrams taken */
+	/* Datagrams the nodes sent: heartbeats and NEW_OBSERVER/LEAVE, probes
+	 * and their answers, broadcasts and EXPELLED. */
+	uint64_t sent_ring, sent_probe, sent_other;
 };
 
 /* Starts the stall probe; 0 or -errno. */
