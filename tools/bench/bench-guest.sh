@@ -57,7 +57,7 @@
 #   BENCH_ADAPT_BEATS [1000000]
 #   BENCH_QUIET_N ["8 64"]     BENCH_QUIET_H_MS [10]      BENCH_QUIET_D_MS [30]
 #   BENCH_QUIET_S [120]        BENCH_QUIET_LOADS ["0 4 bcast"]
-#   BENCH_QUIET_BCAST_RATE [20]
+#   BENCH_QUIET_BCAST_RATE [20]     BENCH_QUIET_QUORUM [the module's: on]
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
 #   BENCH_SEED [time]
@@ -105,6 +105,7 @@ QUIET_D=${BENCH_QUIET_D_MS:-30}
 QUIET_S=${BENCH_QUIET_S:-120}
 QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
 QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
+QUIET_QUORUM=${BENCH_QUIET_QUORUM:-}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -386,19 +387,21 @@ fi
 if ! skipped quiet; then
 	for n in $QUIET_N_LIST; do
 		for load in $QUIET_LOADS; do
-			bcast=
+			# Options of this run: the broadcasts, the quorum rule.
+			extra=
 			case $load in
-			bcast) label=bcast:$QUIET_BCAST_RATE/s bcast="--bcast-rate $QUIET_BCAST_RATE" ;;
+			bcast) label=bcast:$QUIET_BCAST_RATE/s extra="--bcast-rate $QUIET_BCAST_RATE" ;;
 			0) label=idle ;;
 			*) label=$load/cpu ;;
 			esac
-			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label"
+			[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
+			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label${QUIET_QUORUM:+, quorum $QUIET_QUORUM}"
 			case $load in bcast | 0) ;; *) start_load "$load" ;; esac
 			# Its lateness line joins the quiet table, not the lateness one.
 			# shellcheck disable=SC2086 # options, one per word
 			ftnl-bench lateness $common --nodes "$n" --hb-ms "$QUIET_H" \
 				--timeout-ms "$QUIET_D" --duration-s "$QUIET_S" --no-uring \
-				--attribute $bcast --label "$label" >/tmp/ftnl-bench.quiet ||
+				--attribute $extra --label "$label" >/tmp/ftnl-bench.quiet ||
 				echo "RESULT test=quiet load=$label n=$n h_ms=$QUIET_H d_ms=$QUIET_D verdict=error" \
 					>>/tmp/ftnl-bench.quiet
 			stop_load

@@ -23,7 +23,7 @@
  *                       (fixed against adaptive timeouts: adapt.c)
  *
  *   OPTIONS: --prefix P --veth V --nodes N --net A.B.C --port P
- *            --hb-ms H --timeout-ms D [--seed S]
+ *            --hb-ms H --timeout-ms D [--seed S] [--quorum on|off]
  *
  * detect: K times, configure the kernel ring on every node (delete, then
  * set: a fresh ring, fresh incarnations and a new cluster id everywhere),
@@ -207,6 +207,8 @@ int cluster_open(struct cluster *c, const struct opts *o)
 	c->cfg.fcg_f = o->fcg_f;
 	c->cfg.has_gossip_t = o->has_gossip_t;
 	c->cfg.gossip_t_us = o->gossip_t_us;
+	c->cfg.has_quorum = o->has_quorum;
+	c->cfg.quorum = o->quorum;
 	if (getrandom(c->cfg.key, sizeof(c->cfg.key), 0) != sizeof(c->cfg.key)) {
 		msg("getrandom: %s", strerror(errno));
 		return -EIO;
@@ -1335,7 +1337,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ftnl-bench detect|lateness --prefix P --veth V --nodes N "
-		"--net A.B.C --port P --hb-ms H --timeout-ms D [--seed S]\n"
+		"--net A.B.C --port P --hb-ms H --timeout-ms D [--seed S] "
+		"[--quorum on|off]\n"
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
 		"[--uring-port P] [--no-uring] [--bcast-rate B] [--attribute]\n"
@@ -1385,6 +1388,7 @@ int main(int argc, char **argv)
 		{ "no-uring", no_argument, NULL, 'N' },
 		{ "bcast-rate", required_argument, NULL, 'B' },
 		{ "attribute", no_argument, NULL, 'Q' },
+		{ "quorum", required_argument, NULL, 'q' },
 		{ "algo", required_argument, NULL, 'A' },
 		{ "fcg-f", required_argument, NULL, 'F' },
 		{ "gossip-t-us", required_argument, NULL, 'T' },
@@ -1433,6 +1437,13 @@ int main(int argc, char **argv)
 		case 'w': o.warmup_s = parse_uint(optarg, 0, 3600); break;
 		case 'N': o.uring = false; break;
 		case 'Q': o.attribute = true; break;
+		case 'q':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				usage();
+			o.has_quorum = true;
+			o.quorum = strcmp(optarg, "on") ? FTNL_QUORUM_OFF :
+				   FTNL_QUORUM_ON;
+			break;
 		case 'B':
 			o.bcast_rate = parse_uint(optarg, 0, 100000);
 			o.has_bcast_rate = true;
