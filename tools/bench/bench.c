@@ -1281,7 +1281,7 @@ static int cmd_lateness(const struct opts *o)
 	if (o->attribute) {
 		quiet_drain(&q);
 		quiet_inspect(&q);
-		k.events = q.count + q.learned;
+		k.events = q.failures;
 	} else {
 		drain_all(&c, count_event, &k);
 	}

@@ -135,6 +135,7 @@ static void quiet_read(struct quiet *q, unsigned int idx)
 			f = &e.failure;
 			if (f->generation != nd->generation)
 				break;
+			q->failures++;
 			if (f->cause == FTNL_CAUSE_BROADCAST)
 				q->learned++;
 			else
@@ -228,6 +229,13 @@ void quiet_inspect(struct quiet *q)
 	}
 }
 
+static void quiet_stop_probe(struct quiet *q)
+{
+	if (q->probing)
+		stall_probe_stop();
+	q->probing = false;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct suspicion *x = a, *y = b;
@@ -247,9 +255,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	struct stall_summary st;
 	size_t i;
 
-	if (q->probing)
-		stall_probe_stop();
-	q->probing = false;
+	quiet_stop_probe(q);
 	q->backlog_drops = softnet_dropped() - q->backlog_drops;
 	stall_summary(long_ns, &st);
 	if (q->count)
@@ -304,9 +310,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 
 void quiet_release(struct quiet *q)
 {
-	if (q->probing)
-		stall_probe_stop();
-	q->probing = false;
+	quiet_stop_probe(q);
 	free(q->own);
 	q->own = NULL;
 	q->cap = 0;

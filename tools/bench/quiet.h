@@ -19,6 +19,7 @@ struct quiet {
 	bool probing;
 	struct suspicion *own;	/* the nodes' own suspicions */
 	size_t count, cap;
+	uint64_t failures;	/* failure events, whatever their cause */
 	uint64_t learned;	/* events of cause broadcast */
 	uint64_t expelled;	/* expulsion events, self-inflicted or told */
 	uint64_t lost;		/* suspicions not recorded (no memory) */
