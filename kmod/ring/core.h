@@ -55,17 +55,20 @@
  * while the suspect answers nobody confirms the suspicion; one that hears
  * no helper at all doubts itself and resigns.
  *
- * Without the quorum rule one confirmation accuses: the first round asks
- * FTNL_RING_PROBE_HELPERS helpers, a round nobody answered is followed by
- * one twice as large, up to max(k, n/2) helpers in all (one put in D
- * since it was asked does not count). With it, a death is published only
- * when a strict majority of the members that did not leave confirmed it,
- * the observer included (the confirmation rule): the
- * first round asks that majority less the observer, plus k (and its
- * silent ones once more at the deadline: a datagram lost), the second
- * every other live member; a node that the last round leaves without a
- * majority is on a minority side (or cannot hear) and resigns, accusing
- * nobody. Answers are bound to one probe by its identifier.
+ * The first round, d/2 before the deadline, asks FTNL_RING_PROBE_HELPERS
+ * (k) helpers: a heartbeat merely late arrives before the deadline and
+ * ends the probe, so a late heartbeat costs k requests whatever n.
+ * Without the quorum rule one confirmation accuses: a round nobody
+ * answered is followed by one twice as large, up to max(k, n/2) helpers
+ * in all (one put in D since it was asked does not count). With it, a
+ * death is published only when a strict majority of the members that
+ * did not leave confirmed it, the observer included (the confirmation
+ * rule): at the deadline, the silence established, the round grows to
+ * that majority less the observer, plus k (ftnl_ring_probe_escalate()),
+ * the next round asks every other live member; a node that the last
+ * round leaves without a majority is on a minority side (or cannot hear)
+ * and resigns, accusing nobody. Answers are bound to one probe by its
+ * identifier.
  */
 #define FTNL_RING_PROBE_HELPERS	3
 /*
@@ -478,6 +481,9 @@ enum ftnl_ring_resign {
  *	round at once (ftnl_ring_probe_widen())
  * @awaited: this node waited for a majority to come up (the cluster was
  *	forming: ftnl_ring_probe_await())
+ * @escalated: with the confirmation rule, the majority was asked (at the
+ *	deadline: ftnl_ring_probe_escalate(), or at once by a probe that
+ *	started late)
  */
 struct ftnl_ring_prober {
 	bool active;
@@ -485,6 +491,7 @@ struct ftnl_ring_prober {
 	bool heard_alive;
 	bool widened;
 	bool awaited;
+	bool escalated;
 	u32 id;
 	u32 cid;
 	u32 target;

@@ -1615,12 +1615,17 @@ static u32 log2_floor(u32 n)
  * silence is established twice a helper's round trip (at most 4t) after
  * it started, so at d, or d + 4t - d/2 when that is later; then a
  * helper's answer received after it, one more round trip (2t), proves
- * that the observer heard all of it (ftnl_ring_probe_verify()).
+ * that the observer heard all of it (ftnl_ring_probe_verify()). With the
+ * quorum rule the majority is asked at the deadline and the accusation
+ * waits twice its answers' round trip: d + 4t
+ * (ftnl_ring_probe_escalate()).
  */
 static u64 theorem1_bound(const struct dst *s, u32 f)
 {
-	u64 d = (8 * s->t_ns > D_NS ? D_NS + 4 * s->t_ns - D_NS / 2 : D_NS) +
-		2 * s->t_ns;
+	u64 off = (8 * s->t_ns > D_NS ? D_NS + 4 * s->t_ns - D_NS / 2 : D_NS) +
+		  2 * s->t_ns;
+	u64 on = D_NS + 4 * s->t_ns;
+	u64 d = s->quorum && on > off ? on : off;
 
 	return (u64)f * (f + 1) * d + (u64)f * s->t_ns +
 	       (u64)f * (f + 1) / 2 * s->t_ns;
