@@ -2292,6 +2292,25 @@ static void test_probe_late_heartbeat(const void *arg)
 	}
 }
 
+/*
+ * Node 3 of 16 verifying since the deadline, short of a majority with 4
+ * of the grown round silent: its first retry, at @at, asks the suspect 2
+ * and those 4 again, and widens to 15, 0 and 1 for the first time, under
+ * the probe's identifier @id.
+ */
+static void check_widened(struct node *x, u32 id, u64 at)
+{
+	clear(x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x->rec.nprobes, 1 + 4 + 3);
+	TAP_CHECK_INT(x->rec.probe_to[0], 2);
+	TAP_CHECK_INT(x->rec.probe_to[5], 15);
+	TAP_CHECK_INT(x->rec.probe_to[6], 0);
+	TAP_CHECK_INT(x->rec.probe_to[7], 1);
+	TAP_CHECK_INT(x->rec.probe[7].id, id);
+}
+
 /* Beyond 10 nodes: the round grows at the deadline, then to every member. */
 static void test_confirm_rounds(const void *arg)
 {
@@ -2319,15 +2338,8 @@ static void test_confirm_rounds(const void *arg)
 	}
 	for (i = 4; i < 11; i++)
 		probe_ack(&x, i, 2, false, id, 1000 + D + 2);
-	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D / 4, &x.out),
-		      FTNL_RING_WAIT);
 	/* the suspect, the silent 11..14, then 15, 0, 1 */
-	TAP_CHECK_INT(x.rec.nprobes, 1 + 4 + 3);
-	TAP_CHECK_INT(x.rec.probe_to[5], 15);
-	TAP_CHECK_INT(x.rec.probe_to[6], 0);
-	TAP_CHECK_INT(x.rec.probe_to[7], 1);
-	TAP_CHECK_INT(x.rec.probe[7].id, id);
+	check_widened(&x, id, 1000 + D + D / 4);
 	/* 1 + 7 = 8 of 16 is no majority; the 9th voice is. */
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	probe_ack(&x, 15, 2, false, id, 1000 + D + D / 4 + 5);
@@ -2388,15 +2400,7 @@ static void test_confirm_helpers_failed(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_UINT(timer(&x), 1000 + D + D / 4);
 	/* The first retry: 2 and 4..7 again, and 15, 0, 1 for the first time. */
-	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D / 4, &x.out),
-		      FTNL_RING_WAIT);
-	TAP_CHECK_INT(x.rec.nprobes, 1 + 4 + 3);
-	TAP_CHECK_INT(x.rec.probe_to[0], 2);
-	TAP_CHECK_INT(x.rec.probe_to[5], 15);
-	TAP_CHECK_INT(x.rec.probe_to[6], 0);
-	TAP_CHECK_INT(x.rec.probe_to[7], 1);
-	TAP_CHECK_INT(x.rec.probe[7].id, id);
+	check_widened(&x, id, 1000 + D + D / 4);
 	/* 15 and 0 answer: 10 of 16, fresh. */
 	probe_ack(&x, 15, 2, false, id, 1000 + D + D / 4 + 3);
 	probe_ack(&x, 0, 2, false, id, 1000 + D + D / 4 + 3);
