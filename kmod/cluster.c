@@ -4,6 +4,7 @@
  * replacement under RCU.
  */
 
+#include <crypto/algapi.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -46,6 +47,8 @@ void ftnl_cluster_free(struct ftnl_cluster *cluster)
 			kfree(cluster->nodes[i].name);
 			ftnl_uncount(cluster->nodes[i].domain);
 			kfree(cluster->nodes[i].domain);
+			memzero_explicit(cluster->nodes[i].key,
+					 sizeof(cluster->nodes[i].key));
 		}
 		memzero_explicit(cluster->key, sizeof(cluster->key));
 		ftnl_uncount(cluster);
@@ -95,7 +98,8 @@ static int ftnl_cluster_order(struct ftnl_cluster *cluster)
 	       cluster->nodes);
 	err = 0;
 out:
-	kvfree(copy);
+	if (copy)	/* it holds the keys */
+		kvfree_sensitive(copy, array_size(count, sizeof(*copy)));
 	kvfree(scratch);
 	kvfree(ring);
 	kvfree(members);
@@ -235,10 +239,14 @@ void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
 	}
 }
 
-/* Two members the same for the others: id, address, port, ring position. */
+/*
+ * Two members the same for the others: id, address, port, key, ring
+ * position.
+ */
 static bool ftnl_node_same(const struct ftnl_node *a, const struct ftnl_node *b)
 {
-	if (a->id != b->id || a->family != b->family || a->port != b->port)
+	if (a->id != b->id || a->family != b->family || a->port != b->port ||
+	    crypto_memneq(a->key, b->key, sizeof(a->key)))
 		return false;
 	if (a->family == AF_INET)
 		return a->addr4 == b->addr4;
@@ -265,7 +273,7 @@ static bool ftnl_cluster_wire_changed(const struct ftnl_cluster *old,
 	    old->fcg_f != cluster->fcg_f ||
 	    old->gossip_end_us != cluster->gossip_end_us ||
 	    old->node_count != cluster->node_count ||
-	    memcmp(old->key, cluster->key, sizeof(old->key)))
+	    old->pair_keys != cluster->pair_keys)
 		return true;
 	for (i = 0; i < cluster->node_count; i++)
 		if (!ftnl_node_same(&old->nodes[i], &cluster->nodes[i]))

@@ -336,6 +336,33 @@ static int ftnl_rules_cmp_name(const char *x, const char *y)
 	return 0;
 }
 
+/**
+ * ftnl_rules_keys - are the keys of a configuration complete
+ * @cluster_key: it gives a cluster key
+ * @keyed: how many nodes carry a pair key
+ * @self_keyed: this node's own entry carries one
+ * @unkeyed_others: how many other nodes carry none
+ *
+ * One cluster key, or one pair key on every node but this one: never both,
+ * never a mix.
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *ftnl_rules_keys(bool cluster_key, u32 keyed, bool self_keyed,
+			    u32 unkeyed_others)
+{
+	if (cluster_key)
+		return keyed ? "pair keys and a cluster key: give one or the other" :
+			       NULL;
+	if (!keyed)
+		return ftnl_rules_missing(FTNL_RULES_KEY);
+	if (self_keyed)
+		return "this node's own entry takes no pair key";
+	if (unkeyed_others)
+		return "with pair keys, every node but this one needs its pair key";
+	return NULL;
+}
+
 /* Compare two nodes by @key alone. */
 static int ftnl_rules_cmp_key(const struct ftnl_rules_node *nodes,
 			      enum ftnl_rules_dup_key key, u32 a, u32 b)

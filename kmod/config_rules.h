@@ -107,6 +107,8 @@ const char *ftnl_rules_addr(u8 family, const u8 addr[16]);
 const char *ftnl_rules_node(const struct ftnl_rules_node *node);
 const char *ftnl_rules_node_name(const char *name);
 const char *ftnl_rules_node_domain(const char *domain);
+const char *ftnl_rules_keys(bool cluster_key, u32 keyed, bool self_keyed,
+			    u32 unkeyed_others);
 
 enum ftnl_rules_dup_key {
 	FTNL_RULES_DUP_ID,		/* same node id */

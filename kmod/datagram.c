@@ -9,7 +9,9 @@
 #include <crypto/blake2s.h>
 #include <linux/if_ether.h>
 #include <linux/ipv6.h>
+#include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/overflow.h>
 #include <linux/pkt_sched.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -27,57 +29,83 @@ static void ftnl_dgram_mac(u8 *mac, const u8 *data, size_t len,
 	blake2s(mac, data, key, FTNL_WIRE_MAC_LEN, len, FTNL_KEY_LEN);
 }
 
+/* The previous key of the peer at @pos, if its grace runs at @now. */
+static const u8 *ftnl_prev_pair_key(const struct ftnl_prev_key *pk, u32 pos,
+				    u64 now)
+{
+	if (!pk || pos >= pk->count || now >= pk->pair[pos].until_ns)
+		return NULL;
+	return pk->pair[pos].key;
+}
+
 /**
- * ftnl_transport_keys_open - the previous key of a new configuration
+ * ftnl_transport_keys_open - the previous keys of a new configuration
  * @t: the new transport, its cluster set
  * @prev: the transport it replaces, still running, or NULL
  *
- * A key that changed is kept as the previous key for the update grace; an
- * unchanged one keeps the replaced transport's previous key for what is
- * left of its grace. Process context.
+ * Per peer: a key that changed (the cluster key, or the pair key) is kept
+ * as its previous key for the update grace; an unchanged one keeps the
+ * replaced transport's previous key for what is left of its grace. A node
+ * that was no member has none. Process context.
  *
  * Return: 0 or -ENOMEM.
  */
 int ftnl_transport_keys_open(struct ftnl_transport *t,
 			     const struct ftnl_transport *prev)
 {
+	const struct ftnl_cluster *cluster = t->cluster;
+	u64 now = ktime_get_ns(), grace_end;
 	const struct ftnl_prev_key *was;
+	const struct ftnl_node *old;
+	struct ftnl_prev_pair *pair;
 	struct ftnl_prev_key *pk;
-	u64 now = ktime_get_ns();
+	u32 pos, old_pos;
+	const u8 *key;
 
 	if (!prev)
 		return 0;
-	pk = ftnl_counted(kzalloc(sizeof(*pk), GFP_KERNEL_ACCOUNT));
+	pk = ftnl_counted(kvzalloc(struct_size(pk, pair, cluster->node_count),
+				   GFP_KERNEL_ACCOUNT));
 	if (!pk)
 		return -ENOMEM;
-	if (crypto_memneq(prev->cluster->key, t->cluster->key, FTNL_KEY_LEN)) {
-		memcpy(pk->key, prev->cluster->key, FTNL_KEY_LEN);
-		pk->until_ns = now + (u64)t->cluster->update_grace_s *
-				     NSEC_PER_SEC;
-	} else {
-		rcu_read_lock();
-		was = rcu_dereference(prev->prev_key);
-		if (was && now < was->until_ns) {
-			memcpy(pk->key, was->key, FTNL_KEY_LEN);
-			pk->until_ns = was->until_ns;
+	pk->count = cluster->node_count;
+	grace_end = now + (u64)cluster->update_grace_s * NSEC_PER_SEC;
+	rcu_read_lock();
+	was = rcu_dereference(prev->prev_key);
+	for (pos = 0; pos < cluster->node_count; pos++) {
+		old = ftnl_cluster_find(prev->cluster, cluster->nodes[pos].id);
+		if (pos == cluster->self_index || !old)
+			continue;
+		pair = &pk->pair[pos];
+		old_pos = old - prev->cluster->nodes;
+		if (crypto_memneq(old->key, cluster->nodes[pos].key,
+				  FTNL_KEY_LEN)) {
+			memcpy(pair->key, old->key, FTNL_KEY_LEN);
+			pair->until_ns = grace_end;
+		} else {
+			key = ftnl_prev_pair_key(was, old_pos, now);
+			if (!key)
+				continue;
+			memcpy(pair->key, key, FTNL_KEY_LEN);
+			pair->until_ns = was->pair[old_pos].until_ns;
 		}
-		rcu_read_unlock();
+		pk->until_ns = max(pk->until_ns, pair->until_ns);
 	}
+	rcu_read_unlock();
 	if (!pk->until_ns) {
 		ftnl_uncount(pk);
-		kfree_sensitive(pk);
+		kvfree_sensitive(pk, struct_size(pk, pair, pk->count));
 		return 0;
 	}
 	rcu_assign_pointer(t->prev_key, pk);
 	return 0;
 }
 
-/* The key, then the memory: no trace of it is left. */
+/* The keys, then the memory: no trace of them is left. */
 static void ftnl_prev_key_wipe(struct ftnl_prev_key *pk)
 {
-	memzero_explicit(pk->key, sizeof(pk->key));
 	ftnl_uncount(pk);
-	kfree(pk);
+	kvfree_sensitive(pk, struct_size(pk, pair, pk->count));
 }
 
 static void ftnl_prev_key_wipe_rcu(struct rcu_head *head)
@@ -99,8 +127,9 @@ void ftnl_transport_keys_free(struct ftnl_transport *t)
  * @t: the transport
  * @now: CLOCK_MONOTONIC
  *
- * The key is wiped once the receive paths that may hold it are done; it
- * is never accepted after its grace anyway (ftnl_dgram_rcv()). Called
+ * The keys are wiped once the receive paths that may hold them are done,
+ * after the last grace; none is accepted after its own (ftnl_dgram_rcv()).
+ * Called
  * from the ring's heartbeat timer, under the ring's lock: the only writer.
  */
 void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now)
@@ -208,9 +237,9 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 		.timeout_us = cluster->timeout_us,
 	};
 	u64 peer = READ_ONCE(t->peer_seen[pos]);
-	const struct ftnl_prev_key *pk;
 	enum ftnl_wire_sign sign;
 	atomic64_t *space;
+	const u8 *prev;
 	int err;
 
 	if (payload_len > FTNL_WIRE_MAX_PAYLOAD)
@@ -218,15 +247,15 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 	space = &t->tx_seq[pos].space[ftnl_wire_space(type)];
 	hdr.seq = atomic64_inc_return(space);
 	rcu_read_lock();
-	pk = rcu_dereference(t->prev_key);
-	if (pk && ktime_get_ns() >= pk->until_ns)
-		pk = NULL;
-	sign = ftnl_wire_sign(!!pk, cluster->epoch, peer & FTNL_PEER_KNOWN,
+	prev = ftnl_prev_pair_key(rcu_dereference(t->prev_key), pos,
+				  ktime_get_ns());
+	sign = ftnl_wire_sign(!!prev, cluster->epoch, peer & FTNL_PEER_KNOWN,
 			      (u32)peer, peer & FTNL_PEER_PREV);
-	err = ftnl_transport_queue(t, pos, &hdr, payload, cluster->key);
+	err = ftnl_transport_queue(t, pos, &hdr, payload,
+				   cluster->nodes[pos].key);
 	/* The second copy is a spare: the first may well be verified. */
 	if (!err && sign == FTNL_SIGN_BOTH)
-		ftnl_transport_queue(t, pos, &hdr, payload, pk->key);
+		ftnl_transport_queue(t, pos, &hdr, payload, prev);
 	rcu_read_unlock();
 	return err;
 }
@@ -339,7 +368,8 @@ void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 	 * After a key change, what the peer signed with @prev's current key
 	 * is signed with @t's previous one; a key older than both is unknown.
 	 */
-	if (crypto_memneq(prev->cluster->key, t->cluster->key, FTNL_KEY_LEN))
+	if (crypto_memneq(prev->cluster->nodes[prev_pos].key,
+			  t->cluster->nodes[pos].key, FTNL_KEY_LEN))
 		peer = peer & FTNL_PEER_PREV ? 0 : peer | FTNL_PEER_PREV;
 	WRITE_ONCE(t->peer_seen[pos], peer);
 }
@@ -465,14 +495,14 @@ drop:
  * @src: its source address and port
  *
  * Softirq, under RCU. The header checks come first, then the MAC (with the
- * current key, then the previous one during its grace), then a
+ * sender's key - the cluster key or the pair key - then its previous one
+ * during its grace), then a
  * replay of what the ring already accepted is dropped; only then does the
  * datagram reach the ring and its lock.
  */
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 		    const struct ftnl_source *src)
 {
-	const struct ftnl_prev_key *pk;
 	u8 mac[FTNL_WIRE_MAC_LEN];
 	struct ftnl_cluster *cluster;
 	bool prev_key = false;
@@ -480,7 +510,7 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 	struct ftnl_wire_hdr hdr;
 	struct ftnl_transport *t;
 	unsigned int len;
-	const u8 *data;
+	const u8 *data, *prev;
 	u32 pos;
 
 	cluster = rcu_dereference(fn->cluster);
@@ -500,13 +530,15 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 	from = ftnl_dgram_check_header(t, cluster, &hdr, len, src);
 	if (!from)
 		return;
-	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, cluster->key);
+	pos = from - cluster->nodes;
+	ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN, from->key);
 	if (crypto_memneq(mac, data + len - FTNL_WIRE_MAC_LEN, sizeof(mac))) {
 		/* During the update grace, the key it replaced. */
-		pk = rcu_dereference(t->prev_key);
-		if (pk && ktime_get_ns() < pk->until_ns) {
+		prev = ftnl_prev_pair_key(rcu_dereference(t->prev_key), pos,
+					  ktime_get_ns());
+		if (prev) {
 			ftnl_dgram_mac(mac, data, len - FTNL_WIRE_MAC_LEN,
-				       pk->key);
+				       prev);
 			prev_key = !crypto_memneq(mac, data + len -
 						  FTNL_WIRE_MAC_LEN,
 						  sizeof(mac));
@@ -518,7 +550,6 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 			return;
 		}
 	}
-	pos = from - cluster->nodes;
 	if (ftnl_transport_replay_seen(t, pos, &hdr)) {
 		/* The spare copy of what the current key brought. */
 		ftnl_transport_drop(t, prev_key && hdr.epoch == cluster->epoch ?

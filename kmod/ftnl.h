@@ -32,6 +32,9 @@ struct ftnl_transport;
  * @name: FTNL_A_NODE_NAME, kmalloc'ed, or NULL; freed with the configuration
  * @domain: FTNL_A_NODE_DOMAIN, kmalloc'ed, or NULL (none); freed with the
  *	configuration
+ * @key: the key of every datagram between this node and that one: its
+ *	pair key (FTNL_A_NODE_KEY), or a copy of the cluster key; wiped with
+ *	the configuration. Unused on this node's own entry
  */
 struct ftnl_node {
 	u32 id;
@@ -43,6 +46,7 @@ struct ftnl_node {
 	};
 	const char *name;
 	const char *domain;
+	u8 key[FTNL_KEY_LEN];
 };
 
 /**
@@ -66,7 +70,9 @@ struct ftnl_node {
  * @fence: enum ftnl_fence: what is done to the registered processes when
  *	this node is expelled
  * @quorum: enum ftnl_quorum
- * @key: cluster secret authenticating datagrams
+ * @key: cluster secret, copied into each node's @key; zero with
+ *	@pair_keys
+ * @pair_keys: the nodes' keys are pair keys (FTNL_A_NODE_KEY)
  * @epoch: the configuration's epoch (FTNL_A_EPOCH), on every datagram
  * @epoch_given: the request named @epoch (else ftnl_cluster_set_epoch()
  *	derives it from the running configuration)
@@ -105,6 +111,7 @@ struct ftnl_cluster {
 	u8 fence;
 	u8 quorum;
 	u8 key[FTNL_KEY_LEN];
+	bool pair_keys;
 	u32 epoch;
 	bool epoch_given;
 	u32 update_grace_s;

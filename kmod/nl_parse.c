@@ -6,6 +6,7 @@
  * Nothing here changes any state.
  */
 
+#include <linux/bitmap.h>
 #include <net/genetlink.h>
 
 #include "config_rules.h"
@@ -63,6 +64,7 @@ static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
 			       .len = FTNL_NODE_NAME_MAX },
 	[FTNL_A_NODE_DOMAIN] = { .type = NLA_NUL_STRING,
 				 .len = FTNL_NODE_DOMAIN_MAX },
+	[FTNL_A_NODE_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
 };
 
 const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
@@ -98,6 +100,10 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "the previous key's grace is reported, it cannot be set",
 	},
+	[FTNL_A_PAIR_KEYS] = {
+		.type = NLA_REJECT,
+		.reject_message = "pair keys are given on the nodes (FTNL_A_NODE_KEY)",
+	},
 };
 
 const struct nla_policy ftnl_readmit_policy[FTNL_A_MAX + 1] = {
@@ -125,7 +131,6 @@ static const struct {
 	{ FTNL_A_SELF_ID, FTNL_RULES_SELF_ID },
 	{ FTNL_A_HB_PERIOD_US, FTNL_RULES_HB_PERIOD },
 	{ FTNL_A_TIMEOUT_US, FTNL_RULES_TIMEOUT },
-	{ FTNL_A_KEY, FTNL_RULES_KEY },
 };
 
 /* The attribute each scalar rule is about. */
@@ -174,8 +179,9 @@ static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
 	return NULL;
 }
 
+/* @keyed: set when the node carries a pair key (copied to @node->key). */
 static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
-			   struct netlink_ext_ack *extack)
+			   bool *keyed, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FTNL_A_NODE_MAX + 1];
 	struct ftnl_rules_node rules = {};
@@ -255,6 +261,58 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 			return -ENOMEM;
 		}
 	}
+	*keyed = tb[FTNL_A_NODE_KEY];
+	if (*keyed)
+		nla_memcpy(node->key, tb[FTNL_A_NODE_KEY], sizeof(node->key));
+	return 0;
+}
+
+/*
+ * One cluster key, or a pair key on every node but this one
+ * (ftnl_rules_keys()); the cluster key is then copied to every node, so
+ * that datagrams always take their peer's key. @keyed flags, in request
+ * order, the nodes that carried one.
+ */
+static int ftnl_cluster_keys(struct ftnl_cluster *cluster,
+			     const unsigned long *keyed, struct genl_info *info)
+{
+	struct nlattr *key = info->attrs[FTNL_A_KEY];
+	u32 count = cluster->node_count, nkeyed, unkeyed = 0, i, bad = U32_MAX;
+	bool self_keyed = false;
+	const char *why;
+
+	nkeyed = bitmap_weight(keyed, count);
+	for (i = 0; i < count; i++) {
+		bool self = cluster->nodes[i].id == cluster->self_id;
+
+		if (self && test_bit(i, keyed)) {
+			self_keyed = true;
+			bad = i;
+		} else if (!self && !test_bit(i, keyed) && !unkeyed++ &&
+			   bad == U32_MAX) {
+			bad = i;
+		}
+	}
+	why = ftnl_rules_keys(key, nkeyed, self_keyed, unkeyed);
+	if (why) {
+		if (key && nkeyed)
+			ftnl_set_err(info->extack, key, why);
+		else if (!nkeyed)
+			ftnl_set_err(info->extack, NULL, why);
+		else
+			ftnl_set_err(info->extack, ftnl_nth_node_attr(info, bad),
+				     why);
+		if (!key && !nkeyed)
+			NL_SET_ERR_ATTR_MISS(info->extack, NULL, FTNL_A_KEY);
+		return -EINVAL;
+	}
+	cluster->pair_keys = !key;
+	if (key) {
+		nla_memcpy(cluster->key, key, sizeof(cluster->key));
+		for (i = 0; i < count; i++)
+			memcpy(cluster->nodes[i].key, cluster->key,
+			       sizeof(cluster->key));
+	}
 	return 0;
 }
 
@@ -303,6 +361,8 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	enum ftnl_rules_field field;
 	struct ftnl_cluster *cluster;
 	u32 count = 0, index = 0, bad;
+	unsigned long *keyed = NULL;
+	bool has_key;
 	const char *why;
 	unsigned int i;
 	int rem, err;
@@ -347,7 +407,6 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	cluster->self_id = nla_get_u32(attrs[FTNL_A_SELF_ID]);
 	cluster->hb_period_us = rules.hb_period_us;
 	cluster->timeout_us = rules.timeout_us;
-	nla_memcpy(cluster->key, attrs[FTNL_A_KEY], sizeof(cluster->key));
 	/* The epoch is settled against the running one (ftnl_cluster_set_epoch()). */
 	cluster->epoch_given = attrs[FTNL_A_EPOCH];
 	if (cluster->epoch_given)
@@ -373,14 +432,27 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	else
 		cluster->quorum = count >= 3 ? FTNL_QUORUM_ON : FTNL_QUORUM_OFF;
 
+	keyed = bitmap_zalloc(count, GFP_KERNEL);
+	if (!keyed) {
+		NL_SET_ERR_MSG(extack, "out of memory for the node table");
+		err = -ENOMEM;
+		goto err_free;
+	}
 	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem) {
 		if (nla_type(attr) != FTNL_A_NODE)
 			continue;
-		err = ftnl_node_parse(attr, &cluster->nodes[index++], extack);
+		err = ftnl_node_parse(attr, &cluster->nodes[index], &has_key,
+				      extack);
 		if (err)
 			goto err_free;
+		if (has_key)
+			__set_bit(index, keyed);
+		index++;
 	}
+	err = ftnl_cluster_keys(cluster, keyed, info);
+	if (err)
+		goto err_free;
 
 	err = ftnl_cluster_finalize(cluster, &why, &bad);
 	if (err == -ENOMEM) {
@@ -394,9 +466,11 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 			ftnl_set_err(extack, ftnl_nth_node_attr(info, bad), why);
 		goto err_free;
 	}
+	bitmap_free(keyed);
 	return cluster;
 
 err_free:
+	bitmap_free(keyed);
 	ftnl_cluster_free(cluster);
 	return ERR_PTR(err);
 }

@@ -20,15 +20,28 @@
 struct ftnl_ring;
 
 /**
- * struct ftnl_prev_key - the key a configuration change replaced
- * @rcu: freed (wiped) after the receive paths that may use it
- * @until_ns: CLOCK_MONOTONIC end of the update grace
+ * struct ftnl_prev_pair - the key a configuration change replaced for one peer
+ * @until_ns: CLOCK_MONOTONIC end of its update grace, 0 if none
  * @key: the key
+ */
+struct ftnl_prev_pair {
+	u64 until_ns;
+	u8 key[FTNL_KEY_LEN];
+};
+
+/**
+ * struct ftnl_prev_key - the keys a configuration change replaced
+ * @rcu: freed (wiped) after the receive paths that may use it
+ * @until_ns: the latest of the @pair grace ends
+ * @count: entries in @pair
+ * @pair: per position in the new configuration, the key its datagrams
+ *	were authenticated with before (the cluster key, or the pair key)
  */
 struct ftnl_prev_key {
 	struct rcu_head rcu;
 	u64 until_ns;
-	u8 key[FTNL_KEY_LEN];
+	u32 count;
+	struct ftnl_prev_pair pair[];
 };
 
 /**
@@ -82,9 +95,9 @@ struct ftnl_tx_seq {
  *	said: its configuration epoch, FTNL_PEER_KNOWN, and FTNL_PEER_PREV
  *	when it was authenticated with @prev_key; 0 if none (written under
  *	the ring's lock, read by any sender): which key it can verify
- * @prev_key: the previous configuration's key, accepted and used until
- *	its @until_ns (CLOCK_MONOTONIC) after a key change, NULL if none;
- *	wiped then (ftnl_transport_expire_key())
+ * @prev_key: the previous configuration's keys, each accepted and used
+ *	until its @until_ns (CLOCK_MONOTONIC) after a key change, NULL if
+ *	none; wiped once all are over (ftnl_transport_expire_key())
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
  * @txq_ctrl: ring datagrams (FTNL_SPACE_RING: heartbeats, NEW_OBSERVER,
  *	LEAVE, HELLO, HELLO_ACK) built under the ring's lock, to be sent once

@@ -32,8 +32,10 @@
  *   |        MAC: keyed BLAKE2s-128 of everything above (16)        |
  *   +---------------+---------------+---------------+---------------+
  *
- * All fields big endian. The MAC key is the cluster key (or, during the
- * update grace after a key change, the previous one: kmod/datagram.c).
+ * All fields big endian. The MAC key is the key of the sender and
+ * destination's pair: the cluster key, or their pair key (FTNL_A_NODE_KEY);
+ * during the update grace after a key change, possibly the previous one
+ * (kmod/datagram.c).
  * Epoch and d let a receiver judge a sender whose configuration is not
  * its own yet (a rolling update, kmod/ring/core.h). The echo (0 when
  * the sender has not heard the destination yet) proves a datagram fresh to

@@ -83,6 +83,8 @@ FTNL_EXPORT const char *ftnl_feature_name(uint64_t feature)
 		return "node-name";
 	case FTNL_FEATURE_DOMAINS:
 		return "domains";
+	case FTNL_FEATURE_PAIR_KEYS:
+		return "pair-keys";
 	}
 	return NULL;
 }

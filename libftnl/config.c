@@ -9,6 +9,8 @@
  *	heartbeat 100ms
  *	timeout 300ms
  *	key 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
+ *	(or: keyfile PATH, the same key in a file; or: pairkeys PATH, this
+ *	 node's pair keys, "ID HEX" per line, from ftnl-cli pairkeys)
  *	node 1 10.0.0.1 7400
  *	node 2 fd00::2 7400 name cn002	(the name is optional)
  *	bcast bmg		(optional; hypercube is the module's default)
@@ -56,7 +58,7 @@ enum ftnl_keyword {
 	FTNL_KW_SELF,
 	FTNL_KW_HEARTBEAT,
 	FTNL_KW_TIMEOUT,
-	FTNL_KW_KEY,		/* key and keyfile share it: one key */
+	FTNL_KW_KEY,		/* key, keyfile and pairkeys share it */
 	FTNL_KW_NODE,
 	FTNL_KW_BCAST,
 	FTNL_KW_GOSSIP_FAULTS,
@@ -80,6 +82,8 @@ struct ftnl_config_parser {
 	unsigned int *node_lines;	/* line of each node, for messages */
 	unsigned int line;		/* current line, 1-based */
 	unsigned int seen[FTNL_KW_COUNT];	/* line a keyword was on */
+	struct ftnl_pair_keys pair;	/* pairkeys, given to the nodes at the end */
+	char *pair_path;		/* its file, for messages */
 	char *err;
 	size_t errlen;
 };
@@ -211,34 +215,99 @@ static int ftnl_kw_timeout(struct ftnl_config_parser *p, char **words)
 	return 0;
 }
 
+static bool ftnl_no_keys(const struct ftnl_config_parser *p)
+{
+	return p->flags & FTNL_CONFIG_PARSE_NO_KEYS;
+}
+
 static int ftnl_kw_key(struct ftnl_config_parser *p, char **words)
 {
 	if (ftnl_parse_key(words[1], p->config->key))
 		return ftnl_parse_error(p, p->line,
 					"key must be %d hex digits (%d bytes)",
 					2 * FTNL_KEY_LEN, FTNL_KEY_LEN);
+	if (ftnl_no_keys(p)) {
+		explicit_bzero(p->config->key, FTNL_KEY_LEN);
+		return 0;
+	}
 	p->config->unset &= ~FTNL_CONFIG_KEY;
 	return 0;
 }
 
+/* @path as named in the file: relative to the file's directory. */
+static int ftnl_config_path(struct ftnl_config_parser *p, const char *path,
+			    char **out)
+{
+	if (path[0] != '/' && p->dir) {
+		if (asprintf(out, "%s/%s", p->dir, path) < 0)
+			return -ENOMEM;
+		return 0;
+	}
+	*out = strdup(path);
+	return *out ? 0 : -ENOMEM;
+}
+
 static int ftnl_kw_keyfile(struct ftnl_config_parser *p, char **words)
 {
-	const char *path = words[1];
-	char why[256], *joined = NULL;
+	char why[256], *path;
 	int err;
 
-	if (path[0] != '/' && p->dir) {
-		if (asprintf(&joined, "%s/%s", p->dir, path) < 0)
-			return -ENOMEM;
-		path = joined;
-	}
+	if (ftnl_no_keys(p))
+		return 0;
+	err = ftnl_config_path(p, words[1], &path);
+	if (err)
+		return err;
 	err = ftnl_read_key_file(path, p->config->key, why, sizeof(why));
-	free(joined);
+	free(path);
 	if (err) {
 		ftnl_parse_error(p, p->line, "%s", why);
 		return err;
 	}
 	p->config->unset &= ~FTNL_CONFIG_KEY;
+	return 0;
+}
+
+/* The keys go to their nodes once the table is complete (ftnl_give_pair_keys()). */
+static int ftnl_kw_pairkeys(struct ftnl_config_parser *p, char **words)
+{
+	char why[384];
+	int err;
+
+	if (ftnl_no_keys(p))
+		return 0;
+	err = ftnl_config_path(p, words[1], &p->pair_path);
+	if (err)
+		return err;
+	err = ftnl_read_pair_keys(p->pair_path, &p->pair, why, sizeof(why));
+	if (err && err != -ENOMEM) {
+		ftnl_parse_error(p, p->line, "%s", why);
+		return err;
+	}
+	return err;
+}
+
+/*
+ * Each pair key to its node: a key for a node the table lacks is a
+ * mistake (a file for another cluster, or a stale one).
+ */
+static int ftnl_give_pair_keys(struct ftnl_config_parser *p)
+{
+	struct ftnl_cluster_config *c = p->config;
+	const struct ftnl_pair_entry *e;
+	size_t i, j;
+
+	for (i = 0; i < p->pair.count; i++) {
+		e = &p->pair.entries[i];
+		for (j = 0; j < c->node_count; j++)
+			if (c->nodes[j].id == e->id)
+				break;
+		if (j == c->node_count)
+			return ftnl_parse_error(p, p->seen[FTNL_KW_KEY],
+						"%s:%u: node %u is not in the node table",
+						p->pair_path, e->line, e->id);
+		c->nodes[j].has_key = true;
+		memcpy(c->nodes[j].key, e->key, FTNL_KEY_LEN);
+	}
 	return 0;
 }
 
@@ -515,6 +584,7 @@ static const struct ftnl_keyword_def {
 	{ "timeout", FTNL_KW_TIMEOUT, 1, "timeout DURATION", ftnl_kw_timeout, 0 },
 	{ "key", FTNL_KW_KEY, 1, "key HEX", ftnl_kw_key, 0 },
 	{ "keyfile", FTNL_KW_KEY, 1, "keyfile PATH", ftnl_kw_keyfile, 0 },
+	{ "pairkeys", FTNL_KW_KEY, 1, "pairkeys PATH", ftnl_kw_pairkeys, 0 },
 	{ "node", FTNL_KW_NODE, 7, FTNL_NODE_USAGE, ftnl_kw_node, 4 },
 	{ "bcast", FTNL_KW_BCAST, 1, "bcast ALGORITHM", ftnl_kw_bcast, 0 },
 	{ "gossip-faults", FTNL_KW_GOSSIP_FAULTS, 1, "gossip-faults N",
@@ -551,7 +621,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 			def = &ftnl_keywords[i];
 	if (!def)
 		return ftnl_parse_error(p, p->line,
-					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)",
+					"unknown keyword \"%.64s\" (expected cluster, self, heartbeat, timeout, key, keyfile, pairkeys, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)",
 					words[0]);
 	if (n - 1 > def->values || n - 1 < def->values - def->optional)
 		return ftnl_parse_error(p, p->line, "%s: expected \"%s\"",
@@ -559,7 +629,7 @@ static int ftnl_parse_line(struct ftnl_config_parser *p, char *line)
 					"too many values", def->usage);
 	if (def->kw != FTNL_KW_NODE) {
 		err = ftnl_once(p, def->kw, def->kw == FTNL_KW_KEY ?
-				"key (or keyfile)" : def->name);
+				"key (or keyfile, pairkeys)" : def->name);
 		if (err)
 			return err;
 	}
@@ -574,8 +644,9 @@ static int ftnl_parse_finish(struct ftnl_config_parser *p)
 	size_t first, second;
 	int dup;
 
-	if (ftnl_raw(p))
-		return 0;
+	dup = ftnl_give_pair_keys(p);
+	if (dup || ftnl_raw(p))
+		return dup;
 	if (!(c->unset & (FTNL_CONFIG_HB_PERIOD | FTNL_CONFIG_TIMEOUT)) &&
 	    c->timeout_us <= c->hb_period_us)
 		return ftnl_parse_error(p, p->seen[FTNL_KW_TIMEOUT],
@@ -652,6 +723,8 @@ static int ftnl_parse_text(struct ftnl_config_parser *p, char *text, size_t len)
 	if (!err)
 		err = ftnl_parse_finish(p);
 	free(p->node_lines);
+	ftnl_pair_keys_free(&p->pair);
+	free(p->pair_path);
 	if (err == -ENOMEM)
 		ftnl_format_err(p->err, p->errlen, "%s: out of memory", p->name);
 	if (err)
@@ -775,6 +848,9 @@ FTNL_EXPORT int ftnl_config_parse_file(const char *path, unsigned int flags,
 
 FTNL_EXPORT void ftnl_config_free(struct ftnl_cluster_config *config)
 {
+	if (config->nodes)	/* they hold the pair keys */
+		explicit_bzero(config->nodes,
+			       config->node_count * sizeof(*config->nodes));
 	free(config->nodes);
 	explicit_bzero(config, sizeof(*config));
 	config->unset = FTNL_CONFIG_ALL;

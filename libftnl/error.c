@@ -109,6 +109,7 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_UPDATE_GRACE_S] = "update-grace-s",
 	[FTNL_A_PREV_KEY_LEFT_MS] = "prev-key-left-ms",
 	[FTNL_A_INCARNATION_FLOOR] = "incarnation-floor",
+	[FTNL_A_PAIR_KEYS] = "pair-keys",
 };
 
 static const char *const ftnl_node_attr_names[] = {
@@ -125,6 +126,7 @@ static const char *const ftnl_node_attr_names[] = {
 	[FTNL_A_NODE_PAD] = "pad",
 	[FTNL_A_NODE_NAME] = "name",
 	[FTNL_A_NODE_DOMAIN] = "domain",
+	[FTNL_A_NODE_KEY] = "key",
 };
 
 FTNL_EXPORT const char *ftnl_attr_name(unsigned int type)

@@ -221,6 +221,26 @@ void ftnl_vformat_err(char *err, size_t errlen, const char *fmt, va_list ap)
  */
 int ftnl_split_words(char *line, char **words, int max);
 
+/* pairkey.c: a pairkeys file, "ID HEX" per line */
+struct ftnl_pair_entry {
+	uint32_t id;
+	unsigned int line;
+	uint8_t key[FTNL_KEY_LEN];
+};
+
+struct ftnl_pair_keys {
+	struct ftnl_pair_entry *entries;
+	size_t count;
+};
+
+/*
+ * Read @path into @keys (free with ftnl_pair_keys_free(), which wipes
+ * them). Return: 0; -EINVAL with "PATH:LINE: why" in @err; -E2BIG; -errno.
+ */
+int ftnl_read_pair_keys(const char *path, struct ftnl_pair_keys *keys,
+			char *err, size_t errlen);
+void ftnl_pair_keys_free(struct ftnl_pair_keys *keys);
+
 /* events.c */
 struct ftnl_events;
 int ftnl_events_wrap_fd(int fd, uint16_t family_id, ftnl_recvmsg_fn recv_fn,

@@ -178,6 +178,8 @@ static size_t ftnl_node_nest_size(const struct ftnl_node *node)
 	if (node->domain[0])
 		size += ftnl_attr_space(strnlen(node->domain,
 						FTNL_NODE_DOMAIN_MAX) + 1);
+	if (node->has_key)
+		size += ftnl_attr_space(FTNL_KEY_LEN);
 	if (node->family == AF_INET)
 		size += ftnl_attr_space(sizeof(struct in_addr));
 	else if (node->family == AF_INET6)
@@ -327,6 +329,9 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 				     strnlen(node->domain,
 					     FTNL_NODE_DOMAIN_MAX) + 1,
 				     node->domain);
+		if (node->has_key)
+			mnl_attr_put(nlh, FTNL_A_NODE_KEY, FTNL_KEY_LEN,
+				     node->key);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;
@@ -544,6 +549,9 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_PREV_KEY_LEFT_MS:
 		p->info->has_prev_key = true;
 		return ftnl_attr_u64(attr, &p->info->prev_key_left_ms);
+	case FTNL_A_PAIR_KEYS:
+		p->info->pair_keys = true;
+		return 0;
 	default:
 		return 0;
 	}

@@ -168,12 +168,12 @@ int ftnl_find_duplicate(const struct ftnl_node *nodes, size_t count,
 
 static const enum ftnl_rules_field ftnl_required_fields[] = {
 	FTNL_RULES_CLUSTER_ID, FTNL_RULES_SELF_ID, FTNL_RULES_HB_PERIOD,
-	FTNL_RULES_TIMEOUT, FTNL_RULES_KEY,
+	FTNL_RULES_TIMEOUT,
 };
 
 static const unsigned int ftnl_required_bits[] = {
 	FTNL_CONFIG_CLUSTER_ID, FTNL_CONFIG_SELF_ID, FTNL_CONFIG_HB_PERIOD,
-	FTNL_CONFIG_TIMEOUT, FTNL_CONFIG_KEY,
+	FTNL_CONFIG_TIMEOUT,
 };
 
 /* The scalar rules, in the words a person needs. */
@@ -259,6 +259,39 @@ static int ftnl_validate_scalars(const struct ftnl_cluster_config *config,
 	return -EINVAL;
 }
 
+/* One cluster key, or a pair key on every node but this one. */
+static int ftnl_validate_keys(const struct ftnl_cluster_config *config,
+			      char *err, size_t errlen)
+{
+	const struct ftnl_node *bad = NULL;
+	uint32_t keyed = 0, unkeyed = 0;
+	bool self_keyed = false;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < config->node_count; i++) {
+		const struct ftnl_node *node = &config->nodes[i];
+		bool self = node->id == config->self_id;
+
+		keyed += node->has_key;
+		if (self && node->has_key) {
+			self_keyed = true;
+			bad = node;
+		} else if (!self && !node->has_key && !unkeyed++ && !bad) {
+			bad = node;
+		}
+	}
+	why = ftnl_rules_keys(!(config->unset & FTNL_CONFIG_KEY), keyed,
+			      self_keyed, unkeyed);
+	if (!why)
+		return 0;
+	if (keyed && (config->unset & FTNL_CONFIG_KEY) && bad)
+		ftnl_format_err(err, errlen, "%s (node %u)", why, bad->id);
+	else
+		ftnl_format_err(err, errlen, "%s", why);
+	return -EINVAL;
+}
+
 FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 				     char *err, size_t errlen)
 {
@@ -284,6 +317,8 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 		}
 	}
 	ret = ftnl_validate_scalars(config, err, errlen);
+	if (!ret)
+		ret = ftnl_validate_keys(config, err, errlen);
 	if (ret)
 		return ret;
 

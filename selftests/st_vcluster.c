@@ -616,6 +616,38 @@ int st_vc_add_outsider(struct st_vc *vc)
  * Configuration, dumps
  */
 
+const char *st_vc_pair_key(const struct st_vc *vc, uint32_t a, uint32_t b,
+			   char *hex)
+{
+	uint8_t key[FTNL_KEY_LEN];
+	int i;
+
+	ftnl_pair_key(st_vc_key(), vc->cfg.cluster_id, a, b, key);
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	return hex;
+}
+
+/* @id's keys: its pair keys, or the cluster key. */
+static void st_vc_keys_of(struct st_vc *vc, uint32_t id)
+{
+	struct ftnl_cluster_config *c = &vc->cfg;
+	size_t i;
+
+	for (i = 0; i < c->node_count; i++) {
+		struct ftnl_node *node = &c->nodes[i];
+
+		node->has_key = vc->pair_keys && node->id != id;
+		if (node->has_key)
+			ftnl_pair_key(st_vc_key(), c->cluster_id, id, node->id,
+				      node->key);
+	}
+	if (vc->pair_keys)
+		c->unset |= FTNL_CONFIG_KEY;
+	else
+		c->unset &= ~FTNL_CONFIG_KEY;
+}
+
 int st_vc_configure(struct st_vc *vc, uint32_t id)
 {
 	struct st_vc_node *nd;
@@ -625,6 +657,7 @@ int st_vc_configure(struct st_vc *vc, uint32_t id)
 		return -EINVAL;
 	nd = &vc->node[id];
 	vc->cfg.self_id = id;
+	st_vc_keys_of(vc, id);
 	err = ftnl_cluster_set(nd->h, &vc->cfg);
 	if (!err)
 		nd->configured = true;

@@ -96,6 +96,8 @@ struct st_vc_node {
  * @br_rtnl: rtnetlink socket in @br_ns
  * @outsider_ns: the outsider's netns, -1 if none
  * @cfg: the configuration every node gets (self_id set per node)
+ * @pair_keys: st_vc_configure() gives each node the pair keys of its
+ *	pairs (st_vc_pair_key()) instead of the cluster key
  * @node: indexed by node id; entry 0 unused
  * @events: every failure event received so far, in arrival order
  * @nevents: entries in @events
@@ -113,6 +115,7 @@ struct st_vc {
 	struct mnl_socket *br_rtnl;
 	int outsider_ns;
 	struct ftnl_cluster_config cfg;
+	bool pair_keys;
 	struct st_vc_node node[ST_VC_MAX_NODES + 1];
 	struct st_vc_event *events;
 	size_t nevents;
@@ -162,7 +165,15 @@ const char *st_vc_addr(uint32_t host, char *buf, size_t len);
 /* Bridge-side interface name of node @id ("v<id>"). */
 const char *st_vc_port_if(uint32_t id, char *buf, size_t len);
 
-/* Configure node @id (CLUSTER_SET through libftnl, self = @id). */
+/*
+ * The key of the pair (@a, @b), derived from st_vc_key() as the cluster
+ * secret (ftnl_pair_key()), as 64 hex digits in @hex (65 bytes).
+ */
+const char *st_vc_pair_key(const struct st_vc *vc, uint32_t a, uint32_t b,
+			   char *hex);
+/* Configure node @id (CLUSTER_SET through libftnl, self = @id; with
+ * @vc->pair_keys, @id's pair keys and no cluster key).
+ */
 int st_vc_configure(struct st_vc *vc, uint32_t id);
 /* Configure nodes 1..n in id order. */
 int st_vc_configure_all(struct st_vc *vc);

@@ -242,6 +242,25 @@ static void test_names(const void *arg)
 		      "failure domain must be 1 to 31 characters");
 }
 
+/* One cluster key, or a pair key on every node but this one. */
+static void test_keys(const void *arg)
+{
+	(void)arg;
+	TAP_CHECK(!ftnl_rules_keys(true, 0, false, 4));
+	TAP_CHECK(!ftnl_rules_keys(false, 4, false, 0));
+	TAP_CHECK_STR(ftnl_rules_keys(true, 1, false, 3),
+		      "pair keys and a cluster key: give one or the other");
+	TAP_CHECK_STR(ftnl_rules_keys(false, 0, false, 4),
+		      "missing cluster key");
+	TAP_CHECK_STR(ftnl_rules_keys(false, 5, true, 0),
+		      "this node's own entry takes no pair key");
+	TAP_CHECK_STR(ftnl_rules_keys(false, 3, false, 1),
+		      "with pair keys, every node but this one needs its pair key");
+	/* a one-node table on pair keys has no pair: no key, so none given */
+	TAP_CHECK_STR(ftnl_rules_keys(false, 0, false, 0),
+		      "missing cluster key");
+}
+
 int main(void)
 {
 	tap_add(test_addresses, NULL, "unicast IPv4 and IPv6 addresses, byte by byte");
@@ -249,5 +268,6 @@ int main(void)
 	tap_add(test_duplicates, NULL, "3000 random tables: the earliest repeat, as a brute force finds it");
 	tap_add(test_table, NULL, "ids, then endpoints, then self");
 	tap_add(test_names, NULL, "node names: characters, length, duplicates");
+	tap_add(test_keys, NULL, "keys: a cluster key or every other node's pair key");
 	return tap_run();
 }

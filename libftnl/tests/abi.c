@@ -24,6 +24,7 @@ static const char *const api[] = {
 	"ftnl_config_parse_string", "ftnl_config_free", "ftnl_config_validate",
 	"ftnl_parse_u32", "ftnl_parse_port", "ftnl_parse_duration_us",
 	"ftnl_format_duration", "ftnl_parse_key", "ftnl_read_key_file",
+	"ftnl_pair_key",
 	"ftnl_parse_addr", "ftnl_format_addr", "ftnl_cluster_leave",
 	"ftnl_node_readmit", "ftnl_stats_get", "ftnl_drop_reason_name",
 	"ftnl_event_cause_name", "ftnl_event_history", "ftnl_bcast_algo_name",

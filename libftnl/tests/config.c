@@ -114,7 +114,7 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ "cluster 1\nbogus 3\n",
-	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
+	  "t.conf:2: unknown keyword \"bogus\" (expected cluster, self, heartbeat, timeout, key, keyfile, pairkeys, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
 	/* The fence policy. */
 	{ "fence kil\n",
 	  "t.conf:1: unknown fence policy \"kil\" (expected none or kill)" },
@@ -163,7 +163,7 @@ static const struct error_case error_cases[] = {
 	{ "gossip-time 1ms\nbcast hypercube\n",
 	  "t.conf:1: gossip-time applies only to bcast fcg (bcast hypercube on line 2)" },
 	{ "gossip-fault 2\n",
-	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
+	  "t.conf:1: unknown keyword \"gossip-fault\" (expected cluster, self, heartbeat, timeout, key, keyfile, pairkeys, node, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit, fence, quorum, timeout-adaptive, epoch or update-grace)" },
 	/* The rejoin policy and its flap limit. */
 	{ "rejoin maybe\n",
 	  "t.conf:1: unknown rejoin policy \"maybe\" (expected auto or manual)" },
@@ -216,7 +216,7 @@ static const struct error_case error_cases[] = {
 	  "t.conf:1: timeout 100ms must be greater than the heartbeat period 1s (line 2)" },
 	{ "key 0011\n", "t.conf:1: key must be 64 hex digits (32 bytes)" },
 	{ "key " KEY "\nkeyfile /k\n",
-	  "t.conf:2: key (or keyfile) already given on line 1" },
+	  "t.conf:2: key (or keyfile, pairkeys) already given on line 1" },
 	{ "keyfile /nonexistent/k\n",
 	  "t.conf:1: cannot open key file \"/nonexistent/k\": No such file or directory" },
 	{ BASE "node 1 10.0.0.1\n",
@@ -686,6 +686,117 @@ static void test_file_keyfile(const void *arg)
 	scratch_remove(&s);
 }
 
+#define PAIR_CONF \
+	"cluster 42\nself 3\nheartbeat 10ms\ntimeout 50ms\n" \
+	"pairkeys cluster.key\n" \
+	"node 1 10.0.0.1 7400\nnode 3 10.0.0.3 7400\nnode 7 10.0.0.7 7400\n"
+#define KEY_1 "1111111111111111111111111111111111111111111111111111111111111111"
+#define KEY_7 "7777777777777777777777777777777777777777777777777777777777777777"
+
+struct pair_case {
+	const char *conf;
+	const char *keys;
+	const char *want;	/* the parse error, NULL: parses */
+	const char *invalid;	/* then ftnl_config_validate()'s, NULL: valid */
+};
+
+static const struct pair_case pair_cases[] = {
+	{ PAIR_CONF, "# node 3's pairs\n1 " KEY_1 "\n\n7 " KEY_7 "  # rack 2\n",
+	  NULL, NULL },
+	{ PAIR_CONF, "1 " KEY_1 "\n", NULL,
+	  "with pair keys, every node but this one needs its pair key (node 7)" },
+	{ PAIR_CONF, "1 " KEY_1 "\n3 " KEY_1 "\n7 " KEY_7 "\n", NULL,
+	  "this node's own entry takes no pair key (node 3)" },
+	{ PAIR_CONF, "1 " KEY_1 "\n7 " KEY_7 "\n9 " KEY_7 "\n",
+	  "cluster.conf:5: ", "cluster.key:3: node 9 is not in the node table" },
+	{ PAIR_CONF, "1 " KEY_1 "\n1 " KEY_7 "\n",
+	  "cluster.key:2: a second key for node 1 (first on line 1)", NULL },
+	{ PAIR_CONF, "1 0011\n",
+	  "cluster.key:1: the key must be 64 hex digits (32 bytes)", NULL },
+	{ PAIR_CONF, "x " KEY_1 "\n",
+	  "cluster.key:1: invalid node id (expected a decimal number)", NULL },
+	{ PAIR_CONF, KEY_1 "\n",
+	  "cluster.key:1: expected \"ID KEY\" (a node id and 64 hex digits)", NULL },
+	{ "key " KEY "\n" PAIR_CONF, "1 " KEY_1 "\n",
+	  "cluster.conf:6: key (or keyfile, pairkeys) already given on line 1", NULL },
+};
+
+/*
+ * A pairkeys file: each key to its node, none on this node's, no cluster
+ * key; the errors name the file and line at fault.
+ */
+static void test_pairkeys(const void *arg)
+{
+	const struct pair_case *pc = arg;
+	struct ftnl_cluster_config c;
+	uint8_t k1[FTNL_KEY_LEN], k7[FTNL_KEY_LEN];
+	struct scratch s;
+	char err[512] = "";
+	int ret;
+
+	if (!TAP_CHECK(scratch_make(&s, pc->conf, pc->keys, strlen(pc->keys))))
+		return;
+	ret = ftnl_config_parse_file(s.conf, 0, &c, err, sizeof(err));
+	if (pc->want && pc->invalid) {	/* a parse error in two parts */
+		TAP_CHECK_INT(ret, -EINVAL);
+		TAP_CHECK_CONTAINS(err, pc->want);
+		TAP_CHECK_CONTAINS(err, pc->invalid);
+	} else if (pc->want) {
+		TAP_CHECK_INT(ret, -EINVAL);
+		TAP_CHECK_CONTAINS(err, pc->want);
+	} else if (TAP_CHECK_INT(ret, 0)) {
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		ret = ftnl_config_validate(&c, err, sizeof(err));
+		if (pc->invalid) {
+			TAP_CHECK_INT(ret, -EINVAL);
+			TAP_CHECK_STR(err, pc->invalid);
+		} else {
+			TAP_CHECK_INT(ret, 0);
+			ftnl_parse_key(KEY_1, k1);
+			ftnl_parse_key(KEY_7, k7);
+			TAP_CHECK(c.nodes[0].has_key);
+			TAP_CHECK_MEM(c.nodes[0].key, k1, FTNL_KEY_LEN);
+			TAP_CHECK(!c.nodes[1].has_key);
+			TAP_CHECK(c.nodes[2].has_key);
+			TAP_CHECK_MEM(c.nodes[2].key, k7, FTNL_KEY_LEN);
+		}
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	scratch_remove(&s);
+}
+
+/* FTNL_CONFIG_PARSE_NO_KEYS: the table without the keys, files unread. */
+static void test_no_keys(const void *arg)
+{
+	struct ftnl_cluster_config c;
+	char err[256] = "";
+
+	(void)arg;
+	if (TAP_CHECK_INT(ftnl_config_parse_string(PAIR_CONF "# no such file\n",
+						   "t.conf",
+						   FTNL_CONFIG_PARSE_NO_KEYS,
+						   &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		TAP_CHECK_UINT(c.node_count, 3);
+		TAP_CHECK(!c.nodes[0].has_key && !c.nodes[2].has_key);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	if (TAP_CHECK_INT(ftnl_config_parse_string("key " KEY "\n", "t.conf",
+						   FTNL_CONFIG_PARSE_NO_KEYS,
+						   &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		ftnl_config_free(&c);
+	}
+	/* the syntax is still checked */
+	TAP_CHECK_INT(ftnl_config_parse_string("key 0011\n", "t.conf",
+					       FTNL_CONFIG_PARSE_NO_KEYS, &c,
+					       err, sizeof(err)), -EINVAL);
+}
+
 static void test_file_errors(const void *arg)
 {
 	struct ftnl_cluster_config c;
@@ -847,6 +958,11 @@ int main(void)
 	tap_add(test_raw, NULL, "raw mode skips semantic checks, not syntax");
 	tap_add(test_file_keyfile, NULL, "file with a keyfile relative to its directory");
 	tap_add(test_file_errors, NULL, "file errors name the path and line");
+	for (i = 0; i < FTNL_ARRAY_SIZE(pair_cases); i++)
+		tap_add(test_pairkeys, &pair_cases[i], "pairkeys, case %zu: %s",
+			i + 1, pair_cases[i].invalid ? pair_cases[i].invalid :
+			pair_cases[i].want ? pair_cases[i].want : "parses");
+	tap_add(test_no_keys, NULL, "parse without keys: the table alone");
 	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
 	tap_add(test_epoch, NULL, "epoch and update-grace set; absent leave the module's defaults");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");

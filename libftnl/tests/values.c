@@ -237,6 +237,38 @@ static void test_keyfile_missing(const void *arg)
 		      -ENOENT);
 }
 
+/*
+ * The pair key of nodes 3 and 7 of cluster 42 under the secret 00 01 ..
+ * 1f, computed by Python's hashlib (an independent BLAKE2s):
+ * blake2s(b"ftnl pair key" + pack(">III", 42, 3, 7), key=secret).
+ */
+static const char pair_3_7_hex[] =
+	"caf579b8bdc75bf2d3eb3bc2b2ab02827fb13b4fa13cddc972dfb333b9cccaba";
+
+static void test_pair_key(const void *arg)
+{
+	uint8_t secret[FTNL_KEY_LEN], k37[FTNL_KEY_LEN], k73[FTNL_KEY_LEN];
+	uint8_t want[FTNL_KEY_LEN], other[FTNL_KEY_LEN];
+	int i;
+
+	(void)arg;
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		secret[i] = (uint8_t)i;
+	TAP_CHECK_INT(ftnl_parse_key(pair_3_7_hex, want), 0);
+	ftnl_pair_key(secret, 42, 3, 7, k37);
+	ftnl_pair_key(secret, 42, 7, 3, k73);
+	TAP_CHECK_MEM(k37, want, FTNL_KEY_LEN);
+	TAP_CHECK_MEM(k73, want, FTNL_KEY_LEN);
+	/* another pair, another cluster, another secret: another key */
+	ftnl_pair_key(secret, 42, 3, 8, other);
+	TAP_CHECK(memcmp(other, want, FTNL_KEY_LEN));
+	ftnl_pair_key(secret, 43, 3, 7, other);
+	TAP_CHECK(memcmp(other, want, FTNL_KEY_LEN));
+	secret[0] ^= 1;
+	ftnl_pair_key(secret, 42, 3, 7, other);
+	TAP_CHECK(memcmp(other, want, FTNL_KEY_LEN));
+}
+
 struct addr_case {
 	const char *text;
 	int err;
@@ -367,7 +399,8 @@ static void test_feature_names(const void *arg)
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PROC), "proc");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_NODE_NAME), "node-name");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_DOMAINS), "domains");
-	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_DOMAINS << 1));
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PAIR_KEYS), "pair-keys");
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_PAIR_KEYS << 1));
 	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_BCAST | FTNL_FEATURE_RING));
 	TAP_CHECK(!ftnl_feature_name(0));
 	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");
@@ -434,6 +467,7 @@ int main(void)
 		tap_add(test_keyfile, &keyfile_cases[i], "read_key_file: %s",
 			keyfile_cases[i].name);
 	tap_add(test_keyfile_missing, NULL, "read_key_file: missing file named in the error");
+	tap_add(test_pair_key, NULL, "pair_key: BLAKE2s of the pair, either order, per cluster and secret");
 	for (i = 0; i < FTNL_ARRAY_SIZE(addr_cases); i++)
 		tap_add(test_addr, &addr_cases[i], "parse_addr(\"%s\")",
 			addr_cases[i].text);

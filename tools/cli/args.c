@@ -844,11 +844,11 @@ static int parse_cluster(int argc, char *const argv[], int i,
 			 struct cli_command *cmd, char *err, size_t errlen)
 {
 	static const char *const names[] = {
-		"set", "show", "delete", "leave", "help",
+		"set", "show", "delete", "leave", "pairkeys", "help",
 	};
 	static const enum cli_verb verbs[] = {
 		CLI_VERB_SET, CLI_VERB_SHOW, CLI_VERB_DELETE, CLI_VERB_LEAVE,
-		CLI_VERB_NONE,
+		CLI_VERB_PAIRKEYS, CLI_VERB_NONE,
 	};
 	int ret;
 
@@ -877,6 +877,17 @@ static int parse_cluster(int argc, char *const argv[], int i,
 		return no_more(argc, argv, i, "cluster show", err, errlen);
 	case CLI_VERB_LEAVE:
 		return no_more(argc, argv, i, "cluster leave", err, errlen);
+	case CLI_VERB_PAIRKEYS:
+		if (argc - i < 3)
+			return fail(err, errlen,
+				    "cluster pairkeys needs SECRET-FILE CONFIG-FILE NODE-ID");
+		cmd->secret_path = argv[i];
+		cmd->config_path = argv[i + 1];
+		if (parse_id("node id", argv[i + 2], &cmd->node_id, err, errlen))
+			return -EINVAL;
+		return no_more(argc, argv, i + 3,
+			       "cluster pairkeys SECRET-FILE CONFIG-FILE NODE-ID",
+			       err, errlen);
 	default:
 		return no_more(argc, argv, i, "cluster delete", err, errlen);
 	}

@@ -47,6 +47,7 @@ enum cli_verb {
 	CLI_VERB_LIST,
 	CLI_VERB_READMIT,
 	CLI_VERB_HISTORY,
+	CLI_VERB_PAIRKEYS,
 };
 
 /**
@@ -175,7 +176,9 @@ struct cli_health_limits {
  * @verb: what to do
  * @help_object: whose help to print (CLI_OBJ_NONE: the general one)
  * @set: arguments of "cluster set"
- * @node_id: "node readmit ID"
+ * @node_id: "node readmit ID", "cluster pairkeys ... ID"
+ * @secret_path: "cluster pairkeys SECRET CONFIG ID": the secret's file
+ * @config_path: and the configuration's
  * @monitor_count: "monitor count N": stop after N events (0: never)
  * @history_after: "events history after SEQ": only the events after SEQ
  * @health: "health late-warn D late-crit D"
@@ -189,6 +192,8 @@ struct cli_command {
 	enum cli_object help_object;
 	struct cli_cluster_args set;
 	uint32_t node_id;
+	const char *secret_path;
+	const char *config_path;
 	uint64_t monitor_count;
 	uint64_t history_after;
 	struct cli_health_limits health;
@@ -333,6 +338,7 @@ int cmd_cluster_set(const struct cli_command *cmd);
 int cmd_cluster_show(const struct cli_command *cmd);
 int cmd_cluster_delete(const struct cli_command *cmd);
 int cmd_cluster_leave(const struct cli_command *cmd);
+int cmd_cluster_pairkeys(const struct cli_command *cmd);
 int cmd_node_list(const struct cli_command *cmd);
 int cmd_node_readmit(const struct cli_command *cmd);
 int cmd_proc_list(const struct cli_command *cmd);

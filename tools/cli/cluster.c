@@ -198,6 +198,7 @@ static void print_json(const struct cli_command *cmd,
 		if (info->has_prev_key)
 			json_kv_uint(&j, "prev_key_left_ms",
 				     info->prev_key_left_ms);
+		json_kv_string(&j, "keys", info->pair_keys ? "pair" : "cluster");
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -237,6 +238,8 @@ int cmd_cluster_show(const struct cli_command *cmd)
 		if (info.has_epoch)
 			printf(" epoch %" PRIu32 " update-grace %" PRIu32 "s",
 			       info.epoch, info.update_grace_s);
+		/* One key per pair of nodes, or the cluster key. */
+		printf(" keys %s", info.pair_keys ? "pair" : "cluster");
 		/* After a key change: how long the old key still works. */
 		if (info.has_prev_key)
 			printf(" previous-key %" PRIu64 "ms",

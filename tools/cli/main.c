@@ -133,6 +133,8 @@ static int run(const struct cli_command *cmd)
 			return cmd_cluster_delete(cmd);
 		case CLI_VERB_LEAVE:
 			return cmd_cluster_leave(cmd);
+		case CLI_VERB_PAIRKEYS:
+			return cmd_cluster_pairkeys(cmd);
 		default:
 			return cmd_cluster_show(cmd);
 		}

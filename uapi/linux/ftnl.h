@@ -131,6 +131,8 @@
  *	in dumps and events
  * @FTNL_FEATURE_DOMAINS: nodes may name a failure domain
  *	(FTNL_A_NODE_DOMAIN); the ring order keeps each domain's nodes apart
+ * @FTNL_FEATURE_PAIR_KEYS: each pair of nodes may have its own key
+ *	(FTNL_A_NODE_KEY), so that a member cannot speak for another
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
@@ -141,6 +143,7 @@ enum ftnl_feature {
 	FTNL_FEATURE_PROC	= 1 << 5,
 	FTNL_FEATURE_NODE_NAME	= 1 << 6,
 	FTNL_FEATURE_DOMAINS	= 1 << 7,
+	FTNL_FEATURE_PAIR_KEYS	= 1 << 8,
 };
 
 /**
@@ -492,7 +495,8 @@ enum ftnl_cmd {
  * @FTNL_A_TIMEOUT_US: u32, suspicion timeout d in microseconds; must be
  *	greater than h and at most FTNL_TIMEOUT_MAX_US
  * @FTNL_A_KEY: binary, exactly FTNL_KEY_LEN bytes, the cluster secret
- *	authenticating datagrams; write-only
+ *	authenticating datagrams; write-only. Cluster set: required, unless
+ *	the nodes carry pair keys (FTNL_A_NODE_KEY), and refused then
  * @FTNL_A_NODE: nest of enum ftnl_node_attr; multi-attribute (one per node)
  * @FTNL_A_NODE_COUNT: u32, number of nodes in the table
  * @FTNL_A_GENERATION: u32, incremented by every successful configuration
@@ -577,6 +581,8 @@ enum ftnl_cmd {
  *	FTNL_INCARNATION_FLOOR_MAX; on a node whose cluster runs, at most
  *	the running incarnation (a running life is never replaced by a
  *	floor; a reload gives the one it wrote back).
+ * @FTNL_A_PAIR_KEYS: flag, cluster get: datagrams are authenticated with
+ *	one key per pair of nodes (FTNL_A_NODE_KEY), not the cluster key
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -626,6 +632,7 @@ enum ftnl_attr {
 	FTNL_A_UPDATE_GRACE_S,
 	FTNL_A_PREV_KEY_LEFT_MS,
 	FTNL_A_INCARNATION_FLOOR,
+	FTNL_A_PAIR_KEYS,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -658,6 +665,13 @@ enum ftnl_attr {
  *	rack, a power feed): 1 to FTNL_NODE_DOMAIN_MAX letters, digits, '.',
  *	'-' or '_'. The ring order keeps the nodes of one domain apart
  *	(absent: a domain of its own)
+ * @FTNL_A_NODE_KEY: binary, exactly FTNL_KEY_LEN bytes, cluster set only,
+ *	write-only: the key of the pair (this node, that node), which
+ *	authenticates every datagram between the two. Either every node but
+ *	this one carries one and FTNL_A_KEY is left out, or none does. A
+ *	member then holds only the keys of its own pairs and cannot forge
+ *	another member's datagrams (Documentation/admin-guide.rst,
+ *	"Security model"); ftnl_pair_key() in libftnl derives them
  */
 enum ftnl_node_attr {
 	FTNL_A_NODE_UNSPEC,
@@ -674,6 +688,7 @@ enum ftnl_node_attr {
 	FTNL_A_NODE_PAD,
 	FTNL_A_NODE_NAME,
 	FTNL_A_NODE_DOMAIN,
+	FTNL_A_NODE_KEY,
 
 	__FTNL_A_NODE_MAX,
 	FTNL_A_NODE_MAX = __FTNL_A_NODE_MAX - 1

@@ -243,10 +243,16 @@ union ftnl_addr {
  *	FTNL_NODE_DOMAIN_MAX letters, digits, '.', '-' or '_'; sent by
  *	ftnl_cluster_set() (modules with FTNL_FEATURE_DOMAINS): the ring
  *	order keeps the nodes of one domain apart
+ * @has_key: @key is set (ftnl_cluster_set() sends it, modules with
+ *	FTNL_FEATURE_PAIR_KEYS); never set by dumps
+ * @key: the pair key of this node and that one (FTNL_A_NODE_KEY): with
+ *	pair keys, every node but the local one has one and
+ *	&ftnl_cluster_config.key is unset. ftnl_pair_key() derives them;
+ *	the config parser reads them from a pairkeys file
  *
- * The fields after @port and @addr but @name and @domain are filled in by
- * dumps and ignored by ftnl_cluster_set(). Dumps list the nodes in ring
- * order.
+ * The fields after @port and @addr but @name, @domain and the key are
+ * filled in by dumps and ignored by ftnl_cluster_set(). Dumps list the
+ * nodes in ring order.
  */
 struct ftnl_node {
 	uint32_t id;
@@ -262,6 +268,8 @@ struct ftnl_node {
 	uint64_t hb_age_us;
 	char name[FTNL_NODE_NAME_MAX + 1];
 	char domain[FTNL_NODE_DOMAIN_MAX + 1];
+	bool has_key;
+	uint8_t key[FTNL_KEY_LEN];
 };
 
 /**
@@ -288,7 +296,8 @@ enum ftnl_config_field {
  * @self_id: this node's id; must be the id of one of @nodes
  * @hb_period_us: heartbeat period h, FTNL_HB_PERIOD_MIN_US..MAX_US
  * @timeout_us: suspicion timeout d, h < d <= FTNL_TIMEOUT_MAX_US
- * @key: cluster secret authenticating datagrams
+ * @key: cluster secret authenticating datagrams; unset (FTNL_CONFIG_KEY in
+ *	@unset) when the nodes carry pair keys (&ftnl_node.key)
  * @unset: bitmask of enum ftnl_config_field holding no value. Zero when
  *	you fill the structure yourself. The config parser sets the bits of
  *	the keywords a file lacks. ftnl_config_validate() reports unset
@@ -412,8 +421,8 @@ struct ftnl_cluster_config {
  * @config: the configuration, sent as is (no validation, see
  *	ftnl_config_validate())
  *
- * Builds one request holding every node (about 40 bytes per node: 2.6 MB
- * for FTNL_MAX_NODES) and raises the socket's send buffer to fit it, with
+ * Builds one request holding every node (about 40 bytes per node, 76 with
+ * a pair key: 2.6 MB, or 5 MB, for FTNL_MAX_NODES) and raises the socket's send buffer to fit it, with
  * SO_SNDBUFFORCE when permitted and SO_SNDBUF otherwise. Needs
  * CAP_NET_ADMIN over the netns.
  *
@@ -458,8 +467,10 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @has_epoch: the module reported @epoch and @update_grace_s
  * @epoch: the configuration's epoch
  * @update_grace_s: the update grace in seconds
- * @has_prev_key: the previous key is still accepted, for @prev_key_left_ms
- * @prev_key_left_ms: milliseconds left of the previous key's grace
+ * @has_prev_key: a previous key is still accepted, for @prev_key_left_ms
+ * @prev_key_left_ms: milliseconds left of the previous keys' grace
+ * @pair_keys: datagrams are authenticated with one key per pair of nodes
+ *	(FTNL_A_PAIR_KEYS), not the cluster key
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -491,6 +502,7 @@ struct ftnl_cluster_info {
 	uint32_t update_grace_s;
 	bool has_prev_key;
 	uint64_t prev_key_left_ms;
+	bool pair_keys;
 };
 
 /**
@@ -1207,9 +1219,15 @@ int ftnl_proc_dump(struct ftnl_handle *handle, ftnl_proc_cb cb, void *arg);
  *	ftnl_config_validate() (nonzero cluster id and port, heartbeat and
  *	timeout ranges, unique ids and endpoints, table size) are not
  *	applied, so that invalid configurations can be loaded on purpose.
+ * @FTNL_CONFIG_PARSE_NO_KEYS: leave the keys out: key, keyfile and
+ *	pairkeys lines are parsed but no key is read or kept (FTNL_CONFIG_KEY
+ *	stays in &ftnl_cluster_config.unset, no node has a key), for tools
+ *	that need the node table on a host without the node's keys (ftnl-cli
+ *	cluster pairkeys)
  */
 enum ftnl_config_parse_flags {
-	FTNL_CONFIG_PARSE_RAW	= 1 << 0,
+	FTNL_CONFIG_PARSE_RAW		= 1 << 0,
+	FTNL_CONFIG_PARSE_NO_KEYS	= 1 << 1,
 };
 
 /**
@@ -1233,7 +1251,13 @@ enum ftnl_config_parse_flags {
  *	timeout DURATION           d, e.g. 300ms
  *	key HEX                    64 hex digits, or:
  *	keyfile PATH               32 raw bytes or 64 hex digits; a relative
- *	                           PATH is relative to the file's directory
+ *	                           PATH is relative to the file's directory;
+ *	                           or:
+ *	pairkeys PATH              this node's pair keys instead of a cluster
+ *	                           key: lines "ID HEX", the key of the pair
+ *	                           (this node, node ID), as ftnl-cli pairkeys
+ *	                           writes them (ftnl_pair_key()); every node
+ *	                           but this one needs its key
  *	node ID ADDRESS PORT [name NAME] [domain DOMAIN]
  *	                           one per member; IPv4 or IPv6 address;
  *	                           optionally a name for people and a
@@ -1284,7 +1308,7 @@ int ftnl_config_parse_string(const char *text, const char *name,
  * @config: the configuration; left empty (all fields unset), may be freed
  *	again
  *
- * Also wipes the key from memory.
+ * Also wipes the keys from memory.
  */
 void ftnl_config_free(struct ftnl_cluster_config *config);
 
@@ -1427,6 +1451,23 @@ int ftnl_parse_key(const char *text, uint8_t key[FTNL_KEY_LEN]);
  */
 int ftnl_read_key_file(const char *path, uint8_t key[FTNL_KEY_LEN],
 		       char *err, size_t errlen);
+
+/**
+ * ftnl_pair_key() - derive the key of a pair of nodes from a cluster secret
+ * @secret: the cluster secret, kept on the admin's host
+ * @cluster_id: the cluster's id
+ * @a: one node's id
+ * @b: the other's (the order does not matter)
+ * @key: receives the pair key
+ *
+ * keyed BLAKE2s-256 under @secret of "ftnl pair key", @cluster_id and the
+ * smaller then the larger id, each big endian. Give each node only the
+ * keys of its own pairs (a pairkeys file, FTNL_A_NODE_KEY): it can then
+ * authenticate as itself only, and @secret never leaves the admin's host.
+ * Documentation/admin-guide.rst, "Security model".
+ */
+void ftnl_pair_key(const uint8_t secret[FTNL_KEY_LEN], uint32_t cluster_id,
+		   uint32_t a, uint32_t b, uint8_t key[FTNL_KEY_LEN]);
 
 /**
  * ftnl_parse_addr() - parse an IPv4 or IPv6 address

@@ -245,6 +245,9 @@ static const struct bad_case bad_cases[] = {
 	{ "node readmit", "node readmit needs a node id" },
 	{ "node readmit x", "invalid node id \"x\" (expected 0..4294967295)" },
 	{ "node readmit 5 6", "unexpected argument \"6\" after node readmit ID" },
+	{ "cluster pairkeys s c", "cluster pairkeys needs SECRET-FILE CONFIG-FILE NODE-ID" },
+	{ "cluster pairkeys s c x", "invalid node id \"x\" (expected 0..4294967295)" },
+	{ "cluster pairkeys s c 1 2", "unexpected argument \"2\" after cluster pairkeys SECRET-FILE CONFIG-FILE NODE-ID" },
 	{ "stats frob", "unknown command \"frob\"; try \"ftnl-cli stats help\"" },
 	{ "stats show x", "unexpected argument \"x\" after stats show" },
 	{ "bcats", "unknown object \"bcats\" (did you mean \"bcast\"?); try \"ftnl-cli help\"" },
@@ -656,6 +659,21 @@ static void test_readmit(const void *arg)
 	cli_command_free(&p.cmd);
 }
 
+static void test_pairkeys(const void *arg)
+{
+	struct parsed p;
+
+	(void)arg;
+	parse(&p, "c p /s /c.conf 7");
+	TAP_CHECK_INT(p.ret, 0);
+	TAP_CHECK_INT(p.cmd.object, CLI_OBJ_CLUSTER);
+	TAP_CHECK_INT(p.cmd.verb, CLI_VERB_PAIRKEYS);
+	TAP_CHECK_STR(p.cmd.secret_path, "/s");
+	TAP_CHECK_STR(p.cmd.config_path, "/c.conf");
+	TAP_CHECK_UINT(p.cmd.node_id, 7);
+	cli_command_free(&p.cmd);
+}
+
 static void test_match(const void *arg)
 {
 	static const char *const names[] = { "key", "keyfile", "node" };
@@ -735,6 +753,7 @@ int main(void)
 	tap_add(test_object_prefixes, NULL, "every prefix of every object is unambiguous");
 	tap_add(test_many_nodes, NULL, "cluster set: 3000 node arguments, duplicate found");
 	tap_add(test_readmit, NULL, "parses: ftnl-cli n r ID");
+	tap_add(test_pairkeys, NULL, "parses: ftnl-cli c p SECRET CONFIG ID");
 	tap_add(test_history_after, NULL, "parses: ftnl-cli events history after SEQ");
 	tap_add(test_match, NULL, "exact match wins over prefix");
 	tap_add(test_edit_distance, NULL, "edit distance and suggestions");

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Pair keys: one key per pair of nodes, derived from a cluster secret on
+ * the admin's host (ftnl_pair_key()), and the pairkeys file that gives a
+ * node the keys of its own pairs:
+ *
+ *	# pair keys of node 3, cluster 42
+ *	1 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+ *	2 60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752
+ *
+ * See Documentation/admin-guide.rst, "Security model".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "group/auth.h"
+#include "internal.h"
+
+/* Larger than the keys of FTNL_MAX_NODES pairs, comments included. */
+#define FTNL_PAIR_FILE_MAX	(16u << 20)
+
+static const char ftnl_pair_label[] = "ftnl pair key";
+
+static void ftnl_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+FTNL_EXPORT void ftnl_pair_key(const uint8_t secret[FTNL_KEY_LEN],
+			       uint32_t cluster_id, uint32_t a, uint32_t b,
+			       uint8_t key[FTNL_KEY_LEN])
+{
+	uint8_t msg[sizeof(ftnl_pair_label) - 1 + 12];
+	size_t label = sizeof(ftnl_pair_label) - 1;
+
+	memcpy(msg, ftnl_pair_label, label);
+	ftnl_put_be32(msg + label, cluster_id);
+	ftnl_put_be32(msg + label + 4, a < b ? a : b);
+	ftnl_put_be32(msg + label + 8, a < b ? b : a);
+	grp_blake2s(key, FTNL_KEY_LEN, secret, FTNL_KEY_LEN, msg, sizeof(msg));
+}
+
+/* Parse one "ID HEX" line (modified in place) into @entry. */
+static int ftnl_pair_line(char *line, struct ftnl_pair_entry *entry,
+			  const char **why)
+{
+	char *words[3];
+	int n = ftnl_split_words(line, words, 2);
+
+	if (!n)
+		return 1;	/* blank or comment */
+	if (n != 2) {
+		*why = "expected \"ID KEY\" (a node id and 64 hex digits)";
+		return -EINVAL;
+	}
+	if (ftnl_parse_u32(words[0], &entry->id)) {
+		*why = "invalid node id (expected a decimal number)";
+		return -EINVAL;
+	}
+	if (ftnl_parse_key(words[1], entry->key)) {
+		*why = "the key must be 64 hex digits (32 bytes)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse @len bytes of @text (modified in place). */
+static int ftnl_pair_parse(const char *path, char *text, size_t len,
+			   struct ftnl_pair_keys *keys, char *err,
+			   size_t errlen)
+{
+	char *line = text, *end = text + len;
+	struct ftnl_pair_entry entry, *bigger;
+	unsigned int lineno = 0;
+	const char *why = NULL;
+	size_t cap = 0, i;
+	int ret;
+
+	while (line < end) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+
+		lineno++;
+		if (nl)
+			*nl = '\0';
+		else
+			*end = '\0';	/* the caller left room for it */
+		if (strlen(line) != (size_t)((nl ? nl : end) - line)) {
+			why = "NUL byte in text";
+			ret = -EINVAL;
+		} else {
+			ret = ftnl_pair_line(line, &entry, &why);
+		}
+		line = nl ? nl + 1 : end;
+		if (ret > 0)
+			continue;
+		if (ret)
+			goto fail;
+		for (i = 0; i < keys->count; i++)
+			if (keys->entries[i].id == entry.id)
+				break;
+		if (i < keys->count) {
+			ftnl_format_err(err, errlen,
+					"%s:%u: a second key for node %u (first on line %u)",
+					path, lineno, entry.id,
+					keys->entries[i].line);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (keys->count == FTNL_MAX_NODES) {
+			why = "more keys than nodes a cluster may have";
+			ret = -E2BIG;
+			goto fail;
+		}
+		if (keys->count == cap) {
+			cap = cap ? 2 * cap : 64;
+			bigger = realloc(keys->entries, cap * sizeof(*bigger));
+			if (!bigger) {
+				ret = -ENOMEM;
+				ftnl_format_err(err, errlen, "%s: out of memory",
+						path);
+				goto out;
+			}
+			keys->entries = bigger;
+		}
+		entry.line = lineno;
+		keys->entries[keys->count++] = entry;
+	}
+	ret = 0;
+	goto out;
+fail:
+	ftnl_format_err(err, errlen, "%s:%u: %s", path, lineno, why);
+out:
+	explicit_bzero(&entry, sizeof(entry));
+	return ret;
+}
+
+int ftnl_read_pair_keys(const char *path, struct ftnl_pair_keys *keys,
+			char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	memset(keys, 0, sizeof(*keys));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		ftnl_format_err(err, errlen, "cannot open pair key file \"%s\": %s",
+				path, strerror(errno));
+		return ret;
+	}
+	ret = ftnl_read_all(fd, FTNL_PAIR_FILE_MAX, &text, &len);
+	close(fd);
+	if (ret) {
+		ftnl_format_err(err, errlen, "pair key file \"%s\": %s", path,
+				ret == -EFBIG ? "file too large" : strerror(-ret));
+		return ret;
+	}
+	ret = ftnl_pair_parse(path, text, len, keys, err, errlen);
+	explicit_bzero(text, len);
+	free(text);
+	if (ret)
+		ftnl_pair_keys_free(keys);
+	return ret;
+}
+
+void ftnl_pair_keys_free(struct ftnl_pair_keys *keys)
+{
+	if (keys->entries)
+		explicit_bzero(keys->entries,
+			       keys->count * sizeof(*keys->entries));
+	free(keys->entries);
+	memset(keys, 0, sizeof(*keys));
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pair keys: one member cannot speak for another (issue 10 item 3,
+ * Documentation/admin-guide.rst "Security model").
+ *
+ * A 5-node cluster (st_vcluster.h, h = 100 ms, d = 1 s; ring 1..5), and
+ * the attack of a member that wants a live node gone: node 5 ("the
+ * member") forges a LEAVE "from" node 2 to node 2's observer, node 3. If
+ * node 3 takes it, node 2 is declared left cluster-wide while it runs.
+ * The datagram leaves the outsider's netns with node 2's address and port
+ * (ftnl_forge --as-sender, past the source check); what it carries is
+ * what the member can sign it with:
+ *
+ *   cluster_key_member_forges: with one cluster key the member holds the
+ *	key every datagram is signed with, and the forgery works: node 3
+ *	reports node 2 left. This is the limit pair keys remove (and what
+ *	the tests below would show without them);
+ *   member_cannot_forge: with pair keys the member holds only the keys of
+ *	its own pairs (5,2) and (5,3), and the cluster secret is not on any
+ *	node: signed with either, the LEAVE is dropped (MAC) at node 3, and
+ *	no node reports anything. Control: the same LEAVE signed with the
+ *	key of the pair (2,3), which only nodes 2 and 3 hold, is taken, so
+ *	the drops are the keys', not a datagram lost on the way;
+ *   pair_keys_detect: a cluster on pair keys forms its ring, reports
+ *	the pair keys (cluster get), and a node killed is reported by every
+ *	survivor (heartbeats, probes and broadcasts all signed per pair);
+ *   rolling_to_pair_keys: a running cluster moves from the cluster key to
+ *	pair keys node by node (the update grace: each peer's previous key
+ *	is its own), with no failure event and the ring intact;
+ *   bad_keys: a cluster key and pair keys, a node without its pair key,
+ *	a key on this node's own entry: refused with a message, nothing
+ *	installed.
+ */
+#include <alloca.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ftnl_selftest.h"
+#include "st_vcluster.h"
+#include "wire.h"		/* kmod/wire.h: FTNL_MSG_LEAVE */
+#include "ksft.h"
+
+#define N		5
+#define CLUSTER		0x706b		/* "pk" */
+#define H_US		100000u
+#define D_US		1000000u
+#define TARGET		2		/* the live node to be rid of */
+#define OBSERVER	3		/* its observer */
+#define MEMBER		5		/* the forger */
+#define WAIT_MS		5000
+
+#define ADDR(id) st_vc_addr(id, (char[16]){ 0 }, 16)
+#define U(v) ({ char *_b = alloca(24); snprintf(_b, 24, "%llu", (unsigned long long)(v)); (const char *)_b; })
+
+FIXTURE(pk) {
+	struct st_vc vc;
+	uint64_t inc[N + 1];
+};
+
+static void start(struct __test_metadata *_metadata, FIXTURE_DATA(pk) *self,
+		  bool pair_keys)
+{
+	struct ftnl_cluster_info ci;
+	char why[256] = "";
+	uint32_t id;
+
+	self->vc.pair_keys = pair_keys;
+	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
+	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
+		TH_LOG("cluster did not settle: %s", why);
+	}
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, ftnl_cluster_get(self->vc.node[id].h, &ci));
+		self->inc[id] = ci.incarnation;
+		EXPECT_EQ(pair_keys, ci.pair_keys);
+	}
+}
+
+FIXTURE_SETUP(pk)
+{
+	ASSERT_EQ(0, st_vc_init(&self->vc, N, CLUSTER, H_US, D_US));
+	ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
+}
+
+FIXTURE_TEARDOWN(pk)
+{
+	st_vc_fini(&self->vc);
+}
+
+/* The LEAVE "from" TARGET to OBSERVER, MACed with @key (hex). */
+static void forge_leave(struct __test_metadata *_metadata,
+			FIXTURE_DATA(pk) *self, const char *key, uint64_t seq)
+{
+	const char *a[] = { "send", ADDR(OBSERVER), "7600", "--type",
+			    U(FTNL_MSG_LEAVE), "--cluster", U(CLUSTER),
+			    "--sender", U(TARGET), "--dest", U(OBSERVER),
+			    "--inc", U(self->inc[TARGET]), "--echo",
+			    U(self->inc[OBSERVER]), "--seq", U(seq), "--key", key,
+			    "--as-sender", "10.99.0.0:7600", NULL };
+
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
+}
+
+/* Wait until OBSERVER counts @want MAC drops (or WAIT_MS passed). */
+static uint64_t mac_drops_reach(struct __test_metadata *_metadata,
+				FIXTURE_DATA(pk) *self, uint64_t want)
+{
+	uint64_t deadline = st_mono_ns() + WAIT_MS * 1000000ull;
+	struct ftnl_stats s;
+
+	for (;;) {
+		EXPECT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &s));
+		if (s.drops[FTNL_DROP_MAC] >= want || st_mono_ns() > deadline)
+			return s.drops[FTNL_DROP_MAC];
+		st_msleep(20);
+	}
+}
+
+/* TARGET's state as node @at holds it. */
+static int state_at(FIXTURE_DATA(pk) *self, uint32_t at)
+{
+	return st_vc_state_at(&self->vc, at, TARGET, NULL);
+}
+
+static void expect_target_left(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(pk) *self)
+{
+	uint64_t deadline = st_mono_ns() + WAIT_MS * 1000000ull;
+
+	while (state_at(self, OBSERVER) != FTNL_NODE_STATE_LEFT &&
+	       st_mono_ns() < deadline)
+		st_msleep(20);
+	EXPECT_EQ(FTNL_NODE_STATE_LEFT, state_at(self, OBSERVER)) {
+		TH_LOG("the forged LEAVE was not taken: node %u is %s at node %u",
+		       TARGET, ftnl_node_state_name(state_at(self, OBSERVER)),
+		       OBSERVER);
+	}
+}
+
+TEST_F(pk, cluster_key_member_forges)
+{
+	char key[2 * FTNL_KEY_LEN + 1];
+	int i;
+
+	start(_metadata, self, false);
+	for (i = 0; i < FTNL_KEY_LEN; i++)
+		snprintf(key + 2 * i, 3, "%02x", st_vc_key()[i]);
+	forge_leave(_metadata, self, key, 1000000);
+	expect_target_left(_metadata, self);
+}
+
+TEST_F(pk, member_cannot_forge)
+{
+	char k53[2 * FTNL_KEY_LEN + 1], k52[2 * FTNL_KEY_LEN + 1];
+	char k23[2 * FTNL_KEY_LEN + 1];
+	struct ftnl_stats s0;
+	uint32_t id;
+
+	start(_metadata, self, true);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, OBSERVER, &s0));
+	st_vc_pair_key(&self->vc, MEMBER, OBSERVER, k53);
+	st_vc_pair_key(&self->vc, MEMBER, TARGET, k52);
+	forge_leave(_metadata, self, k53, 1000000);
+	forge_leave(_metadata, self, k52, 1000001);
+	EXPECT_EQ(s0.drops[FTNL_DROP_MAC] + 2,
+		  mac_drops_reach(_metadata, self, s0.drops[FTNL_DROP_MAC] + 2));
+	/* A LEAVE taken would be broadcast within a few ms; give it d. */
+	st_msleep(D_US / 1000);
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	for (id = 1; id <= N; id++)
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(self, id)) {
+			TH_LOG("node %u holds node %u %s", id, TARGET,
+			       ftnl_node_state_name(state_at(self, id)));
+		}
+
+	/* Control: the pair's own key, which the member does not hold. */
+	st_vc_pair_key(&self->vc, TARGET, OBSERVER, k23);
+	forge_leave(_metadata, self, k23, 1000002);
+	expect_target_left(_metadata, self);
+}
+
+TEST_F(pk, pair_keys_detect)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	uint64_t deadline;
+	struct ftnl_stats s;
+	char why[256] = "";
+	uint32_t id;
+
+	start(_metadata, self, true);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live, 5000, why, sizeof(why))) {
+		TH_LOG("ring not formed on pair keys: %s", why);
+	}
+	ASSERT_EQ(0, st_vc_kill(&self->vc, 4, NULL));
+	live[4] = false;
+	deadline = st_mono_ns() + 10ull * D_US * 1000;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		EXPECT_EQ(0, st_vc_wait_event(&self->vc, id, 4, 1, deadline)) {
+			TH_LOG("node %u never reported node 4", id);
+		}
+	}
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live, 5000, why, sizeof(why))) {
+		TH_LOG("ring not reconnected: %s", why);
+	}
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_MAC]) {
+			TH_LOG("node %u dropped %" PRIu64 " datagrams of members as bad MACs",
+			       id, s.drops[FTNL_DROP_MAC]);
+		}
+	}
+	EXPECT_EQ((size_t)(N - 1), st_vc_count_events(&self->vc, 0, 4, -1));
+	EXPECT_EQ((size_t)(N - 1), self->vc.nevents);
+}
+
+TEST_F(pk, rolling_to_pair_keys)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_cluster_info ci;
+	char why[256] = "";
+	uint32_t id;
+
+	start(_metadata, self, false);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	self->vc.pair_keys = true;
+	/* One node every 2 d: each runs a while beside the others. */
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
+		st_msleep(2 * D_US / 1000);
+		ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+		ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	}
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, ftnl_cluster_get(self->vc.node[id].h, &ci));
+		EXPECT_TRUE(ci.pair_keys);
+		EXPECT_TRUE(ci.has_prev_key) {
+			TH_LOG("node %u keeps no previous key for its grace", id);
+		}
+	}
+	ASSERT_EQ(0, st_vc_wait_ring(&self->vc, live, 5000, why, sizeof(why))) {
+		TH_LOG("ring not intact on pair keys: %s", why);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+}
+
+/* Set @c at node 1 and expect -EINVAL with @msg in the extack. */
+static void expect_refused(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(pk) *self,
+			   const struct ftnl_cluster_config *c, const char *msg)
+{
+	struct ftnl_handle *h = self->vc.node[1].h;
+
+	EXPECT_EQ(-EINVAL, ftnl_cluster_set(h, c));
+	EXPECT_NE(NULL, strstr(ftnl_errmsg(h), msg)) {
+		TH_LOG("extack \"%s\", want \"%s\"", ftnl_errmsg(h), msg);
+	}
+	EXPECT_EQ(-ENOENT, ftnl_cluster_get(h, &(struct ftnl_cluster_info){ 0 }));
+}
+
+TEST_F(pk, bad_keys)
+{
+	struct ftnl_cluster_config *c = &self->vc.cfg;
+
+	c->self_id = 1;
+	/* both: the cluster key stays set beside the pair keys */
+	self->vc.pair_keys = true;
+	ASSERT_EQ(0, st_vc_configure(&self->vc, 1));
+	ASSERT_EQ(0, ftnl_cluster_del(self->vc.node[1].h));
+	c->unset &= ~FTNL_CONFIG_KEY;
+	expect_refused(_metadata, self, c, "give one or the other");
+	c->unset |= FTNL_CONFIG_KEY;
+	/* node 4 without its pair key */
+	c->nodes[3].has_key = false;
+	expect_refused(_metadata, self, c, "every node but this one needs");
+	c->nodes[3].has_key = true;
+	/* a key on this node's own entry */
+	c->nodes[0].has_key = true;
+	expect_refused(_metadata, self, c, "own entry takes no pair key");
+	c->nodes[0].has_key = false;
+	/* no key at all */
+	for (size_t i = 0; i < N; i++)
+		c->nodes[i].has_key = false;
+	expect_refused(_metadata, self, c, "missing cluster key");
+}
+
+TEST_HARNESS_MAIN
