@@ -447,14 +447,14 @@ END {
 	if (nad) print_adapt()
 	if (nqt) print_quiet()
 }
-function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub) {
+function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
 	$0 = qt[1]; parse()
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
 	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
-	printf "%4s %-12s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s\n", "n", "load", "window", \
+	printf "%4s %-12s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s\n", "n", "load", "window", \
 		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "ftnl", "stalls", \
-		"longest", "waits"
+		"longest", "waits", "kern%", "user%", "idle%"
 	for (i = 1; i <= nqt; i++) {
 		$0 = qt[i]; parse()
 		key = f["load"] " " f["n"]
@@ -468,12 +468,15 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
 		longest = f["stall_max_us"]; lost = f["unrecorded"] + f["overruns"]
 		backlog = f["backlog_drops"]; gone = f["end_not_member"]; unpub = f["events_unpublished"]
+		kern = f["cpu_sys_pct"] == "" ? "-" : f["cpu_sys_pct"] + f["cpu_irq_pct"] + f["cpu_softirq_pct"]
+		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
+		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
 		$0 = ql[key]; parse()
-		printf "%4s %-12s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s%s\n", n, load, \
+		printf "%4s %-12s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s%s\n", n, load, \
 			f["window_s"] == "" ? "-" : f["window_s"], \
 			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
 			stalled, follow, other, nstall, ms(longest), \
-			f["stall_waits"] == "" ? "-" : f["stall_waits"], \
+			f["stall_waits"] == "" ? "-" : f["stall_waits"], kern, user, idle, \
 			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
 			(gone ? "  (" gone " nodes no members at the end)" : "") \
@@ -488,6 +491,8 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 	print "   stalls of d-h or more, longest: the longest of all. waits: the local health"
 	print "   rule'"'"'s (stats stall_waits). Input backlog: /proc/net/softnet_stat drops, shared"
 	print "   by all nodes of this one-kernel cluster (net.core.netdev_max_backlog)."
+	print "   kern%, user%, idle%: the guest'"'"'s CPU time over the run (/proc/stat, all"
+	print "   CPUs): system + irq + softirq, user, idle; the rest is steal."
 }
 function pattern_name(p) {
 	if (p == "quiet") return "quiet"

@@ -77,6 +77,45 @@ static uint64_t softnet_dropped(void)
 	return sum;
 }
 
+enum { CPU_USER, CPU_SYS, CPU_IRQ, CPU_SOFTIRQ, CPU_IDLE, CPU_STEAL,
+       CPU_TOTAL };
+
+/*
+ * Where the guest's CPU time went (/proc/stat, all CPUs): at n = 64 one
+ * kernel carries every node's datagrams, and its timers fall behind when
+ * that work fills the CPUs, which a real node's would not.
+ */
+static void cpu_times(uint64_t cpu[7])
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	memset(cpu, 0, 7 * sizeof(*cpu));
+	if (!f)
+		return;
+	/* user nice system idle iowait irq softirq steal */
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		cpu[CPU_USER] = v[0] + v[1];
+		cpu[CPU_SYS] = v[2];
+		cpu[CPU_IDLE] = v[3] + v[4];
+		cpu[CPU_IRQ] = v[5];
+		cpu[CPU_SOFTIRQ] = v[6];
+		cpu[CPU_STEAL] = v[7];
+		for (i = 0; i < CPU_TOTAL; i++)
+			cpu[CPU_TOTAL] += cpu[i];
+	}
+	fclose(f);
+}
+
+/* Share of the run's CPU time in @which, in percent. */
+static double cpu_pct(const struct quiet *q, int which)
+{
+	return q->cpu[CPU_TOTAL] ?
+	       100.0 * (double)q->cpu[which] / (double)q->cpu[CPU_TOTAL] : 0;
+}
+
 int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 	       uint64_t d_ns)
 {
@@ -85,6 +124,7 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 	q->h_ns = h_ns;
 	q->d_ns = d_ns;
 	q->backlog_drops = softnet_dropped();
+	cpu_times(q->cpu);
 	q->probing = !stall_probe_start();
 	if (!q->probing) {
 		msg("quiet: the stall probe did not start");
@@ -253,10 +293,15 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	uint64_t long_ns = q->d_ns - q->h_ns, last = 0;
 	enum quiet_class last_cls = QUIET_OTHER, k;
 	struct stall_summary st;
+	uint64_t cpu_end[7];
 	size_t i;
+	int j;
 
 	quiet_stop_probe(q);
 	q->backlog_drops = softnet_dropped() - q->backlog_drops;
+	cpu_times(cpu_end);
+	for (j = 0; j < 7; j++)
+		q->cpu[j] = cpu_end[j] - q->cpu[j];
 	stall_summary(long_ns, &st);
 	if (q->count)
 		qsort(q->own, q->count, sizeof(*q->own), by_time);
@@ -297,7 +342,9 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
 	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64
 	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
-	       " sent_other=%" PRIu64 "\n",
+	       " sent_other=%" PRIu64 " cpu_user_pct=%.1f cpu_sys_pct=%.1f"
+	       " cpu_irq_pct=%.1f cpu_softirq_pct=%.1f cpu_idle_pct=%.1f"
+	       " cpu_steal_pct=%.1f\n",
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FOLLOW_OTHER], cls[QUIET_OTHER], q->lost,
@@ -305,7 +352,10 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
 	       q->backlog_drops, q->end_not_member, q->end_held_dead,
 	       q->events_unpublished, q->expelled_recv, q->sent_ring,
-	       q->sent_probe, q->sent_other);
+	       q->sent_probe, q->sent_other, cpu_pct(q, CPU_USER),
+	       cpu_pct(q, CPU_SYS), cpu_pct(q, CPU_IRQ),
+	       cpu_pct(q, CPU_SOFTIRQ), cpu_pct(q, CPU_IDLE),
+	       cpu_pct(q, CPU_STEAL));
 }
 
 void quiet_release(struct quiet *q)

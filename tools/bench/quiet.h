@@ -32,6 +32,10 @@ struct quiet {
 	/* Datagrams the nodes sent: heartbeats and NEW_OBSERVER/LEAVE, probes
 	 * and their answers, broadcasts and EXPELLED. */
 	uint64_t sent_ring, sent_probe, sent_other;
+	/* /proc/stat's "cpu" line (all CPUs), in ticks: at start, then the
+	 * run's: user (and nice), system, irq, softirq, idle (and iowait),
+	 * steal, and their sum. */
+	uint64_t cpu[7];
 };
 
 /* Starts the stall probe; 0 or -errno. */
