@@ -129,8 +129,8 @@ void ftnl_transport_keys_free(struct ftnl_transport *t)
  *
  * The keys are wiped once the receive paths that may hold them are done,
  * after the last grace; none is accepted after its own (ftnl_dgram_rcv()).
- * Called
- * from the ring's heartbeat timer, under the ring's lock: the only writer.
+ * Called from the ring's heartbeat timer, under the ring's lock: the only
+ * writer.
  */
 void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now)
 {
@@ -496,9 +496,8 @@ drop:
  *
  * Softirq, under RCU. The header checks come first, then the MAC (with the
  * sender's key - the cluster key or the pair key - then its previous one
- * during its grace), then a
- * replay of what the ring already accepted is dropped; only then does the
- * datagram reach the ring and its lock.
+ * during its grace), then a replay of what the ring already accepted is
+ * dropped; only then does the datagram reach the ring and its lock.
  */
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 		    const struct ftnl_source *src)

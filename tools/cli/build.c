@@ -40,10 +40,15 @@ static int merge_nodes(const struct cli_cluster_args *args,
 	struct id_index *order = NULL;
 	struct ftnl_node *nodes;
 
-	nodes = realloc(config->nodes,
-			(base + args->node_count + 1) * sizeof(*nodes));
+	/* Not realloc(): the old table may hold pair keys, wiped here. */
+	nodes = malloc((base + args->node_count + 1) * sizeof(*nodes));
 	if (!nodes)
 		return -ENOMEM;
+	if (base) {
+		memcpy(nodes, config->nodes, base * sizeof(*nodes));
+		explicit_bzero(config->nodes, base * sizeof(*nodes));
+	}
+	free(config->nodes);
 	config->nodes = nodes;
 
 	/* Index the file's nodes by id; a file may hold 65,536 of them. */
@@ -63,9 +68,16 @@ static int merge_nodes(const struct cli_cluster_args *args,
 			bsearch(&key, order, base, sizeof(*order),
 				cmp_id_index) : NULL;
 
-		if (found)
-			nodes[found->index] = args->nodes[i];
-		else
+		if (found) {
+			struct ftnl_node *to = &nodes[found->index];
+			struct ftnl_node with = args->nodes[i];
+
+			/* The file's pair key stays with its node. */
+			with.has_key = to->has_key;
+			memcpy(with.key, to->key, sizeof(with.key));
+			*to = with;
+			explicit_bzero(&with, sizeof(with));
+		} else
 			nodes[config->node_count++] = args->nodes[i];
 	}
 	free(order);

@@ -3,6 +3,7 @@
  * "cluster set" configuration building: arguments alone, a file with
  * arguments overriding it, validation and --force.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -391,6 +392,51 @@ static void test_file_override(const void *arg)
 	free(path);
 }
 
+/* A node given as an argument keeps the pair key the file gave it. */
+static void test_pairkeys_override(const void *arg)
+{
+	static const char keys[] =
+		"2 2222222222222222222222222222222222222222222222222222222222222222\n"
+		"3 3333333333333333333333333333333333333333333333333333333333333333\n";
+	char *kpath = scratch_file("pair.keys", keys), *path;
+	char conf[512], line[512], err[512] = "";
+	struct ftnl_cluster_config c;
+	uint8_t k2[FTNL_KEY_LEN];
+
+	(void)arg;
+	if (!TAP_CHECK(kpath))
+		return;
+	snprintf(conf, sizeof(conf),
+		 "cluster 7\nself 1\nheartbeat 100ms\ntimeout 300ms\n"
+		 "pairkeys %s\nnode 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\n"
+		 "node 3 10.0.0.3 7400\n", kpath);
+	path = scratch_file("pair.conf", conf);
+	if (!TAP_CHECK(path)) {
+		free(kpath);
+		return;
+	}
+	snprintf(line, sizeof(line), "file %s node 2 10.0.0.22 7400", path);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		ftnl_parse_key("2222222222222222222222222222222222222222222222222222222222222222",
+			       k2);
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		TAP_CHECK(c.nodes[1].has_key);
+		TAP_CHECK_MEM(c.nodes[1].key, k2, FTNL_KEY_LEN);
+		TAP_CHECK_UINT(ntohl(c.nodes[1].addr.v4.s_addr), 0x0a000016);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	/* a node the file does not have comes without a key: refused */
+	snprintf(line, sizeof(line), "file %s node 4 10.0.0.4 7400", path);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "every node but this one needs its pair key (node 4)");
+	unlink(path);
+	unlink(kpath);
+	free(path);
+	free(kpath);
+}
+
 static void test_file_self_from_args(const void *arg)
 {
 	static const char conf[] =
@@ -611,6 +657,7 @@ int main(void)
 	tap_add(test_file_self_from_args, NULL, "file without self, self from arguments");
 	tap_add(test_file_errors, NULL, "file errors carry path and line");
 	tap_add(test_keyfile_arg, NULL, "keyfile argument");
+	tap_add(test_pairkeys_override, NULL, "a node argument keeps the file's pair key");
 	status = tap_run();
 	rmdir(scratch_dir);
 	return status;
