@@ -234,8 +234,9 @@ struct ftnl_pair_keys {
 };
 
 /*
- * Read @path into @keys (free with ftnl_pair_keys_free(), which wipes
- * them). Return: 0; -EINVAL with "PATH:LINE: why" in @err; -E2BIG; -errno.
+ * Read @path into @keys, sorted by node id (free with
+ * ftnl_pair_keys_free(), which wipes them). Return: 0; -EINVAL with
+ * "PATH:LINE: why" in @err; -E2BIG; -errno.
  */
 int ftnl_read_pair_keys(const char *path, struct ftnl_pair_keys *keys,
 			char *err, size_t errlen);

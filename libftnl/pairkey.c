@@ -70,6 +70,15 @@ static int ftnl_pair_line(char *line, struct ftnl_pair_entry *entry,
 	return 0;
 }
 
+static int ftnl_pair_cmp(const void *a, const void *b)
+{
+	const struct ftnl_pair_entry *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
 /* Parse @len bytes of @text (modified in place). */
 static int ftnl_pair_parse(const char *path, char *text, size_t len,
 			   struct ftnl_pair_keys *keys, char *err,
@@ -101,17 +110,6 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 			continue;
 		if (ret)
 			goto fail;
-		for (i = 0; i < keys->count; i++)
-			if (keys->entries[i].id == entry.id)
-				break;
-		if (i < keys->count) {
-			ftnl_format_err(err, errlen,
-					"%s:%u: a second key for node %u (first on line %u)",
-					path, lineno, entry.id,
-					keys->entries[i].line);
-			ret = -EINVAL;
-			goto out;
-		}
 		if (keys->count == FTNL_MAX_NODES) {
 			why = "more keys than nodes a cluster may have";
 			ret = -E2BIG;
@@ -130,6 +128,20 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 		}
 		entry.line = lineno;
 		keys->entries[keys->count++] = entry;
+	}
+	/* One key per node: sorted by id, then line, a repeat is adjacent. */
+	if (keys->count)
+		qsort(keys->entries, keys->count, sizeof(*keys->entries),
+		      ftnl_pair_cmp);
+	for (i = 1; i < keys->count; i++) {
+		if (keys->entries[i].id != keys->entries[i - 1].id)
+			continue;
+		ftnl_format_err(err, errlen,
+				"%s:%u: a second key for node %u (first on line %u)",
+				path, keys->entries[i].line, keys->entries[i].id,
+				keys->entries[i - 1].line);
+		ret = -EINVAL;
+		goto out;
 	}
 	ret = 0;
 	goto out;

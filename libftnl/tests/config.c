@@ -931,6 +931,51 @@ static void test_big(const void *arg)
 	free(text);
 }
 
+/*
+ * The largest table on pair keys: 65,535 keys (written in descending id
+ * order) reach their nodes; a file that size parses in one pass, not in
+ * one scan of the table per key.
+ */
+static void test_big_pairkeys(const void *arg)
+{
+	size_t n = FTNL_MAX_NODES, kcap = n * 80, ccap = 256 + n * 48;
+	char *keys = malloc(kcap), *conf = malloc(ccap), err[256] = "";
+	struct ftnl_cluster_config c;
+	size_t klen = 0, clen, i;
+	struct scratch s;
+
+	(void)arg;
+	if (!TAP_CHECK(keys && conf))
+		goto out;
+	for (i = n; i >= 2; i--)
+		klen += (size_t)snprintf(keys + klen, kcap - klen,
+					 "%zu %064zx\n", i, i);
+	clen = (size_t)snprintf(conf, ccap, "cluster 1\nself 1\nheartbeat 10ms\n"
+				"timeout 30ms\npairkeys cluster.key\n");
+	for (i = 0; i < n; i++)
+		clen += (size_t)snprintf(conf + clen, ccap - clen,
+					 "node %zu fd00::%zx:%zx 7400\n", i + 1,
+					 i >> 16, i & 0xffff);
+	if (!TAP_CHECK(scratch_make(&s, conf, keys, klen)))
+		goto out;
+	if (TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err,
+						 sizeof(err)), 0)) {
+		TAP_CHECK_UINT(c.node_count, n);
+		TAP_CHECK(!c.nodes[0].has_key);
+		TAP_CHECK(c.nodes[n - 1].has_key);
+		TAP_CHECK_UINT(c.nodes[n - 1].key[FTNL_KEY_LEN - 1], n & 0xff);
+		TAP_CHECK_UINT(c.nodes[n - 1].key[FTNL_KEY_LEN - 2], (n >> 8) & 0xff);
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	scratch_remove(&s);
+out:
+	free(keys);
+	free(conf);
+}
+
 int main(void)
 {
 	size_t i;
@@ -966,5 +1011,6 @@ int main(void)
 	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
 	tap_add(test_epoch, NULL, "epoch and update-grace set; absent leave the module's defaults");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");
+	tap_add(test_big_pairkeys, NULL, "65536 nodes on pair keys: every key to its node");
 	return tap_run();
 }
