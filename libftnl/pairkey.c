@@ -116,14 +116,22 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 			goto fail;
 		}
 		if (keys->count == cap) {
+			/* Not realloc(): the old block holds keys, wiped here. */
 			cap = cap ? 2 * cap : 64;
-			bigger = realloc(keys->entries, cap * sizeof(*bigger));
+			bigger = malloc(cap * sizeof(*bigger));
 			if (!bigger) {
 				ret = -ENOMEM;
 				ftnl_format_err(err, errlen, "%s: out of memory",
 						path);
 				goto out;
 			}
+			if (keys->count) {
+				memcpy(bigger, keys->entries,
+				       keys->count * sizeof(*bigger));
+				explicit_bzero(keys->entries,
+					       keys->count * sizeof(*bigger));
+			}
+			free(keys->entries);
 			keys->entries = bigger;
 		}
 		entry.line = lineno;
