@@ -299,6 +299,9 @@ void *ftnl_counted(void *obj);
 void ftnl_uncount(const void *obj);
 void ftnl_allocs_report(void);
 
+/* host_rx.c */
+u64 ftnl_host_rx_drops(void);
+
 /* udp_encap.c */
 void ftnl_udp_encap_hold(void);
 void ftnl_udp_encap_release(void);

@@ -972,6 +972,7 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_PREV_KEY_RECV] = &st->prev_key_recv,
 		[FTNL_A_STATS_SUSPICIONS_VERIFIED] = &st->suspicions_verified,
 		[FTNL_A_STATS_FORMING_WAITS] = &st->forming_waits,
+		[FTNL_A_STATS_HOST_RX_DROPS] = &st->host_rx_drops,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

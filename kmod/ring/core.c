@@ -380,6 +380,29 @@ void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
 		det->late_at = now;
 }
 
+/**
+ * ftnl_ring_det_rx_lost - this node's host dropped datagrams it received
+ * @det: the state
+ * @now: when the caller saw the drops (they happened within h before)
+ *
+ * Input of the local health rule, as a late timer is: a host whose input
+ * backlog overflowed (its receive softirq fell behind: a CPU saturated by
+ * user load, a burst) lost datagrams before any protocol saw them, so a
+ * silence heard meanwhile says nothing of the senders. The emitter is
+ * judged h later, a probe round that nobody answered is opened again
+ * instead of resigning, as after a stall (ftnl_ring_probe_self_late()).
+ * And any datagram dropped may have been the emitter's heartbeat: the
+ * emitter is not judged before d after the last report, however long the
+ * host goes on dropping (an observer with nobody to ask would otherwise
+ * accuse after one wait of h). @rx_lost counts the reports.
+ */
+void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now)
+{
+	det->late_at = now;
+	det->rx_lost_at = now;
+	det->rx_lost++;
+}
+
 /*
  * The local health rule for a new emitter not heard yet: this node was
  * itself late after it took it (a timer of its own ran more than h late
@@ -428,7 +451,10 @@ static bool ftnl_ring_det_switch_late(struct ftnl_ring_detector *det,
  * ftnl_ring_det_self_late() - heartbeats that arrived meanwhile may still
  * wait to be read: the emitter is judged h later, once per deadline
  * (@stall_waits counts it). A real failure is found at most h + the
- * stall later; a node that stays late still accuses after the wait.
+ * stall later; a node that stays late still accuses after the wait. A
+ * host that dropped input (ftnl_ring_det_rx_lost()) may have dropped a
+ * heartbeat: the emitter is judged no sooner than d after the last
+ * report, as if that had been one.
  *
  * Return: enum ftnl_ring_expiry.
  */
@@ -450,6 +476,12 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 	}
 	if (ftnl_ring_det_switch_late(det, now))
 		return FTNL_RING_WAIT;
+	if (det->rx_lost_at && now < det->rx_lost_at + det->timeout_ns) {
+		det->stall_grace = true;
+		det->stall_waits++;
+		ftnl_ring_det_rearm(det, det->rx_lost_at + det->timeout_ns);
+		return FTNL_RING_WAIT;
+	}
 	if (!det->stall_grace &&
 	    (now > det->susp_deadline + det->period_ns ||
 	     (det->late_at &&
@@ -2450,6 +2482,18 @@ void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 }
 
 /**
+ * ftnl_ring_core_rx_lost - this node's host dropped received datagrams
+ * @core: the state
+ * @now: current time
+ *
+ * See ftnl_ring_det_rx_lost() and the local health rule.
+ */
+void ftnl_ring_core_rx_lost(struct ftnl_ring_core *core, u64 now)
+{
+	ftnl_ring_det_rx_lost(&core->det, now);
+}
+
+/**
  * ftnl_ring_core_new_observer - task T4 (ftnl_ring_det_new_observer())
  * @core: the state
  * @from: the sender, who says it observes this node now
@@ -2684,6 +2728,7 @@ static void ftnl_ring_det_new_life(struct ftnl_ring_detector *det)
 	det->observer_claimed = false;
 	det->stall_grace = false;
 	det->late_at = 0;
+	det->rx_lost_at = 0;
 	det->switched_at = 0;
 	det->switch_grace = false;
 	det->timer_moved = false;

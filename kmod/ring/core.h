@@ -249,7 +249,11 @@ struct ftnl_ring_sink {
  *	to read its pending datagrams (reset when a heartbeat or a new
  *	emitter moves the deadline): the local health rule
  * @late_at: when one of this node's own timers last ran more than h late
- *	(ftnl_ring_det_self_late()), 0 if never
+ *	(ftnl_ring_det_self_late()), or its host last dropped datagrams it
+ *	received (ftnl_ring_det_rx_lost()), 0 if never
+ * @rx_lost_at: when its host last dropped datagrams it received, 0 if
+ *	never
+ * @rx_lost: reports of received datagrams the host dropped
  * @stall_waits: judgements of the emitter, or of itself at a probe round's
  *	close, the local health rule put off
  * @forming_waits: probe rounds kept open, instead of resigning, because
@@ -289,6 +293,8 @@ struct ftnl_ring_detector {
 	bool observer_claimed;
 	bool stall_grace;
 	u64 late_at;
+	u64 rx_lost_at;
+	u64 rx_lost;
 	u64 stall_waits;
 	u64 forming_waits;
 	u64 switched_at;
@@ -331,6 +337,7 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 					   u64 now);
 void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
 			     u64 now);
+void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now);
 void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 			const unsigned long *dead, u32 pos, bool left, u64 now,
 			const struct ftnl_ring_sink *out);
@@ -664,6 +671,7 @@ enum ftnl_ring_admit ftnl_ring_core_admit(struct ftnl_ring_core *core, u32 pos,
 bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
 void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 			      u64 now);
+void ftnl_ring_core_rx_lost(struct ftnl_ring_core *core, u64 now);
 void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);

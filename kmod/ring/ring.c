@@ -411,6 +411,24 @@ static void ftnl_ring_self_late(struct ftnl_ring *ring, ktime_t due,
 }
 
 /*
+ * The host dropped input since the last heartbeat tick (host_rx.c): the
+ * local health rule hears it, and the stats count it. Read once per h.
+ */
+static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
+{
+	u64 drops = ftnl_host_rx_drops(), seen = ring->host_rx_drops;
+
+	lockdep_assert_held(&ring->lock);
+	if (drops == seen)
+		return;
+	ring->host_rx_drops = drops;
+	atomic64_add(drops > seen ? drops - seen : 1,
+		     &ring->counters[FTNL_A_STATS_HOST_RX_DROPS]);
+	if (READ_ONCE(local_health))
+		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
+}
+
+/*
  * The test stall (module parameter test_stall_ms): for a while, this ring
  * runs as if its CPU did not, to test the local health rule. Its timers
  * wait until the end (then run late, as a stalled CPU's do), and the
@@ -506,6 +524,7 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	ftnl_ring_sink(ring, &out);
 	/* Late by more than h: the local health rule wants to know. */
 	ftnl_ring_self_late(ring, due, now);
+	ftnl_ring_note_host_drops(ring, now);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	ftnl_transport_expire_key(&ring->xport, ktime_to_ns(now));
 	/* No judgement due: what the test stall held back is read now. */
@@ -1023,6 +1042,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 			ring->life_start_real = prev->life_start_real;
 		ftnl_ring_updated(ring, prev);
 	}
+	ring->host_rx_drops = ftnl_host_rx_drops();
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);

@@ -39,6 +39,8 @@
  * @life_start_real: when this node's life (its incarnation) started running
  *	a ring, on the wall clock: broadcasts started before it carry news
  *	older than this life (ftnl_ring_core_death_old(); under @lock)
+ * @host_rx_drops: the host's input backlog drops at the last heartbeat
+ *	tick (ftnl_host_rx_drops(); under @lock)
  * @xport: the transport: sockets, sequence numbers, replay windows, drops
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
  * @lateness: heartbeat emission lateness histogram (see uapi)
@@ -61,6 +63,7 @@ struct ftnl_ring {
 	ktime_t stall_hb_due;
 	u32 stall_hb_from;
 	u64 life_start_real;
+	u64 host_rx_drops;
 	struct ftnl_transport xport;
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];

@@ -1522,6 +1522,53 @@ static void test_probe_self_late(const void *arg)
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
 }
 
+/*
+ * Input the host dropped (its backlog full) is the local health rule's
+ * too: a round that nobody answered while the host dropped is opened
+ * again, not closed by resigning; and the emitter is not judged before d
+ * after the last drop report, however many (any datagram dropped may have
+ * been its heartbeat), then judged as usual.
+ */
+static void test_host_rx_lost(const void *arg)
+{
+	struct node x;
+	u64 close;
+
+	(void)arg;
+	close = unanswered_rounds(&x);
+	ftnl_ring_core_rx_lost(&x.core, close - D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_UINT(x.core.det.rx_lost, 1);
+	/* Drops go on through the extension: opened again at its close. */
+	ftnl_ring_core_rx_lost(&x.core, close + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close + 2 * D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	/* They stopped: deaf after all, it resigns at the next close. */
+	TAP_CHECK_UINT(run_until_resigned(&x), close + 4 * D);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+
+	/* Without probes: the emitter judged d after the last report. */
+	node_heard_at_100(&x);
+	ftnl_ring_core_rx_lost(&x.core, 100 + D - 2);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 100 + 2 * D - 2);
+	ftnl_ring_core_rx_lost(&x.core, 100 + 2 * D - 3);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 2 * D - 2, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 100 + 3 * D - 3);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 2);
+	/* No drop for d: a silence it heard, the emitter is accused. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 3 * D - 3, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
 /* The helpers in @mask answer @x's requests just sent, at @at. */
 static void answer_requests(struct node *x, u32 mask, u64 at)
 {
@@ -3374,6 +3421,8 @@ int main(void)
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_host_rx_lost, NULL,
+		"local health: input the host dropped opens the probe round again and puts the emitter's judgement d past the last drop");
 	tap_add(test_probe_self_late, NULL,
 		"local health: a node late during its probe round asks again instead of resigning");
 	tap_add(test_probe_forming, NULL,

@@ -123,6 +123,16 @@
  * quorum rule (the nodes put out come on top of the crashes); what
  * faults checks but Lemma 2 and Theorem 1.
  *
+ * Mode blackout: crashes and leaves, stalls at random; one to three times,
+ * for d to 8d, the kernel's input backlog drops every datagram to the
+ * whole cluster (one kernel's netns nodes) or to the nodes of one vCPU
+ * (a random half) - a receive softirq starved by user load - and counts
+ * the drops, for all its nodes, as /proc/net/softnet_stat does; each node's tick reports drops seen
+ * since its last one (ftnl_ring_core_rx_lost(), as ring.c does). Checked:
+ * what faults checks but Lemma 2 and Theorem 1 (a crash during a blackout
+ * is found after it), and that nobody resigns: a silence its own host
+ * caused is no proof of deafness (the local health rule).
+ *
  * Mode forming: the quorum rule, no failures; 2 to (n - 1) / 2 nodes are
  * configured first and hear each other, never a majority, and the rest
  * together 2d to 12d after the boot grace (FORM_GRACE_NS) ended - from
@@ -165,7 +175,7 @@
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
-	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM };
+	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM, EV_BLACKOUT };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -195,6 +205,9 @@ enum mode {
 	MODE_FORMING,	/* a minority configured first, the rest after the
 			 * boot grace: the quorum rule while forming
 			 */
+	MODE_BLACKOUT,	/* crashes, leaves; the kernel drops every datagram
+			 * to its nodes for d to 8d, and says so
+			 */
 };
 
 /*
@@ -205,7 +218,7 @@ enum mode {
 #define LOSS_PCT	5
 
 /* Mode rolling runs its own simulation (test_rolling()), not a mode. */
-#define MODE_ROLLING	(MODE_FORMING + 1)
+#define MODE_ROLLING	(MODE_BLACKOUT + 1)
 
 /*
  * MODE_FORMING: the boot grace of every node (a tenth of the module's
@@ -303,6 +316,8 @@ struct node {
 	u64 stall_until;	/* CPU stall: nothing runs */
 	u64 stall_from;		/* MODE_STORM: when its last stall began */
 	u64 rx_until;		/* receive stall: datagrams and timer wait */
+	u64 rx_dropped;		/* MODE_BLACKOUT: datagrams its host dropped */
+	u64 rx_dropped_seen;	/* ... when its last tick read the count */
 	bool tick_due;
 	u64 tick_due_at;	/* when the first tick held by a stall was due */
 	bool timer_due;
@@ -342,6 +357,10 @@ struct dst {
 	u32 storm_victim[MAX_N];
 	u64 storm_fs;		/* false suspicions a storm excused */
 	u64 storm_resigned;	/* observers whose probe a storm ate */
+	/* MODE_BLACKOUT: the current one, and the nodes whose input it drops */
+	u64 blackout_to;
+	u64 blackout_mask;
+	u64 blackout_drops;
 	/* MODE_FORMING: the nodes started first, and when the rest start */
 	u64 form_early;
 	u64 form_late_at;
@@ -1150,6 +1169,11 @@ static void do_tick(struct dst *s, u32 i)
 
 	for (j = 0; j < s->n; j++)
 		claimed[j] = core->peers[j].claim_until;
+	/* The host dropped input since the last tick: ring.c tells the core. */
+	if (s->node[i].rx_dropped != s->node[i].rx_dropped_seen) {
+		s->node[i].rx_dropped_seen = s->node[i].rx_dropped;
+		ftnl_ring_core_rx_lost(core, s->now);
+	}
 	ftnl_ring_core_tick(core, s->now, sink(s, i, &out));
 	for (j = 0; j < s->n; j++) {
 		const struct ftnl_ring_core *c = &s->node[j].core;
@@ -1159,7 +1183,10 @@ static void do_tick(struct dst *s, u32 i)
 		    member(s, j) && c->running && c->det.observing &&
 		    c->det.emitter == i && !claim_in_flight(s, j, i) &&
 		    !s->node[i].deaf && !s->node[j].deaf &&
-		    !(s->split && s->node[i].side != s->node[j].side))
+		    !(s->split && s->node[i].side != s->node[j].side) &&
+		    /* the renewals a blackout dropped (4d: the hold) */
+		    !(s->blackout_to &&
+		      s->now < s->blackout_to + FTNL_RING_CLAIM_HOLD(&core->det)))
 			fail(s, "node %u dropped the claim of node %u, which observes it, at %llu ms",
 			     i, j, s->now / MS);
 	}
@@ -1340,6 +1367,19 @@ static void backlog(struct node *x, const struct ev *ev)
 		x->capbacklog = cap;
 	}
 	x->backlog[x->nbacklog++] = *ev;
+}
+
+/*
+ * MODE_BLACKOUT: the kernel dropped a datagram to a node: its netns
+ * nodes share the count.
+ */
+static void blackout_drop(struct dst *s)
+{
+	u32 j;
+
+	s->blackout_drops++;
+	for (j = 0; j < s->n; j++)
+		s->node[j].rx_dropped++;
 }
 
 /* A stall ends: the timer first (as a stalled CPU), then T1, datagrams. */
@@ -1662,6 +1702,7 @@ struct summary {
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
 	u64 renamed, renames_held, storm_fs, storm_resigned;
+	u64 blackouts, blackout_drops;
 	u64 accuser_stalls, manual_restarts;
 	u64 worst_num, worst_den;
 	u32 max_detections;
@@ -1933,8 +1974,30 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		when += len + 20 * D_NS;
 		sum->stalls++;
 	}
+	/*
+	 * Blackout: one to three, d to 8d long, 20d apart at least, to every
+	 * node (one kernel's netns nodes), or to the nodes of one vCPU (a
+	 * random half; the count is still the kernel's). Not to one host of
+	 * many: a node that hears nothing for longer than d misses what a
+	 * new observer tells it, and is declared dead as a deaf one is.
+	 */
+	for (when = FAIL_FROM, k = (u32)rnd_in(s, 1, 3);
+	     mode == MODE_BLACKOUT && k; k--) {
+		u64 len = rnd_in(s, D_NS, 8 * D_NS);
+
+		when += rnd_in(s, 0, FAIL_SPAN / 2);
+		push(s, (struct ev){
+			.time = when,
+			.type = EV_BLACKOUT,
+			.arg = len,
+			.inc = rnd(s) % 2 ? ~0ULL : rnd(s),
+		});
+		when += len + 20 * D_NS;
+		sum->blackouts++;
+	}
 	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
-	if (mode == MODE_STORM && end < when + 3000 * MS)
+	if ((mode == MODE_STORM || mode == MODE_BLACKOUT) &&
+	    end < when + 3000 * MS)
 		end = when + 3000 * MS;
 	for (when = 100 * MS; mode == MODE_REPLAY && when < end;
 	     when += rnd_in(s, 1, 10 * H_NS)) {
@@ -2119,6 +2182,21 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				x->arpq[x->narpq++] = ev;
 				break;
 			}
+			/*
+			 * Blackout: its host's full backlog drops it, counted.
+			 * A broadcast's layer repairs its losses (as in
+			 * MODE_LOSSY): its copy comes again after.
+			 */
+			if (!x->failed && s->now < s->blackout_to &&
+			    (s->blackout_mask >> ev.node & 1)) {
+				blackout_drop(s);
+				if (ev.kind == MSG_BCAST || ev.kind == MSG_JOIN) {
+					ev.time = s->blackout_to +
+						  rnd_in(s, 1, s->t_ns);
+					push(s, ev);
+				}
+				break;
+			}
 			/* Frozen, its network too: what arrives is lost. */
 			if (x->failed || x->deaf || x->drop_rx ||
 			    (s->split && x->side != s->node[ev.from].side))
@@ -2156,6 +2234,14 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				s->node[i].stall_until = s->storm_to;
 				push_at(s, s->storm_to, EV_UNSTALL, i);
 			}
+			break;
+		case EV_BLACKOUT:
+			s->blackout_to = s->now + ev.arg;
+			s->blackout_mask = ev.inc;
+			if (trace)
+				fprintf(stderr, "%llu us: blackout to %llu us of 0x%llx\n",
+					s->now / 1000, s->blackout_to / 1000,
+					(unsigned long long)ev.inc);
 			break;
 		case EV_DEAF:
 			x->deaf = true;
@@ -2360,6 +2446,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	sum->failures += s->nfail;
 	sum->storm_fs += s->storm_fs;
 	sum->storm_resigned += s->storm_resigned;
+	sum->blackout_drops += s->blackout_drops;
 	sum->accuser_stalls += s->accuser_stalls;
 	if (s->worst_expel_ns > sum->worst_expel_ns)
 		sum->worst_expel_ns = s->worst_expel_ns;
@@ -2386,6 +2473,7 @@ static const char *const mode_name[] = {
 	[MODE_LOSSY] = "lossy",
 	[MODE_STORM] = "storm",
 	[MODE_FORMING] = "forming",
+	[MODE_BLACKOUT] = "blackout",
 };
 
 /*
@@ -2467,6 +2555,9 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_STORM)
 		tap_diag("storm: %llu live nodes accused right after a storm (one per observer at most; %llu of the accusers stalled again as they accused), %llu observers resigned as a storm closed their probe round",
 			 sum.storm_fs, sum.accuser_stalls, sum.storm_resigned);
+	if (mode == MODE_BLACKOUT)
+		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel",
+			 sum.blackouts, sum.blackout_drops);
 	if (mode == MODE_COMEBACK)
 		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
 			 sum.comebacks);
@@ -3331,7 +3422,7 @@ static void test_rolling(const void *arg)
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
  *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|
- *            storm|forming SCHEDULES SEED   one kind
+ *            storm|forming|blackout SCHEDULES SEED   one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  *   ring-dst rolling SCHEDULES SEED         rolling updates
  */
@@ -3342,13 +3433,13 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_FORMING; m++)
+		for (m = 0; m <= MODE_BLACKOUT; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (!strcmp(argv[1], "rolling"))
 			mode = MODE_ROLLING;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|forming|rolling SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|forming|blackout|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -3411,6 +3502,10 @@ int main(int argc, char **argv)
 	if (all || mode == MODE_COLD)
 		tap_add(test_schedules, (void *)(long)MODE_COLD,
 			"ring DST, two restarts, broadcasts queued for a node while it is down: %llu schedules from seed %llu: no death of a life replaced before the publisher's own began, readmitted, same D everywhere",
+			nschedules, first_seed);
+	if (all || mode == MODE_BLACKOUT)
+		tap_add(test_schedules, (void *)(long)MODE_BLACKOUT,
+			"ring DST, one kernel drops every datagram to its nodes (all, or a vCPU's) for d to 8d and says so: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
 			nschedules, first_seed);
 	if (all || mode == MODE_LOSSY)
 		tap_add(test_schedules, (void *)(long)MODE_LOSSY,

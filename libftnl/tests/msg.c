@@ -1366,7 +1366,9 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, prev_key_recv) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, forming_waits) ==
 		  offsetof(struct ftnl_stats, suspicions_verified) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, forming_waits) +
+	TAP_CHECK(offsetof(struct ftnl_stats, host_rx_drops) ==
+		  offsetof(struct ftnl_stats, forming_waits) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, host_rx_drops) +
 		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));

@@ -1000,6 +1000,8 @@ struct ring_sum {
 	uint64_t suspicions;
 	uint64_t warmup_suspicions;	/* userspace ring, before the window */
 	uint64_t stall_waits;	/* kernel ring: local health rule waits */
+	uint64_t host_rx_drops;	/* kernel ring: the most any node saw (the
+				 * kernel's backlog drops while it ran) */
 	uint64_t events;	/* failure events (kernel ring) */
 	uint64_t drops;
 	uint64_t drop_reason[FTNL_DROP_MAX + 1];	/* kernel ring */
@@ -1162,9 +1164,10 @@ static void print_ring(const struct opts *o, const char *ring,
 	}
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
-	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64 "\n", s->hist.max_ns / 1000,
+	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64
+	       " host_rx_drops=%" PRIu64 "\n", s->hist.max_ns / 1000,
 	       s->suspicions, s->warmup_suspicions, s->events, s->hb_sent, s->drops,
-	       s->tx_errors, s->stall_waits);
+	       s->tx_errors, s->stall_waits, s->host_rx_drops);
 }
 
 static int cmd_lateness(const struct opts *o)
@@ -1265,6 +1268,8 @@ static int cmd_lateness(const struct opts *o)
 		k.hb_sent += st.hb_sent;
 		k.suspicions += st.suspicions;
 		k.stall_waits += st.stall_waits;
+		if (st.host_rx_drops > k.host_rx_drops)
+			k.host_rx_drops = st.host_rx_drops;
 		k.tx_errors += st.tx_errors;
 		k.bcast_originated += st.bcast_originated;
 		k.bcast_delivered += st.bcast_delivered;

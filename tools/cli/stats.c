@@ -62,6 +62,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "prev_key_recv", st->prev_key_recv);
 	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
 	json_kv_uint(&j, "forming_waits", st->forming_waits);
+	json_kv_uint(&j, "host_rx_drops", st->host_rx_drops);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -99,6 +100,7 @@ static void print_text(const struct ftnl_stats *st)
 	       st->expelled_sent, st->expelled_recv);
 	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
 	printf("forming waits  %" PRIu64 "\n", st->forming_waits);
+	printf("host rx drops  %" PRIu64 "\n", st->host_rx_drops);
 	printf("news held      %" PRIu64 " stale %" PRIu64 "\n",
 	       st->news_held, st->news_stale);
 	printf("previous key   %" PRIu64 " datagrams accepted\n",

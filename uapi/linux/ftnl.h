@@ -747,7 +747,8 @@ enum ftnl_node_attr {
  *	holds dead that were still talking (at most one per node per h)
  * @FTNL_A_STATS_EXPELLED_RECV: EXPELLED datagrams received
  * @FTNL_A_STATS_STALL_WAITS: judgements put off by the local health rule:
- *	this node's own timers ran more than h late while it waited for the
+ *	this node's own timers ran more than h late, or its host dropped
+ *	received datagrams (FTNL_A_STATS_HOST_RX_DROPS), while it waited for the
  *	emitter, so it waited h more before judging it (2d more for a new
  *	emitter), or while its probe round was open, so the round was
  *	extended by 2d instead of this node resigning
@@ -780,6 +781,11 @@ enum ftnl_node_attr {
  *	of resigning, while it waited for its first emitter and fewer than a
  *	majority answered: the cluster was still forming around it (quorum
  *	rule; "Boot grace" in Documentation/ring.rst)
+ * @FTNL_A_STATS_HOST_RX_DROPS: datagrams this node's host dropped before
+ *	any protocol saw them, its input backlog full (all of the host's
+ *	traffic, as in /proc/net/softnet_stat), counted while this ring ran;
+ *	each tick that saw some is input to the local health rule
+ *	(FTNL_A_STATS_STALL_WAITS; Documentation/ring.rst, "Local health")
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -823,6 +829,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_PREV_KEY_RECV,
 	FTNL_A_STATS_SUSPICIONS_VERIFIED,
 	FTNL_A_STATS_FORMING_WAITS,
+	FTNL_A_STATS_HOST_RX_DROPS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -613,7 +613,8 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	that still talked to it
  * @expelled_recv: EXPELLED datagrams this node received
  * @stall_waits: judgements this node put off because its own timers ran
- *	more than h late meanwhile (local health): an accusation of its
+ *	more than h late, or its host dropped received datagrams
+ *	(@host_rx_drops), meanwhile (local health): an accusation of its
  *	emitter (by h), or its own resignation at a probe round's close (the
  *	round extended by 2d)
  * @probe_req_sent: PROBE_REQ sent: this node asking helpers to reach its
@@ -644,6 +645,11 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	the cluster answered: the cluster was still forming around it (the
  *	quorum rule; the others not configured yet). It waits so until a
  *	majority answers or its emitter is heard
+ * @host_rx_drops: datagrams this node's host dropped before any protocol
+ *	saw them, its input backlog full (all of the host's traffic, as
+ *	/proc/net/softnet_stat counts them), while this ring ran; each
+ *	heartbeat period that saw some is input to the local health rule.
+ *	0 from a module that does not report it
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -684,6 +690,7 @@ struct ftnl_stats {
 	uint64_t prev_key_recv;
 	uint64_t suspicions_verified;
 	uint64_t forming_waits;
+	uint64_t host_rx_drops;
 };
 
 /**
