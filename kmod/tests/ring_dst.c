@@ -2556,8 +2556,9 @@ static void test_schedules(const void *arg)
 		tap_diag("storm: %llu live nodes accused right after a storm (one per observer at most; %llu of the accusers stalled again as they accused), %llu observers resigned as a storm closed their probe round",
 			 sum.storm_fs, sum.accuser_stalls, sum.storm_resigned);
 	if (mode == MODE_BLACKOUT)
-		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel",
-			 sum.blackouts, sum.blackout_drops);
+		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel, %llu probe datagrams sent",
+			 sum.blackouts, sum.blackout_drops,
+			 sum.probe_dgrams[0] + sum.probe_dgrams[1]);
 	if (mode == MODE_COMEBACK)
 		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
 			 sum.comebacks);
