@@ -1654,8 +1654,14 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 			ftnl_ring_probe_formed(core, now);
 			return FTNL_RING_WAIT;
 		}
-		/* Heard after the silence ended: it heard all of it. */
-		if (now >= p->decide_at && p->verify_from)
+		/*
+		 * Heard after the silence ended: it heard all of it - unless
+		 * its host dropped input since the verification began: the
+		 * suspect's answers, or the helpers' news of them, may be
+		 * among the drops. Verified again then.
+		 */
+		if (now >= p->decide_at && p->verify_from &&
+		    det->rx_lost_at < p->verify_from)
 			return FTNL_RING_SUSPECT;
 		if (now >= p->decide_at)
 			again = ftnl_ring_probe_verify(core, now, out);

@@ -1569,6 +1569,38 @@ static void test_host_rx_lost(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 }
 
+/*
+ * A verification that input drops interrupted proves nothing: the
+ * suspect's answers may have been among the drops. Node 3 verifies its
+ * silent emitter from the deadline on; its host drops input 2 after it;
+ * a helper's answer arrives 3 after it. Judged d after the drops (the
+ * emitter's due), the verification starts again instead of accusing, and
+ * an answer received after that accuses.
+ */
+static void test_probe_verify_after_drops(const void *arg)
+{
+	struct node x;
+	u64 at = 1000 + 2 * D + 2;
+
+	(void)arg;
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	probe_ack(&x, 5, 2, false, 1, 1030);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.probe.verify_from, 1000 + D);
+	ftnl_ring_core_rx_lost(&x.core, 1000 + D + 2);
+	probe_ack(&x, 5, 2, false, 1, 1000 + D + 3);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.probe.verify_from, at);
+	probe_ack(&x, 5, 2, false, x.core.probe.id, at + 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, timer(&x), &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
 /* The helpers in @mask answer @x's requests just sent, at @at. */
 static void answer_requests(struct node *x, u32 mask, u64 at)
 {
@@ -3421,6 +3453,8 @@ int main(void)
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
 		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+	tap_add(test_probe_verify_after_drops, NULL,
+		"local health: a verification that input drops interrupted starts again, and accuses only on answers after it");
 	tap_add(test_host_rx_lost, NULL,
 		"local health: input the host dropped opens the probe round again and puts the emitter's judgement d past the last drop");
 	tap_add(test_probe_self_late, NULL,

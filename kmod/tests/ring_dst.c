@@ -127,8 +127,10 @@
  * for d to 8d, the kernel's input backlog drops every datagram to the
  * whole cluster (one kernel's netns nodes) or to the nodes of one vCPU
  * (a random half) - a receive softirq starved by user load - and counts
- * the drops, for all its nodes, as /proc/net/softnet_stat does; each node's tick reports drops seen
- * since its last one (ftnl_ring_core_rx_lost(), as ring.c does). Checked:
+ * the drops, for all its nodes, as /proc/net/softnet_stat does; each
+ * node's tick reports drops seen since its last one
+ * (ftnl_ring_core_rx_lost(), as ring.c does); a broadcast's copy comes
+ * again after the blackout (its layer repairs losses). Checked:
  * what faults checks but Lemma 2 and Theorem 1 (a crash during a blackout
  * is found after it), and that nobody resigns: a silence its own host
  * caused is no proof of deafness (the local health rule).
@@ -175,7 +177,8 @@
 
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
-	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM, EV_BLACKOUT };
+	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM,
+	       EV_BLACKOUT };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
