@@ -388,13 +388,14 @@ void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
  * Input of the local health rule, as a late timer is: a host whose input
  * backlog overflowed (its receive softirq fell behind: a CPU saturated by
  * user load, a burst) lost datagrams before any protocol saw them, so a
- * silence heard meanwhile says nothing of the senders. The emitter is
- * judged h later, a probe round that nobody answered is opened again
- * instead of resigning, as after a stall (ftnl_ring_probe_self_late()).
- * And any datagram dropped may have been the emitter's heartbeat: the
- * emitter is not judged before d after the last report, however long the
- * host goes on dropping (an observer with nobody to ask would otherwise
- * accuse after one wait of h). @rx_lost counts the reports.
+ * silence heard meanwhile says nothing of the senders. A probe round that
+ * nobody answered is opened again instead of resigning, as after a stall
+ * (ftnl_ring_probe_self_late()). Any datagram dropped may have been the
+ * emitter's heartbeat: the emitter is not judged before d after the last
+ * report, however long the host goes on dropping (an observer with nobody
+ * to ask would otherwise accuse after one wait of h); and a verification
+ * the drops interrupted starts again (ftnl_ring_probe_judge()). @rx_lost
+ * counts the reports.
  */
 void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now)
 {
