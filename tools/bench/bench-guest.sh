@@ -57,6 +57,7 @@
 #   BENCH_ADAPT_BEATS [1000000]
 #   BENCH_QUIET_N ["8 64"]     BENCH_QUIET_H_MS [10]      BENCH_QUIET_D_MS [30]
 #   BENCH_QUIET_S [120]        BENCH_QUIET_LOADS ["0 4 bcast"]
+#   BENCH_HOST_DROP_RULE [module default, 0]: the module's host_drop_rule
 #   BENCH_QUIET_BCAST_RATE [20]     BENCH_QUIET_QUORUM [the module's: on]
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
@@ -75,6 +76,12 @@ LAT_S=${BENCH_LAT_S:-60}
 LOADS=${BENCH_LOADS:-0 1 4}
 LAT_LH=${BENCH_LAT_LOCAL_HEALTH:-1}
 LH_PARAM=/sys/module/ftnl/parameters/local_health
+# The module's host_drop_rule for the whole run (Documentation/ring.rst,
+# "Local health", input its host dropped); empty: the module's default.
+HOST_DROP_RULE=${BENCH_HOST_DROP_RULE:-}
+if [ -n "$HOST_DROP_RULE" ]; then
+	echo "$HOST_DROP_RULE" >/sys/module/ftnl/parameters/host_drop_rule
+fi
 MEMHOG_MIB=${BENCH_MEMHOG_MIB:-64}
 BCAST_N_LIST=${BENCH_BCAST_N:-8 16 32 64}
 BCAST_ALGOS=${BENCH_BCAST_ALGOS:-hypercube bmg fcg}
