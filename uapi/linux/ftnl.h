@@ -784,7 +784,8 @@ enum ftnl_node_attr {
  * @FTNL_A_STATS_HOST_RX_DROPS: datagrams this node's host dropped before
  *	any protocol saw them, its input backlog full (all of the host's
  *	traffic, as in /proc/net/softnet_stat), counted while this ring ran;
- *	each tick that saw some is input to the local health rule
+ *	with the module parameter host_drop_rule=1 (off by default), each
+ *	tick that saw some is input to the local health rule
  *	(FTNL_A_STATS_STALL_WAITS; Documentation/ring.rst, "Local health")
  */
 enum ftnl_stats_attr {

@@ -647,9 +647,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	majority answers or its emitter is heard
  * @host_rx_drops: datagrams this node's host dropped before any protocol
  *	saw them, its input backlog full (all of the host's traffic, as
- *	/proc/net/softnet_stat counts them), while this ring ran; each
- *	heartbeat period that saw some is input to the local health rule.
- *	0 from a module that does not report it
+ *	/proc/net/softnet_stat counts them), while this ring ran; with the
+ *	module's host_drop_rule=1, each heartbeat period that saw some is
+ *	input to the local health rule. 0 from a module that does not
+ *	report it
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
