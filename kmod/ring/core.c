@@ -477,8 +477,12 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 	}
 	if (ftnl_ring_det_switch_late(det, now))
 		return FTNL_RING_WAIT;
+	/*
+	 * Not the stall's grace: a stall that began after the drops (a timer
+	 * of this node's then ran late; heartbeats wait unread) still gets
+	 * its wait once the hold is over.
+	 */
 	if (det->rx_lost_at && now < det->rx_lost_at + det->timeout_ns) {
-		det->stall_grace = true;
 		det->stall_waits++;
 		ftnl_ring_det_rearm(det, det->rx_lost_at + det->timeout_ns);
 		return FTNL_RING_WAIT;

@@ -425,7 +425,7 @@ MODULE_PARM_DESC(host_drop_rule,
 /*
  * The host dropped input since the last heartbeat tick (host_rx.c): the
  * stats count it, and the local health rule hears it when asked to.
- * Read once per h.
+ * Read at each tick and before each judgement.
  */
 static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 {
@@ -640,6 +640,8 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	}
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_note_hb_wait(ring, now);
+	/* Drops since the last tick too: the judgement must know of them. */
+	ftnl_ring_note_host_drops(ring, now);
 	switch (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out)) {
 	case FTNL_RING_SUSPECT:
 		ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);

@@ -1563,10 +1563,43 @@ static void test_host_rx_lost(const void *arg)
 	TAP_CHECK_UINT(timer(&x), 100 + 3 * D - 3);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_UINT(x.core.det.stall_waits, 2);
-	/* No drop for d: a silence it heard, the emitter is accused. */
+	/*
+	 * No drop for d. The drops were lateness too, and the hold was not
+	 * the stall's grace: h once more, then a silence it heard accuses.
+	 */
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 3 * D - 3, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), 100 + 3 * D - 3 + H);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + 3 * D - 3 + H,
+					    &x.out),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
+/*
+ * A stall that begins after the drops and ends past the hold: the timer
+ * set for the hold's end runs 2h late, the emitter's heartbeats of the
+ * stall still unread. The hold did not use up the stall's wait: judged h
+ * later, by when the heartbeat is read.
+ */
+static void test_host_rx_lost_then_stall(const void *arg)
+{
+	u64 hold_end = 100 + 2 * D - 2, ran = hold_end + 2 * H;
+	struct node x;
+
+	(void)arg;
+	node_heard_at_100(&x);
+	ftnl_ring_core_rx_lost(&x.core, 100 + D - 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 100 + D, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), hold_end);
+	/* The stall: its heartbeat timer reports it as the CPU runs again. */
+	ftnl_ring_core_self_late(&x.core, 3 * H, ran);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, ran, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(timer(&x), ran + H);
+	TAP_CHECK(heartbeat(&x, 1, ran + 1));
+	TAP_CHECK_INT(x.rec.nfailed, 0);
 }
 
 /*
@@ -3457,6 +3490,8 @@ int main(void)
 		"local health: a verification that input drops interrupted starts again, and accuses only on answers after it");
 	tap_add(test_host_rx_lost, NULL,
 		"local health: input the host dropped opens the probe round again and puts the emitter's judgement d past the last drop");
+	tap_add(test_host_rx_lost_then_stall, NULL,
+		"local health: a stall after input the host dropped, past the hold, still gets its wait: the heartbeats it sat on are read, no accusation");
 	tap_add(test_probe_self_late, NULL,
 		"local health: a node late during its probe round asks again instead of resigning");
 	tap_add(test_probe_forming, NULL,

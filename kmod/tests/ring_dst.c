@@ -1155,6 +1155,18 @@ static bool claim_in_flight(const struct dst *s, u32 from, u32 to)
 }
 
 /*
+ * The host dropped input since node @i last looked: ring.c tells the core,
+ * at each tick and before each judgement.
+ */
+static void report_rx_lost(struct dst *s, u32 i)
+{
+	if (s->node[i].rx_dropped == s->node[i].rx_dropped_seen)
+		return;
+	s->node[i].rx_dropped_seen = s->node[i].rx_dropped;
+	ftnl_ring_core_rx_lost(&s->node[i].core, s->now);
+}
+
+/*
  * T1. A claim to observe node @i that ends while its claimant observes
  * @i (a live member whose emitter it is) would leave the claimant without
  * heartbeats: it would suspect @i. Only a claim nobody makes any more may
@@ -1172,11 +1184,7 @@ static void do_tick(struct dst *s, u32 i)
 
 	for (j = 0; j < s->n; j++)
 		claimed[j] = core->peers[j].claim_until;
-	/* The host dropped input since the last tick: ring.c tells the core. */
-	if (s->node[i].rx_dropped != s->node[i].rx_dropped_seen) {
-		s->node[i].rx_dropped_seen = s->node[i].rx_dropped;
-		ftnl_ring_core_rx_lost(core, s->now);
-	}
+	report_rx_lost(s, i);
 	ftnl_ring_core_tick(core, s->now, sink(s, i, &out));
 	for (j = 0; j < s->n; j++) {
 		const struct ftnl_ring_core *c = &s->node[j].core;
@@ -1227,6 +1235,7 @@ static void do_timer(struct dst *s, u32 i)
 {
 	struct ftnl_ring_sink out;
 
+	report_rx_lost(s, i);
 	if (ftnl_ring_core_expire(&s->node[i].core, s->now, sink(s, i, &out)) ==
 	    FTNL_RING_COMEBACK)
 		do_comeback(s, i);

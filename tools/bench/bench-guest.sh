@@ -59,6 +59,9 @@
 #   BENCH_QUIET_S [120]        BENCH_QUIET_LOADS ["0 4 bcast"]
 #   BENCH_HOST_DROP_RULE [module default, 0]: the module's host_drop_rule
 #   BENCH_QUIET_BCAST_RATE [20]     BENCH_QUIET_QUORUM [the module's: on]
+#   BENCH_QUIET_BACKLOG [the kernel's, 1000 shared by all nodes]: N gives
+#               every emulated node a real node's input backlog of N
+#               (net.core.netdev_max_backlog = N * n for each quiet run)
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
 #   BENCH_SEED [time]
@@ -113,6 +116,7 @@ QUIET_S=${BENCH_QUIET_S:-120}
 QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
 QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
 QUIET_QUORUM=${BENCH_QUIET_QUORUM:-}
+QUIET_BACKLOG=${BENCH_QUIET_BACKLOG:-}
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -402,7 +406,13 @@ if ! skipped quiet; then
 			*) label=$load/cpu ;;
 			esac
 			[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
-			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label${QUIET_QUORUM:+, quorum $QUIET_QUORUM}"
+			# One kernel's input backlogs serve all n nodes; a real
+			# node has its own (Documentation/bench.rst, part 8).
+			if [ -n "$QUIET_BACKLOG" ]; then
+				echo $((QUIET_BACKLOG * n)) >/proc/sys/net/core/netdev_max_backlog
+				label=$label,backlog:$QUIET_BACKLOG/node
+			fi
+			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label${QUIET_QUORUM:+, quorum $QUIET_QUORUM}, netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog)"
 			case $load in bcast | 0) ;; *) start_load "$load" ;; esac
 			# Its lateness line joins the quiet table, not the lateness one.
 			# shellcheck disable=SC2086 # options, one per word
