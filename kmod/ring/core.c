@@ -976,7 +976,8 @@ static void ftnl_ring_claim_end(struct ftnl_ring_core *core, u32 pos)
  * now). A claim not renewed for FTNL_RING_CLAIM_HOLD ends: its claimant
  * observes another node now, or never did (a replay). From half of it on
  * the claimant is asked (a HELLO each h): one that still observes this
- * node renews it.
+ * node renews it; one whose answers the host may have dropped
+ * (ftnl_ring_det_rx_lost()) is asked on.
  */
 static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
 				    const struct ftnl_ring_sink *out)
@@ -997,6 +998,15 @@ static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
 			det->observer = pos;
 			det->observer_claimed = true;
 			ftnl_ring_claim_end(core, pos);
+		} else if (now >= until && det->rx_lost_at &&
+			   det->rx_lost_at + ask > until) {
+			/*
+			 * The host dropped input since the asks began: the
+			 * answers may be among the drops (the local health
+			 * rule). Asked on, for half a hold after the drops.
+			 */
+			core->peers[pos].claim_until = det->rx_lost_at + ask;
+			ftnl_ring_core_hello(core, pos, now, out);
 		} else if (now >= until) {
 			ftnl_ring_claim_end(core, pos);
 		} else if (now + ask >= until) {

@@ -2866,6 +2866,50 @@ static void test_claim_expiry(const void *arg)
 }
 
 /*
+ * A claim whose answers the host may have dropped is asked on (ring-dst
+ * blackout, seed 11298: node 0's NEW_OBSERVER arrived just before its
+ * host dropped all input for 6.6d; the claim ended unanswered, node 0
+ * stopped heartbeating its claimant, which then accused it). Node 2 of 6
+ * has a claim from 5; its host drops input from the asks' start to 1.5
+ * holds: the claim outlives its hold, asked each h, until half a hold
+ * after the last drop; the claimant's answer then keeps it; without one
+ * it ends.
+ */
+static void test_claim_through_drops(const void *arg)
+{
+	const u64 t0 = 1000, hold = 4 * D;
+	u64 t, last_drop = 0;
+	struct node x;
+
+	(void)arg;
+	node_start(&x, 6, 2);
+	TAP_CHECK(!ftnl_ring_core_new_observer(&x.core, 5, t0, &x.out));
+	for (t = t0 + H; t <= t0 + hold + hold / 2; t += H) {
+		if (t >= t0 + hold / 2) {
+			ftnl_ring_core_rx_lost(&x.core, t);
+			last_drop = t;
+		}
+		clear(&x);
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+		TAP_CHECK_INT(x.core.nclaims, 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HELLO),
+			      t >= t0 + hold / 2);
+	}
+	/* The drops stopped: asked for half a hold more, then it ends. */
+	for (; t < last_drop + hold / 2; t += H) {
+		clear(&x);
+		ftnl_ring_core_tick(&x.core, t, &x.out);
+		TAP_CHECK_INT(x.core.nclaims, 1);
+		TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HELLO), 1);
+	}
+	clear(&x);
+	ftnl_ring_core_tick(&x.core, t, &x.out);
+	TAP_CHECK_INT(x.core.nclaims, 0);
+	TAP_CHECK_INT(sent_to(&x, 5, FTNL_MSG_HEARTBEAT), 0);
+}
+
+/*
  * A claim that crossed a rejoin (selftests/ring_rejoin, about one run in
  * ten on the 6.12 VM). Node 4 of 8 holds node 5 dead and is observed by
  * node 6. Node 5 comes back: its NEW_OBSERVER makes it the observer. A
@@ -3526,6 +3570,8 @@ int main(void)
 		"first contact needs the echo of this node's incarnation: an old life replayed pins nothing");
 	tap_add(test_unpinned_heartbeat, NULL,
 		"a heartbeat not proven fresh moves no deadline: a replayed one keeps no dead emitter alive");
+	tap_add(test_claim_through_drops, NULL,
+		"a claim whose answers the host may have dropped is asked on until half a hold after the last drop, then ends");
 	tap_add(test_claim_expiry, NULL,
 		"every claimant D does not allow is heartbeaten; a claim not renewed ends after 4d");
 	tap_add(test_claim_across_rejoin, NULL,
