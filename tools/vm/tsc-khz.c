@@ -4,7 +4,7 @@
  * CLOCK_MONOTONIC_RAW, or nothing and exit 1 if the measurements disagree.
  *
  * A guest's TSC counts at the host's rate (TCG reads the host's TSC, KVM
- * without TSC scaling too). tools/host-tsc-khz hands this figure to the
+ * without TSC scaling too). tools/vm/host-tsc-khz hands this figure to the
  * guest kernel as tsc_early_khz= so that it does not calibrate its TSC
  * against an emulated PIT, which a busy host can make many times wrong.
  */
