@@ -991,6 +991,15 @@ static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
 
 		if (!until)
 			continue;
+		/*
+		 * The host dropped input since the asks began: the answers may
+		 * be among the drops (the local health rule). Asked on, until
+		 * half a hold after the last drop.
+		 */
+		if (det->rx_lost_at + ask > until) {
+			until = det->rx_lost_at + ask;
+			core->peers[pos].claim_until = until;
+		}
 		if (ftnl_bit_test(core->dead, pos) || pos == det->observer) {
 			ftnl_ring_claim_end(core, pos);
 		} else if (ftnl_ring_can_observe(core->dead, det->n, det->self,
@@ -998,15 +1007,6 @@ static void ftnl_ring_claims_settle(struct ftnl_ring_core *core, u64 now,
 			det->observer = pos;
 			det->observer_claimed = true;
 			ftnl_ring_claim_end(core, pos);
-		} else if (now >= until && det->rx_lost_at &&
-			   det->rx_lost_at + ask > until) {
-			/*
-			 * The host dropped input since the asks began: the
-			 * answers may be among the drops (the local health
-			 * rule). Asked on, for half a hold after the drops.
-			 */
-			core->peers[pos].claim_until = det->rx_lost_at + ask;
-			ftnl_ring_core_hello(core, pos, now, out);
 		} else if (now >= until) {
 			ftnl_ring_claim_end(core, pos);
 		} else if (now + ask >= until) {

@@ -128,9 +128,10 @@
  * whole cluster (one kernel's netns nodes) or to the nodes of one vCPU
  * (a random half) - a receive softirq starved by user load - and counts
  * the drops, for all its nodes, as /proc/net/softnet_stat does; each
- * node's tick reports drops seen since its last one
- * (ftnl_ring_core_rx_lost(), as ring.c does); a broadcast's copy comes
- * again after the blackout (its layer repairs losses). Checked:
+ * node reports drops seen since it last looked, at its tick and before
+ * each judgement (ftnl_ring_core_rx_lost(), as ring.c does); a
+ * broadcast's copy comes again after the blackout (its layer repairs
+ * losses). Checked:
  * what faults checks but Lemma 2 and Theorem 1 (a crash during a blackout
  * is found after it), and that nobody resigns: a silence its own host
  * caused is no proof of deafness (the local health rule).
