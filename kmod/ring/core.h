@@ -254,6 +254,9 @@ struct ftnl_ring_sink {
  * @rx_lost_at: when its host last dropped datagrams it received, 0 if
  *	never
  * @rx_lost: reports of received datagrams the host dropped
+ * @rx_dropped_at: when its host last dropped datagrams it received, as
+ *	counted whether or not the host-drop rule is on
+ *	(ftnl_ring_det_rx_dropped()), 0 if never
  * @stall_waits: judgements of the emitter, or of itself at a probe round's
  *	close, the local health rule put off
  * @forming_waits: probe rounds kept open, instead of resigning, because
@@ -295,6 +298,7 @@ struct ftnl_ring_detector {
 	u64 late_at;
 	u64 rx_lost_at;
 	u64 rx_lost;
+	u64 rx_dropped_at;
 	u64 stall_waits;
 	u64 forming_waits;
 	u64 switched_at;
@@ -338,6 +342,7 @@ enum ftnl_ring_expiry ftnl_ring_det_expire(struct ftnl_ring_detector *det,
 void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
 			     u64 now);
 void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now);
+void ftnl_ring_det_rx_dropped(struct ftnl_ring_detector *det, u64 now);
 void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 			const unsigned long *dead, u32 pos, bool left, u64 now,
 			const struct ftnl_ring_sink *out);
@@ -672,6 +677,7 @@ bool ftnl_ring_core_heartbeat(struct ftnl_ring_core *core, u32 from, u64 now);
 void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 			      u64 now);
 void ftnl_ring_core_rx_lost(struct ftnl_ring_core *core, u64 now);
+void ftnl_ring_core_rx_dropped(struct ftnl_ring_core *core, u64 now);
 void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);

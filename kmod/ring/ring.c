@@ -415,16 +415,19 @@ static void ftnl_ring_self_late(struct ftnl_ring *ring, ktime_t due,
  * the host's traffic delays detection by up to d per drop (a 6.1 guest of
  * 32 nodes, d = 2 s, missed selftests/bcast_forwarders' bound of d + 1 s
  * with it on), which is not bounded yet. On, it removed the 6.12 quiet
- * runs' collapses (Documentation/bench.rst, part 8).
+ * runs' collapses (Documentation/bench.rst, part 8). Off, the drops still
+ * keep a node from resigning, re-verify an accusation they may have made,
+ * and hold one made with nobody to ask (ftnl_ring_core_rx_dropped()); an
+ * accusation that helpers confirm is not delayed by d.
  */
 static bool host_drop_rule;
 module_param(host_drop_rule, bool, 0644);
 MODULE_PARM_DESC(host_drop_rule,
-		 "report the host's input backlog drops to the local health rule (0, default: only counted); see Documentation/ring.rst");
+		 "1: the host's input backlog drops hold every judgement d (0, default: they hold resignations and re-verify accusations); see Documentation/ring.rst");
 
 /*
  * The host dropped input since the last heartbeat tick (host_rx.c): the
- * stats count it, and the local health rule hears it when asked to.
+ * stats count it, and the local health rule hears it (how: host_drop_rule).
  * Read at each tick and before each judgement.
  */
 static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
@@ -437,8 +440,12 @@ static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 	ring->host_rx_drops = drops;
 	atomic64_add(drops > seen ? drops - seen : 1,
 		     &ring->counters[FTNL_A_STATS_HOST_RX_DROPS]);
-	if (READ_ONCE(local_health) && READ_ONCE(host_drop_rule))
+	if (!READ_ONCE(local_health))
+		return;
+	if (READ_ONCE(host_drop_rule))
 		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
+	else
+		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
 }
 
 /*

@@ -1577,6 +1577,86 @@ static void test_host_rx_lost(const void *arg)
 }
 
 /*
+ * Drops counted with the host-drop rule off (ftnl_ring_core_rx_dropped()):
+ * a round nobody answered while the host dropped is opened again instead
+ * of resigning; a node with nobody to ask judges its silent emitter d
+ * after the last drop, not at the deadline; and a verification after
+ * drops gives the suspect a new round trip, so that one helper's quick
+ * answer does not accuse at once. The emitter with helpers to ask is not
+ * held d (that is the rule's, off here).
+ */
+static void test_host_rx_dropped(const void *arg)
+{
+	u64 close, deadline = 1000 + D, at;
+	struct node x;
+
+	(void)arg;
+	close = unanswered_rounds(&x);
+	ftnl_ring_core_rx_dropped(&x.core, close - D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, 0);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	TAP_CHECK_UINT(x.core.det.rx_lost, 0);
+	/* No drop since: deaf after all, it resigns when the extension closes. */
+	TAP_CHECK_UINT(run_until_resigned(&x), close + 2 * D);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+
+	/* Two nodes: nobody to ask but the suspect. */
+	node_init(&x, 2, 1);
+	ftnl_ring_core_set_rules(&x.core, false, true);
+	ftnl_ring_core_start(&x.core, 1000, &x.out);
+	TAP_CHECK(heartbeat(&x, 0, 1000));
+	for (at = x.core.det.timer_at; at && at < deadline;
+	     at = x.core.det.timer_at)
+		ftnl_ring_core_expire(&x.core, at, &x.out);
+	ftnl_ring_core_rx_dropped(&x.core, deadline - 2);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 2 + D);
+	/* Silent on, no drop for d: accused then, after asking it again. */
+	for (at = x.core.det.timer_at; at && !x.rec.nfailed;
+	     at = x.core.det.timer_at)
+		if (ftnl_ring_core_expire(&x.core, at, &x.out) ==
+		    FTNL_RING_SUSPECT)
+			break;
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK(at >= deadline - 2 + D);
+	TAP_CHECK(x.rec.nprobes > 0);
+
+	/*
+	 * Eight nodes without the quorum rule: the first round's helper
+	 * answered before the deadline; drops then; at the deadline the
+	 * verification asks again, and a helper answering 2 later does not
+	 * accuse 4 later (before the drops it would: the first round's
+	 * round trip was long over) but twice its own round trip after the
+	 * verification began, and not before 2h after the last drop (the
+	 * suspect's next heartbeat and its travel).
+	 */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, 1000 + D / 2 + 2);
+	ftnl_ring_core_rx_dropped(&x.core, deadline - 5);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.probe.verify_from, deadline);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, deadline + 2);
+	TAP_CHECK_UINT(x.core.probe.decide_at, deadline + 4);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 3, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 4, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 5 + 2 * H);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + 2 * H,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
+/*
  * A stall that begins after the drops and ends past the hold: the timer
  * set for the hold's end runs 2h late, the emitter's heartbeats of the
  * stall still unread. The hold did not use up the stall's wait: judged h
@@ -3542,6 +3622,8 @@ int main(void)
 		"a node still waiting for its first emitter when its last round closes short of a majority waits for the majority, asking once a round; once it is up, the emitter gets 2d, then is accused as in a formed cluster; heard by none, the node resigns");
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
+	tap_add(test_host_rx_dropped, NULL,
+		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every d/8 until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_expelled_by_kept_out_life, NULL,

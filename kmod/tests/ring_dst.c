@@ -136,6 +136,14 @@
  * is found after it), and that nobody resigns: a silence its own host
  * caused is no proof of deafness (the local health rule).
  *
+ * Mode drops: the blackouts of mode blackout (the same schedule for the
+ * same seed), reported as the module does by default: only counted
+ * (ftnl_ring_core_rx_dropped(), host_drop_rule=0), with the quorum rule
+ * on from 3 nodes, as a cluster's default. Checked: the same. Without
+ * the quorum rule one helper's answer that the drops spared can still
+ * accuse a live emitter whose own answers they took (Documentation/
+ * ring.rst); that is the rule's (host_drop_rule=1) to prevent.
+ *
  * Mode forming: the quorum rule, no failures; 2 to (n - 1) / 2 nodes are
  * configured first and hear each other, never a majority, and the rest
  * together 2d to 12d after the boot grace (FORM_GRACE_NS) ended - from
@@ -212,6 +220,10 @@ enum mode {
 	MODE_BLACKOUT,	/* crashes, leaves; the kernel drops every datagram
 			 * to its nodes for d to 8d, and says so
 			 */
+	MODE_DROPS,	/* the same blackouts, as the module's defaults see
+			 * them: drops only counted (host_drop_rule=0), the
+			 * quorum rule on from 3 nodes
+			 */
 };
 
 /*
@@ -222,7 +234,7 @@ enum mode {
 #define LOSS_PCT	5
 
 /* Mode rolling runs its own simulation (test_rolling()), not a mode. */
-#define MODE_ROLLING	(MODE_BLACKOUT + 1)
+#define MODE_ROLLING	(MODE_DROPS + 1)
 
 /*
  * MODE_FORMING: the boot grace of every node (a tenth of the module's
@@ -1164,7 +1176,10 @@ static void report_rx_lost(struct dst *s, u32 i)
 	if (s->node[i].rx_dropped == s->node[i].rx_dropped_seen)
 		return;
 	s->node[i].rx_dropped_seen = s->node[i].rx_dropped;
-	ftnl_ring_core_rx_lost(&s->node[i].core, s->now);
+	if (s->mode == MODE_DROPS)
+		ftnl_ring_core_rx_dropped(&s->node[i].core, s->now);
+	else
+		ftnl_ring_core_rx_lost(&s->node[i].core, s->now);
 }
 
 /*
@@ -1818,6 +1833,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 */
 	if (mode == MODE_STORM)
 		s->quorum = false;
+	if (mode == MODE_DROPS)
+		s->quorum = s->n >= 3;
 	if ((mode == MODE_COLD || mode == MODE_FORMING) && s->n < 5)
 		s->n = 5;
 	s->split_mask = split_mask;
@@ -1995,7 +2012,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	 * new observer tells it, and is declared dead as a deaf one is.
 	 */
 	for (when = FAIL_FROM, k = (u32)rnd_in(s, 1, 3);
-	     mode == MODE_BLACKOUT && k; k--) {
+	     (mode == MODE_BLACKOUT || mode == MODE_DROPS) && k; k--) {
 		u64 len = rnd_in(s, D_NS, 8 * D_NS);
 
 		when += rnd_in(s, 0, FAIL_SPAN / 2);
@@ -2009,7 +2026,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		sum->blackouts++;
 	}
 	end = FAIL_FROM + FAIL_SPAN + theorem1_bound(s, 6) + 3000 * MS;
-	if ((mode == MODE_STORM || mode == MODE_BLACKOUT) &&
+	if ((mode == MODE_STORM || mode == MODE_BLACKOUT ||
+	     mode == MODE_DROPS) &&
 	    end < when + 3000 * MS)
 		end = when + 3000 * MS;
 	for (when = 100 * MS; mode == MODE_REPLAY && when < end;
@@ -2487,6 +2505,7 @@ static const char *const mode_name[] = {
 	[MODE_STORM] = "storm",
 	[MODE_FORMING] = "forming",
 	[MODE_BLACKOUT] = "blackout",
+	[MODE_DROPS] = "drops",
 };
 
 /*
@@ -2568,7 +2587,7 @@ static void test_schedules(const void *arg)
 	if (mode == MODE_STORM)
 		tap_diag("storm: %llu live nodes accused right after a storm (one per observer at most; %llu of the accusers stalled again as they accused), %llu observers resigned as a storm closed their probe round",
 			 sum.storm_fs, sum.accuser_stalls, sum.storm_resigned);
-	if (mode == MODE_BLACKOUT)
+	if (mode == MODE_BLACKOUT || mode == MODE_DROPS)
 		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel, %llu probe datagrams sent",
 			 sum.blackouts, sum.blackout_drops,
 			 sum.probe_dgrams[0] + sum.probe_dgrams[1]);
@@ -3436,7 +3455,7 @@ static void test_rolling(const void *arg)
 /*
  *   ring-dst [SCHEDULES [FIRST_SEED]]       every test
  *   ring-dst faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|
- *            storm|forming|blackout SCHEDULES SEED   one kind
+ *            storm|forming|blackout|drops SCHEDULES SEED   one kind
  *   ring-dst split [N [MASK]]               splits of up to N nodes, or one
  *   ring-dst rolling SCHEDULES SEED         rolling updates
  */
@@ -3447,13 +3466,13 @@ int main(int argc, char **argv)
 
 	trace = getenv("RING_DST_TRACE");
 	if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) {
-		for (m = 0; m <= MODE_BLACKOUT; m++)
+		for (m = 0; m <= MODE_DROPS; m++)
 			if (!strcmp(argv[1], mode_name[m]))
 				mode = m;
 		if (!strcmp(argv[1], "rolling"))
 			mode = MODE_ROLLING;
 		if (mode < 0) {
-			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|forming|blackout|rolling SCHEDULES SEED | split [N [MASK]]\n");
+			fprintf(stderr, "usage: ring-dst [SCHEDULES [SEED]] | faults|deaf|freeze|rejoin|replay|adaptive|comeback|cold|lossy|storm|forming|blackout|drops|rolling SCHEDULES SEED | split [N [MASK]]\n");
 			return 2;
 		}
 		all = false;
@@ -3520,6 +3539,10 @@ int main(int argc, char **argv)
 	if (all || mode == MODE_BLACKOUT)
 		tap_add(test_schedules, (void *)(long)MODE_BLACKOUT,
 			"ring DST, one kernel drops every datagram to its nodes (all, or a vCPU's) for d to 8d and says so: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
+			nschedules, first_seed);
+	if (all || mode == MODE_DROPS)
+		tap_add(test_schedules, (void *)(long)MODE_DROPS,
+			"ring DST, the same blackouts, drops only counted (host_drop_rule=0), the quorum rule on from 3 nodes: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
 			nschedules, first_seed);
 	if (all || mode == MODE_LOSSY)
 		tap_add(test_schedules, (void *)(long)MODE_LOSSY,
