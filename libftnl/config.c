@@ -286,50 +286,24 @@ static int ftnl_kw_pairkeys(struct ftnl_config_parser *p, char **words)
 	return err;
 }
 
-static int ftnl_cmp_node_pos(const void *a, const void *b, void *nodes)
-{
-	const struct ftnl_node *n = nodes;
-	uint32_t x = n[*(const size_t *)a].id, y = n[*(const size_t *)b].id;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Each pair key to its node: a key for a node the table lacks is a
- * mistake (a file for another cluster, or a stale one). The keys come
- * sorted by id (ftnl_read_pair_keys()); the nodes are sorted here, so that
- * both walk once, whatever the size.
+ * mistake (a file for another cluster, or a stale one).
  */
 static int ftnl_give_pair_keys(struct ftnl_config_parser *p)
 {
-	struct ftnl_cluster_config *c = p->config;
-	const struct ftnl_pair_entry *e;
-	size_t i, j = 0, *order;
-	int err = 0;
+	size_t missing;
+	int err;
 
 	if (!p->pair.count)
 		return 0;
-	order = malloc((c->node_count ? c->node_count : 1) * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (i = 0; i < c->node_count; i++)
-		order[i] = i;
-	qsort_r(order, c->node_count, sizeof(*order), ftnl_cmp_node_pos,
-		c->nodes);
-	for (i = 0; i < p->pair.count; i++) {
-		e = &p->pair.entries[i];
-		while (j < c->node_count && c->nodes[order[j]].id < e->id)
-			j++;
-		if (j == c->node_count || c->nodes[order[j]].id != e->id) {
-			err = ftnl_parse_error(p, p->seen[FTNL_KW_KEY],
-					       "%s:%u: node %u is not in the node table",
-					       p->pair_path, e->line, e->id);
-			break;
-		}
-		c->nodes[order[j]].has_key = true;
-		memcpy(c->nodes[order[j]].key, e->key, FTNL_KEY_LEN);
-	}
-	free(order);
+	err = ftnl_pair_keys_assign(p->config, &p->pair, &missing);
+	if (err == -ENOENT)
+		return ftnl_parse_error(p, p->seen[FTNL_KW_KEY],
+					"%s:%u: node %u is not in the node table",
+					p->pair_path,
+					p->pair.entries[missing].line,
+					p->pair.entries[missing].id);
 	return err;
 }
 

@@ -241,6 +241,13 @@ struct ftnl_pair_keys {
 int ftnl_read_pair_keys(const char *path, struct ftnl_pair_keys *keys,
 			char *err, size_t errlen);
 void ftnl_pair_keys_free(struct ftnl_pair_keys *keys);
+/*
+ * Each key of @keys to its node of @config's table (sorted here, so that
+ * both walk once, whatever the size). Return: 0; -ENOENT with *@missing
+ * the index of the first entry whose node the table lacks; -ENOMEM.
+ */
+int ftnl_pair_keys_assign(struct ftnl_cluster_config *config,
+			  const struct ftnl_pair_keys *keys, size_t *missing);
 
 /* events.c */
 struct ftnl_events;

@@ -198,3 +198,84 @@ void ftnl_pair_keys_free(struct ftnl_pair_keys *keys)
 	free(keys->entries);
 	memset(keys, 0, sizeof(*keys));
 }
+
+static int ftnl_cmp_node_pos(const void *a, const void *b, void *nodes)
+{
+	const struct ftnl_node *n = nodes;
+	uint32_t x = n[*(const size_t *)a].id, y = n[*(const size_t *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+int ftnl_pair_keys_assign(struct ftnl_cluster_config *config,
+			  const struct ftnl_pair_keys *keys, size_t *missing)
+{
+	size_t i, j = 0, *order;
+	int err = 0;
+
+	order = malloc((config->node_count ? config->node_count : 1) *
+		       sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < config->node_count; i++)
+		order[i] = i;
+	qsort_r(order, config->node_count, sizeof(*order), ftnl_cmp_node_pos,
+		config->nodes);
+	for (i = 0; i < keys->count; i++) {
+		const struct ftnl_pair_entry *e = &keys->entries[i];
+		struct ftnl_node *node;
+
+		while (j < config->node_count &&
+		       config->nodes[order[j]].id < e->id)
+			j++;
+		if (j == config->node_count ||
+		    config->nodes[order[j]].id != e->id) {
+			*missing = i;
+			err = -ENOENT;
+			break;
+		}
+		node = &config->nodes[order[j]];
+		node->has_key = true;
+		memcpy(node->key, e->key, FTNL_KEY_LEN);
+	}
+	free(order);
+	return err;
+}
+
+FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
+					  const char *path, char *err, size_t errlen)
+{
+	struct ftnl_pair_keys keys;
+	size_t i, missing;
+	int ret;
+
+	ret = ftnl_read_pair_keys(path, &keys, err, errlen);
+	if (ret)
+		return ret;
+	/* The table's keys are replaced as a whole, not merged. */
+	for (i = 0; i < config->node_count; i++) {
+		config->nodes[i].has_key = false;
+		explicit_bzero(config->nodes[i].key,
+			       sizeof(config->nodes[i].key));
+	}
+	ret = ftnl_pair_keys_assign(config, &keys, &missing);
+	if (ret == -ENOENT)
+		ftnl_format_err(err, errlen,
+				"%s:%u: node %u is not in the node table",
+				path, keys.entries[missing].line,
+				keys.entries[missing].id);
+	else if (ret)
+		ftnl_format_err(err, errlen, "out of memory");
+	if (ret) {
+		for (i = 0; i < config->node_count; i++) {
+			config->nodes[i].has_key = false;
+			explicit_bzero(config->nodes[i].key,
+				       sizeof(config->nodes[i].key));
+		}
+	} else {
+		explicit_bzero(config->key, sizeof(config->key));
+		config->unset |= FTNL_CONFIG_KEY;
+	}
+	ftnl_pair_keys_free(&keys);
+	return ret;
+}

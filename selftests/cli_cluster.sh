@@ -361,9 +361,13 @@ pair_keys() {
 		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys pair' &&
 		[ "$(in_ns "$(ns 2)" "$CLI" -j cluster show | json_flat | json_get /dev/stdin keys)" = pair ] &&
 		in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 &&
+		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys cluster' &&
+		in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 pairkeys "$LIB_TMP/pair.keys" &&
+		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys pair' &&
+		in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 &&
 		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys cluster'
 }
-check "cluster pairkeys writes a node's pair keys; the node runs on them" pair_keys
+check "cluster pairkeys writes a node's pair keys; the node runs on them, from the file or the argument" pair_keys
 expect_failure "a pairkeys file without every other node's key is refused before sending" 1 \
 	"every node but this one needs its pair key" \
 	sh -c "'$CLI' cluster pairkeys '$LIB_TMP/secret' '$CONF' 1 | grep -v '^3 ' >'$LIB_TMP/short.keys' &&

@@ -421,7 +421,7 @@ enum set_keyword {
 	KW_GOSSIP_TIME, KW_REJOIN, KW_FLAP_LIMIT, KW_FLAP_WINDOW, KW_FENCE,
 	KW_QUORUM,
 	KW_TIMEOUT_ADAPTIVE, KW_TIMEOUT_NINES, KW_EPOCH, KW_UPDATE_GRACE,
-	KW_STATE,
+	KW_STATE, KW_PAIRKEYS,
 };
 
 static const char *const set_keywords[] = {
@@ -448,6 +448,7 @@ static const char *const set_keywords[] = {
 	[KW_EPOCH] = "epoch",
 	[KW_UPDATE_GRACE] = "update-grace",
 	[KW_STATE] = "state",
+	[KW_PAIRKEYS] = "pairkeys",
 };
 
 static int parse_id(const char *what, const char *word, uint32_t *value,
@@ -605,6 +606,9 @@ static int parse_set_scalar(enum set_keyword kw, const char *value,
 	case KW_KEYFILE:
 		set->keyfile = value;
 		return 0;
+	case KW_PAIRKEYS:
+		set->pairkeys = value;
+		return 0;
 	case KW_GOSSIP_FAULTS:
 		/* The attribute is a u8; its range is the validation's business. */
 		if (ftnl_parse_u32(value, &u32) || u32 > UINT8_MAX)
@@ -724,6 +728,7 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 		[KW_EPOCH] = CLI_SET_EPOCH,
 		[KW_UPDATE_GRACE] = CLI_SET_UPDATE_GRACE,
 		[KW_STATE] = CLI_SET_STATE,
+		[KW_PAIRKEYS] = CLI_SET_PAIRKEYS,
 	};
 	int ret;
 
@@ -801,9 +806,11 @@ static int parse_cluster_set(int argc, char *const argv[], int i,
 			return fail(err, errlen, "\"%s\" given twice",
 				    set_keywords[kw]);
 		set->given |= bits[kw];
-		if ((set->given & CLI_SET_KEY) && (set->given & CLI_SET_KEYFILE))
+		if (__builtin_popcount(set->given & (CLI_SET_KEY |
+						     CLI_SET_KEYFILE |
+						     CLI_SET_PAIRKEYS)) > 1)
 			return fail(err, errlen,
-				    "\"key\" and \"keyfile\" exclude each other");
+				    "\"key\", \"keyfile\" and \"pairkeys\" exclude each other");
 		ret = parse_set_scalar((enum set_keyword)kw, argv[i + 1], set,
 				       err, errlen);
 		if (ret)

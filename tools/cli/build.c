@@ -11,7 +11,9 @@
  * keyfile, bcast, gossip-faults, gossip-time, rejoin, rejoin-limit,
  * rejoin-window) replaces the file's value; a
  * node argument replaces the file's node of the same id, or is added to the
- * table.
+ * table. The keys are replaced as a whole: "key" or "keyfile" drops the
+ * file's pair keys, "pairkeys" its cluster key and pair keys, once the
+ * table is complete.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -82,6 +84,18 @@ static int merge_nodes(const struct cli_cluster_args *args,
 	}
 	free(order);
 	return 0;
+}
+
+/* A cluster key given as an argument replaces the file's pair keys. */
+static void drop_pair_keys(struct ftnl_cluster_config *config)
+{
+	size_t i;
+
+	for (i = 0; i < config->node_count; i++) {
+		config->nodes[i].has_key = false;
+		explicit_bzero(config->nodes[i].key,
+			       sizeof(config->nodes[i].key));
+	}
 }
 
 /*
@@ -217,6 +231,14 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
+	}
+	if (args->given & (CLI_SET_KEY | CLI_SET_KEYFILE))
+		drop_pair_keys(config);
+	if (args->given & CLI_SET_PAIRKEYS) {
+		ret = ftnl_config_set_pair_keys(config, args->pairkeys, err,
+						errlen);
+		if (ret)
+			goto fail;
 	}
 	/* Once the table is complete: this host's addresses pick the node. */
 	ret = ftnl_config_resolve_self(config, err, errlen);

@@ -90,6 +90,7 @@ enum cli_set_arg {
 	CLI_SET_EPOCH		= 1 << 17,
 	CLI_SET_UPDATE_GRACE	= 1 << 18,
 	CLI_SET_STATE		= 1 << 19,
+	CLI_SET_PAIRKEYS	= 1 << 20,
 };
 
 /**
@@ -103,6 +104,7 @@ enum cli_set_arg {
  * @timeout_us: "timeout DURATION"
  * @key: "key HEX"
  * @keyfile: "keyfile PATH"
+ * @pairkeys: "pairkeys PATH": this node's pair keys instead of a cluster key
  * @nodes: "node ID ADDRESS PORT", in order
  * @node_count: entries in @nodes
  * @node_cap: allocated entries
@@ -131,6 +133,7 @@ struct cli_cluster_args {
 	uint32_t timeout_us;
 	uint8_t key[FTNL_KEY_LEN];
 	const char *keyfile;
+	const char *pairkeys;
 	struct ftnl_node *nodes;
 	size_t node_count;
 	size_t node_cap;

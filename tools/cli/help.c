@@ -72,7 +72,7 @@ static const char usage_cluster[] =
 "       " CLI_NAME " cluster pairkeys SECRET-FILE CONFIG-FILE NODE-ID\n"
 "\n"
 "ARGS := [ id ID ] [ self { ID | auto } ] [ heartbeat DURATION ] [ timeout DURATION ]\n"
-"        [ key HEX | keyfile PATH ]\n"
+"        [ key HEX | keyfile PATH | pairkeys PATH ]\n"
 "        [ node ID ADDRESS PORT [ name NAME ] [ domain DOMAIN ] ]...\n"
 "        [ bcast { hypercube | bmg | fcg } ]\n"
 "        [ gossip-faults N ] [ gossip-time { DURATION | auto } ]\n"

@@ -1391,6 +1391,29 @@ int ftnl_config_match_self(const struct ftnl_cluster_config *config,
 int ftnl_config_resolve_self(struct ftnl_cluster_config *config,
 			     char *err, size_t errlen);
 
+/**
+ * ftnl_config_set_pair_keys() - authenticate with pair keys from a file
+ * @config: the configuration, its node table complete
+ * @path: this node's pairkeys file: lines "ID HEX", the key of the pair
+ *	(this node, node ID), as ftnl-cli cluster pairkeys writes them
+ * @err: receives the reason of a refusal (may be NULL)
+ * @errlen: size of @err
+ *
+ * What "pairkeys PATH" does in a configuration file, for a table built
+ * otherwise (ftnl-cli's "cluster set ... pairkeys PATH"): every node of
+ * the table loses the pair key it had; each key of the file goes to its
+ * node (&ftnl_node.key); the cluster key is wiped and FTNL_CONFIG_KEY set
+ * in @unset. A key for a node the table lacks is refused (a file for
+ * another cluster, or a stale one): the table is then left with no pair
+ * key and the cluster key as it was. ftnl_config_validate() checks that
+ * every node but this one has its key.
+ *
+ * Return: 0; -ENOENT (a node not in the table); ftnl_read_pair_keys()'s
+ * errors: -EINVAL (a bad line), -E2BIG, -errno; -ENOMEM.
+ */
+int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
+			      const char *path, char *err, size_t errlen);
+
 /* ------------------------------------------------------------------------
  * Value helpers (shared with ftnl-cli, usable by any tool)
  */

@@ -437,6 +437,95 @@ static void test_pairkeys_override(const void *arg)
 	free(kpath);
 }
 
+/*
+ * "pairkeys PATH" as an argument: the keys go to the nodes of the table the
+ * arguments made, the cluster key is unset; a key for a node the table
+ * lacks, or a cluster key beside it, is refused; a cluster key argument
+ * drops a file's pair keys.
+ */
+static void test_pairkeys_arg(const void *arg)
+{
+	static const char keys[] =
+		"2 2222222222222222222222222222222222222222222222222222222222222222\n"
+		"3 3333333333333333333333333333333333333333333333333333333333333333\n";
+	char *kpath = scratch_file("arg.keys", keys), *path = NULL;
+	char conf[512], line[1024], err[512] = "";
+	struct ftnl_cluster_config c;
+	uint8_t k3[FTNL_KEY_LEN];
+	size_t i;
+
+	(void)arg;
+	if (!TAP_CHECK(kpath))
+		return;
+	ftnl_parse_key("3333333333333333333333333333333333333333333333333333333333333333",
+		       k3);
+	snprintf(line, sizeof(line),
+		 "id 7 self 1 heartbeat 100ms timeout 300ms pairkeys %s "
+		 "node 1 10.0.0.1 7400 node 2 10.0.0.2 7400 node 3 10.0.0.3 7400",
+		 kpath);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		TAP_CHECK(!c.nodes[0].has_key);
+		TAP_CHECK(c.nodes[1].has_key && c.nodes[2].has_key);
+		TAP_CHECK_MEM(c.nodes[2].key, k3, FTNL_KEY_LEN);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	/* Node 3 missing from the table: its key has no node. */
+	snprintf(line, sizeof(line),
+		 "id 7 self 1 heartbeat 100ms timeout 300ms pairkeys %s "
+		 "node 1 10.0.0.1 7400 node 2 10.0.0.2 7400", kpath);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -ENOENT);
+	TAP_CHECK_CONTAINS(err, ":2: node 3 is not in the node table");
+	/* Node 4 in the table, without a key. */
+	snprintf(line, sizeof(line),
+		 "id 7 self 1 heartbeat 100ms timeout 300ms pairkeys %s "
+		 "node 1 10.0.0.1 7400 node 2 10.0.0.2 7400 node 3 10.0.0.3 7400 "
+		 "node 4 10.0.0.4 7400", kpath);
+	TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), -EINVAL);
+	TAP_CHECK_CONTAINS(err, "every node but this one needs its pair key (node 4)");
+	/* A file on a cluster key, pair keys from the arguments. */
+	snprintf(conf, sizeof(conf),
+		 "cluster 7\nself 1\nheartbeat 100ms\ntimeout 300ms\nkey " KEY "\n"
+		 "node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\nnode 3 10.0.0.3 7400\n");
+	path = scratch_file("key.conf", conf);
+	if (!TAP_CHECK(path))
+		goto out;
+	snprintf(line, sizeof(line), "file %s pairkeys %s", path, kpath);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		for (i = 0; i < FTNL_KEY_LEN; i++)
+			TAP_CHECK_UINT(c.key[i], 0);
+		TAP_CHECK(c.nodes[2].has_key);
+		ftnl_config_free(&c);
+	}
+	unlink(path);
+	free(path);
+	/* A file on pair keys, a cluster key from the arguments. */
+	snprintf(conf, sizeof(conf),
+		 "cluster 7\nself 1\nheartbeat 100ms\ntimeout 300ms\npairkeys %s\n"
+		 "node 1 10.0.0.1 7400\nnode 2 10.0.0.2 7400\nnode 3 10.0.0.3 7400\n",
+		 kpath);
+	path = scratch_file("pk.conf", conf);
+	if (!TAP_CHECK(path))
+		goto out;
+	snprintf(line, sizeof(line), "file %s key " KEY, path);
+	if (TAP_CHECK_INT(build(line, false, &c, err, sizeof(err)), 0)) {
+		TAP_CHECK(!(c.unset & FTNL_CONFIG_KEY));
+		for (i = 0; i < c.node_count; i++)
+			TAP_CHECK(!c.nodes[i].has_key);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	unlink(path);
+	free(path);
+out:
+	unlink(kpath);
+	free(kpath);
+}
+
 static void test_file_self_from_args(const void *arg)
 {
 	static const char conf[] =
@@ -658,6 +747,7 @@ int main(void)
 	tap_add(test_file_errors, NULL, "file errors carry path and line");
 	tap_add(test_keyfile_arg, NULL, "keyfile argument");
 	tap_add(test_pairkeys_override, NULL, "a node argument keeps the file's pair key");
+	tap_add(test_pairkeys_arg, NULL, "pairkeys argument: keys to the table's nodes; a key without its node refused; key and pairkeys replace each other's");
 	status = tap_run();
 	rmdir(scratch_dir);
 	return status;
