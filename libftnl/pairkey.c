@@ -242,22 +242,29 @@ int ftnl_pair_keys_assign(struct ftnl_cluster_config *config,
 	return err;
 }
 
+static void ftnl_wipe_pair_keys(struct ftnl_cluster_config *config)
+{
+	size_t i;
+
+	for (i = 0; i < config->node_count; i++) {
+		config->nodes[i].has_key = false;
+		explicit_bzero(config->nodes[i].key,
+			       sizeof(config->nodes[i].key));
+	}
+}
+
 FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
 					  const char *path, char *err, size_t errlen)
 {
 	struct ftnl_pair_keys keys;
-	size_t i, missing;
+	size_t missing;
 	int ret;
 
 	ret = ftnl_read_pair_keys(path, &keys, err, errlen);
 	if (ret)
 		return ret;
 	/* The table's keys are replaced as a whole, not merged. */
-	for (i = 0; i < config->node_count; i++) {
-		config->nodes[i].has_key = false;
-		explicit_bzero(config->nodes[i].key,
-			       sizeof(config->nodes[i].key));
-	}
+	ftnl_wipe_pair_keys(config);
 	ret = ftnl_pair_keys_assign(config, &keys, &missing);
 	if (ret == -ENOENT)
 		ftnl_format_err(err, errlen,
@@ -267,11 +274,7 @@ FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
 	else if (ret)
 		ftnl_format_err(err, errlen, "out of memory");
 	if (ret) {
-		for (i = 0; i < config->node_count; i++) {
-			config->nodes[i].has_key = false;
-			explicit_bzero(config->nodes[i].key,
-				       sizeof(config->nodes[i].key));
-		}
+		ftnl_wipe_pair_keys(config);
 	} else {
 		explicit_bzero(config->key, sizeof(config->key));
 		config->unset |= FTNL_CONFIG_KEY;
