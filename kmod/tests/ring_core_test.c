@@ -1598,6 +1598,13 @@ static void test_host_rx_dropped(const void *arg)
 	TAP_CHECK_INT(x.rec.resigned, 0);
 	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
 	TAP_CHECK_UINT(x.core.det.rx_lost, 0);
+	/*
+	 * Asked again at once (the suspect and the four silent helpers),
+	 * then every d, not every d/4: the drops' round is paced.
+	 */
+	TAP_CHECK_INT(x.rec.nprobes, 5);
+	TAP_CHECK(x.core.probe.paced);
+	TAP_CHECK_UINT(timer(&x), close + D);
 	/* No drop since: deaf after all, it resigns when the extension closes. */
 	TAP_CHECK_UINT(run_until_resigned(&x), close + 2 * D);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
@@ -3623,7 +3630,7 @@ int main(void)
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_host_rx_dropped, NULL,
-		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop");
+		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop; a round extended for drops asks every d");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every d/8 until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_expelled_by_kept_out_life, NULL,
