@@ -254,7 +254,8 @@ static void ftnl_wipe_pair_keys(struct ftnl_cluster_config *config)
 }
 
 FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
-					  const char *path, char *err, size_t errlen)
+					  const char *path, char *err,
+					  size_t errlen)
 {
 	struct ftnl_pair_keys keys;
 	size_t missing;
