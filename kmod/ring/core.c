@@ -1565,6 +1565,12 @@ static u64 ftnl_ring_probe_widen(struct ftnl_ring_core *core, u64 now,
 	return p->retry_at;
 }
 
+/* When the current probe round opened: its close less the round's 2d. */
+static u64 ftnl_ring_probe_opened(const struct ftnl_ring_core *core)
+{
+	return core->probe.close - 2 * core->det.timeout_ns;
+}
+
 /*
  * Input the host dropped since @since, and no timer of this node's late
  * since then: the round goes on for the drops alone. Its requests and
@@ -1603,7 +1609,7 @@ static bool ftnl_ring_probe_self_late(const struct ftnl_ring_core *core,
 				      u64 now)
 {
 	const struct ftnl_ring_detector *det = &core->det;
-	u64 opened = core->probe.close - 2 * det->timeout_ns;
+	u64 opened = ftnl_ring_probe_opened(core);
 
 	return now > core->probe.close + det->period_ns ||
 	       (det->late_at && det->late_at >= opened) ||
@@ -1636,7 +1642,7 @@ static u64 ftnl_ring_probe_extend(struct ftnl_ring_core *core, u64 now,
 {
 	u64 again;
 
-	ftnl_ring_probe_pace(core, core->probe.close - 2 * core->det.timeout_ns);
+	ftnl_ring_probe_pace(core, ftnl_ring_probe_opened(core));
 	if (now > core->probe.close + core->det.period_ns)
 		core->probe.paced = false;
 	again = ftnl_ring_probe_reopen(core, now, out);
