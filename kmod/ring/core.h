@@ -496,9 +496,9 @@ enum ftnl_ring_resign {
  * @escalated: with the confirmation rule, the majority was asked (at the
  *	deadline: ftnl_ring_probe_escalate(), or at once by a probe that
  *	started late)
- * @paced: the round goes on because of input the host dropped: those
- *	not answering are asked again every d, not FTNL_RING_PROBE_RETRY
- *	(ftnl_ring_probe_pace())
+ * @paced: the round goes on because of input the host dropped or this
+ *	node's own lateness: those not answering are asked again every d,
+ *	not FTNL_RING_PROBE_RETRY (ftnl_ring_probe_pace())
  */
 struct ftnl_ring_prober {
 	bool active;

@@ -1498,7 +1498,8 @@ static void test_probe_self_late(const void *arg)
 		TAP_CHECK_INT(x.rec.probe_to[i], 3 + i);
 		TAP_CHECK_UINT(x.rec.probe[i].id, x.core.probe.id);
 	}
-	TAP_CHECK_UINT(timer(&x), close + D / 4);
+	/* Paced: asked again every d, not every d/4, while it is late. */
+	TAP_CHECK_UINT(timer(&x), close + D);
 	/* On time since: it resigns when the extension closes, 2d later. */
 	TAP_CHECK_UINT(run_until_resigned(&x), close + 2 * D);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
@@ -1510,6 +1511,7 @@ static void test_probe_self_late(const void *arg)
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.resigned, 0);
 	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	TAP_CHECK_UINT(timer(&x), close + H + 1 + D);
 	/* An answer read during the extension: heard, not deaf. */
 	probe_ack(&x, 5, 2, false, x.core.probe.id, close + H + 2);
 	TAP_CHECK(x.core.probe.heard_helper);
