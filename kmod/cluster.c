@@ -51,6 +51,7 @@ void ftnl_cluster_free(struct ftnl_cluster *cluster)
 					 sizeof(cluster->nodes[i].key));
 		}
 		memzero_explicit(cluster->key, sizeof(cluster->key));
+		memzero_explicit(&cluster->sign_key, sizeof(cluster->sign_key));
 		ftnl_uncount(cluster);
 		kvfree(cluster);
 	}
@@ -246,7 +247,8 @@ void ftnl_cluster_replace(struct ftnl_net *fn, struct ftnl_cluster *cluster)
 static bool ftnl_node_same(const struct ftnl_node *a, const struct ftnl_node *b)
 {
 	if (a->id != b->id || a->family != b->family || a->port != b->port ||
-	    crypto_memneq(a->key, b->key, sizeof(a->key)))
+	    crypto_memneq(a->key, b->key, sizeof(a->key)) ||
+	    memcmp(a->sign_public, b->sign_public, sizeof(a->sign_public)))
 		return false;
 	if (a->family == AF_INET)
 		return a->addr4 == b->addr4;
@@ -273,7 +275,8 @@ static bool ftnl_cluster_wire_changed(const struct ftnl_cluster *old,
 	    old->fcg_f != cluster->fcg_f ||
 	    old->gossip_end_us != cluster->gossip_end_us ||
 	    old->node_count != cluster->node_count ||
-	    old->pair_keys != cluster->pair_keys)
+	    old->pair_keys != cluster->pair_keys ||
+	    old->signs != cluster->signs)
 		return true;
 	for (i = 0; i < cluster->node_count; i++)
 		if (!ftnl_node_same(&old->nodes[i], &cluster->nodes[i]))

@@ -26,6 +26,14 @@ typedef __u64 u64;
 #ifndef BITS_PER_LONG
 #define BITS_PER_LONG (CHAR_BIT * (int)sizeof(long))
 #endif
+
+/*
+ * The kernel's keeps a large frame out of its caller's (kmod/sign); only
+ * the module's softirq stack cares.
+ */
+#ifndef noinline
+#define noinline
+#endif
 #endif
 
 /* A bitmap of node indices, as the kernel lays out unsigned long bitmaps. */

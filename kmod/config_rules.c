@@ -363,6 +363,35 @@ const char *ftnl_rules_keys(bool cluster_key, u32 keyed, bool self_keyed,
 	return NULL;
 }
 
+/**
+ * ftnl_rules_sign_keys - are the signing keys of a configuration complete
+ * @seed: it gives this node's signing seed
+ * @pair_keys: its datagrams are authenticated with pair keys
+ * @signing: how many nodes carry a public signing key
+ * @self_signing: this node's own entry carries one
+ * @unsigned_others: how many other nodes carry none
+ *
+ * Signed broadcasts need pair keys (under one cluster key any member can
+ * forge anything else anyway), this node's seed, and the public key of
+ * every other node; none of it otherwise.
+ *
+ * Return: NULL, or what is wrong.
+ */
+const char *ftnl_rules_sign_keys(bool seed, bool pair_keys, u32 signing,
+				 bool self_signing, u32 unsigned_others)
+{
+	if (!seed)
+		return signing ? "public signing keys without this node's signing seed" :
+				 NULL;
+	if (!pair_keys)
+		return "signed broadcasts need pair keys";
+	if (self_signing)
+		return "this node's own entry takes no public signing key (its seed gives it)";
+	if (unsigned_others)
+		return "with signed broadcasts, every node but this one needs its signing key";
+	return NULL;
+}
+
 /* Compare two nodes by @key alone. */
 static int ftnl_rules_cmp_key(const struct ftnl_rules_node *nodes,
 			      enum ftnl_rules_dup_key key, u32 a, u32 b)

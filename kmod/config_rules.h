@@ -109,6 +109,8 @@ const char *ftnl_rules_node_name(const char *name);
 const char *ftnl_rules_node_domain(const char *domain);
 const char *ftnl_rules_keys(bool cluster_key, u32 keyed, bool self_keyed,
 			    u32 unkeyed_others);
+const char *ftnl_rules_sign_keys(bool seed, bool pair_keys, u32 signing,
+				 bool self_signing, u32 unsigned_others);
 
 enum ftnl_rules_dup_key {
 	FTNL_RULES_DUP_ID,		/* same node id */

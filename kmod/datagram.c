@@ -20,6 +20,7 @@
 #include <linux/udp.h>
 #include <net/ipv6.h>
 
+#include "bcast/signature.h"
 #include "transport.h"
 #include "wire.h"
 
@@ -36,6 +37,31 @@ static const u8 *ftnl_prev_pair_key(const struct ftnl_prev_key *pk, u32 pos,
 	if (!pk || pos >= pk->count || now >= pk->pair[pos].until_ns)
 		return NULL;
 	return pk->pair[pos].key;
+}
+
+/*
+ * This node's previous signing key, when the new configuration changed it
+ * (or kept one still in its grace): the nodes not updated yet know only
+ * its public key.
+ */
+static void ftnl_transport_keep_sign_key(struct ftnl_prev_key *pk,
+					 const struct ftnl_transport *prev,
+					 const struct ftnl_prev_key *was,
+					 const struct ftnl_cluster *cluster,
+					 u64 now, u64 grace_end)
+{
+	const struct ftnl_cluster *old = prev->cluster;
+
+	if (old->signs && (!cluster->signs ||
+			   memcmp(old->sign_key.public, cluster->sign_key.public,
+				  FTNL_SIGN_KEY_LEN))) {
+		pk->sign_key = old->sign_key;
+		pk->sign_until_ns = grace_end;
+	} else if (was && now < was->sign_until_ns) {
+		pk->sign_key = was->sign_key;
+		pk->sign_until_ns = was->sign_until_ns;
+	}
+	pk->until_ns = max(pk->until_ns, pk->sign_until_ns);
 }
 
 /**
@@ -79,18 +105,24 @@ int ftnl_transport_keys_open(struct ftnl_transport *t,
 		pair = &pk->pair[pos];
 		old_pos = old - prev->cluster->nodes;
 		if (crypto_memneq(old->key, cluster->nodes[pos].key,
-				  FTNL_KEY_LEN)) {
+				  FTNL_KEY_LEN) ||
+		    prev->cluster->signs != cluster->signs ||
+		    memcmp(old->sign_public, cluster->nodes[pos].sign_public,
+			   FTNL_SIGN_KEY_LEN)) {
 			memcpy(pair->key, old->key, FTNL_KEY_LEN);
+			pair->unsigned_before = !prev->cluster->signs;
+			memcpy(pair->sign_public, old->sign_public,
+			       FTNL_SIGN_KEY_LEN);
 			pair->until_ns = grace_end;
 		} else {
 			key = ftnl_prev_pair_key(was, old_pos, now);
 			if (!key)
 				continue;
-			memcpy(pair->key, key, FTNL_KEY_LEN);
-			pair->until_ns = was->pair[old_pos].until_ns;
+			*pair = was->pair[old_pos];
 		}
 		pk->until_ns = max(pk->until_ns, pair->until_ns);
 	}
+	ftnl_transport_keep_sign_key(pk, prev, was, cluster, now, grace_end);
 	rcu_read_unlock();
 	if (!pk->until_ns) {
 		ftnl_uncount(pk);
@@ -140,6 +172,113 @@ void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now)
 		return;
 	RCU_INIT_POINTER(t->prev_key, NULL);
 	call_rcu(&pk->rcu, ftnl_prev_key_wipe_rcu);
+}
+
+/**
+ * ftnl_transport_prev_unsigned - may the node at @pos originate unsigned
+ *	broadcasts still?
+ * @t: the transport, its configuration signing
+ * @pos: the origin's position
+ * @now: CLOCK_MONOTONIC
+ *
+ * Only during the update grace that began to sign, and until that node is
+ * heard in this configuration's epoch with its current key (then it signs
+ * too).
+ *
+ * Return: it may.
+ */
+bool ftnl_transport_prev_unsigned(struct ftnl_transport *t, u32 pos, u64 now)
+{
+	const struct ftnl_prev_key *pk;
+	u64 seen = READ_ONCE(t->peer_seen[pos]);
+	bool may;
+
+	if ((seen & FTNL_PEER_KNOWN) && !(seen & FTNL_PEER_PREV) &&
+	    (u32)seen == t->cluster->epoch)
+		return false;
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	may = pk && pos < pk->count && now < pk->pair[pos].until_ns &&
+	      pk->pair[pos].unsigned_before;
+	rcu_read_unlock();
+	return may;
+}
+
+/**
+ * ftnl_transport_prev_sign_public - the previous public signing key of the
+ *	node at @pos, during its update grace
+ * @t: the transport
+ * @pos: its position
+ * @now: CLOCK_MONOTONIC
+ * @public: set to it
+ *
+ * Return: there is one.
+ */
+bool ftnl_transport_prev_sign_public(struct ftnl_transport *t, u32 pos,
+				     u64 now, u8 public[FTNL_SIGN_KEY_LEN])
+{
+	const struct ftnl_prev_key *pk;
+	bool has;
+
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	has = pk && pos < pk->count && now < pk->pair[pos].until_ns &&
+	      memchr_inv(pk->pair[pos].sign_public, 0, FTNL_SIGN_KEY_LEN);
+	if (has)
+		memcpy(public, pk->pair[pos].sign_public, FTNL_SIGN_KEY_LEN);
+	rcu_read_unlock();
+	return has;
+}
+
+/**
+ * ftnl_transport_prev_signing - does this node sign with its previous key
+ *	too, its update grace running?
+ * @t: the transport
+ * @now: CLOCK_MONOTONIC
+ *
+ * Return: it does (ftnl_transport_prev_sign()).
+ */
+bool ftnl_transport_prev_signing(struct ftnl_transport *t, u64 now)
+{
+	const struct ftnl_prev_key *pk;
+	bool has;
+
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	has = pk && now < pk->sign_until_ns;
+	rcu_read_unlock();
+	return has;
+}
+
+/**
+ * ftnl_transport_prev_sign - sign a broadcast with this node's previous key
+ * @t: the transport; under the ring's lock, which alone ends the grace
+ *	(ftnl_transport_expire_key())
+ * @ctx: working memory
+ * @now: CLOCK_MONOTONIC
+ * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
+ * @payload: the payload, flagged as signed twice
+ * @body_len: its length without the signatures
+ * @sig: the second signature
+ *
+ * Return: 0, or -ENOKEY when ftnl_transport_prev_signing() would say no.
+ */
+int ftnl_transport_prev_sign(struct ftnl_transport *t,
+			     struct ftnl_ed25519_ctx *ctx, u64 now, u8 type,
+			     const u8 *payload, u32 body_len, u8 *sig)
+{
+	const struct ftnl_prev_key *pk;
+	int err = -ENOKEY;
+
+	rcu_read_lock();
+	pk = rcu_dereference(t->prev_key);
+	if (pk && now < pk->sign_until_ns) {
+		ftnl_bcast_sig_make(ctx, type, payload, body_len,
+				    &pk->sign_key, sig);
+		err = 0;
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 /**
@@ -249,6 +388,9 @@ int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 	rcu_read_lock();
 	prev = ftnl_prev_pair_key(rcu_dereference(t->prev_key), pos,
 				  ktime_get_ns());
+	/* A change of signing keys alone keeps the pair key: no spare copy. */
+	if (prev && !crypto_memneq(prev, cluster->nodes[pos].key, FTNL_KEY_LEN))
+		prev = NULL;
 	sign = ftnl_wire_sign(!!prev, cluster->epoch, peer & FTNL_PEER_KNOWN,
 			      (u32)peer, peer & FTNL_PEER_PREV);
 	err = ftnl_transport_queue(t, pos, &hdr, payload,

@@ -17,6 +17,7 @@
 #include <net/net_namespace.h>
 #include <linux/ftnl.h>
 
+#include "sign/ed25519.h"
 #include "tbucket.h"
 
 struct ftnl_ring;
@@ -35,6 +36,9 @@ struct ftnl_transport;
  * @key: the key of every datagram between this node and that one: its
  *	pair key (FTNL_A_NODE_KEY), or a copy of the cluster key; wiped with
  *	the configuration. Unused on this node's own entry
+ * @sign_public: its Ed25519 public key (FTNL_A_NODE_SIGN_KEY; on this
+ *	node's own entry, derived from FTNL_A_SIGN_SEED), which checks the
+ *	broadcasts it originates; zero if the cluster does not sign
  */
 struct ftnl_node {
 	u32 id;
@@ -47,6 +51,7 @@ struct ftnl_node {
 	const char *name;
 	const char *domain;
 	u8 key[FTNL_KEY_LEN];
+	u8 sign_public[FTNL_SIGN_KEY_LEN];
 };
 
 /**
@@ -73,6 +78,10 @@ struct ftnl_node {
  * @key: cluster secret, copied into each node's @key; zero with
  *	@pair_keys
  * @pair_keys: the nodes' keys are pair keys (FTNL_A_NODE_KEY)
+ * @signs: broadcasts carry their origin's signature, and only those whose
+ *	signature verifies are acted on (FTNL_A_SIGN_SEED)
+ * @sign_key: this node's signing key, expanded from FTNL_A_SIGN_SEED;
+ *	wiped with the configuration
  * @epoch: the configuration's epoch (FTNL_A_EPOCH), on every datagram
  * @epoch_given: the request named @epoch (else ftnl_cluster_set_epoch()
  *	derives it from the running configuration)
@@ -112,6 +121,8 @@ struct ftnl_cluster {
 	u8 quorum;
 	u8 key[FTNL_KEY_LEN];
 	bool pair_keys;
+	bool signs;
+	struct ftnl_ed25519_key sign_key;
 	u32 epoch;
 	bool epoch_given;
 	u32 update_grace_s;

@@ -65,6 +65,7 @@ static const struct nla_policy ftnl_node_policy[FTNL_A_NODE_MAX + 1] = {
 	[FTNL_A_NODE_DOMAIN] = { .type = NLA_NUL_STRING,
 				 .len = FTNL_NODE_DOMAIN_MAX },
 	[FTNL_A_NODE_KEY] = NLA_POLICY_EXACT_LEN(FTNL_KEY_LEN),
+	[FTNL_A_NODE_SIGN_KEY] = NLA_POLICY_EXACT_LEN(FTNL_SIGN_KEY_LEN),
 };
 
 const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
@@ -103,6 +104,11 @@ const struct nla_policy ftnl_cluster_set_policy[FTNL_A_MAX + 1] = {
 	[FTNL_A_PAIR_KEYS] = {
 		.type = NLA_REJECT,
 		.reject_message = "pair keys are given on the nodes (FTNL_A_NODE_KEY)",
+	},
+	[FTNL_A_SIGN_SEED] = NLA_POLICY_EXACT_LEN(FTNL_SIGN_SEED_LEN),
+	[FTNL_A_SIGNED] = {
+		.type = NLA_REJECT,
+		.reject_message = "signing is asked for with FTNL_A_SIGN_SEED",
 	},
 };
 
@@ -179,9 +185,14 @@ static struct nlattr *ftnl_nth_node_attr(struct genl_info *info, u32 index)
 	return NULL;
 }
 
-/* @keyed: set when the node carries a pair key (copied to @node->key). */
+/*
+ * @keyed: set when the node carries a pair key (copied to @node->key);
+ * @signing: when it carries a public signing key (to @node->sign_public).
+ */
 static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
-			   bool *keyed, struct netlink_ext_ack *extack)
+			   bool *keyed, bool *signing,
+			   struct ftnl_ed25519_ctx *ctx,
+			   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FTNL_A_NODE_MAX + 1];
 	struct ftnl_rules_node rules = {};
@@ -264,6 +275,63 @@ static int ftnl_node_parse(struct nlattr *attr, struct ftnl_node *node,
 	*keyed = tb[FTNL_A_NODE_KEY];
 	if (*keyed)
 		nla_memcpy(node->key, tb[FTNL_A_NODE_KEY], sizeof(node->key));
+	*signing = tb[FTNL_A_NODE_SIGN_KEY];
+	if (*signing) {
+		nla_memcpy(node->sign_public, tb[FTNL_A_NODE_SIGN_KEY],
+			   sizeof(node->sign_public));
+		if (!ftnl_ed25519_public_ok(ctx, node->sign_public)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FTNL_A_NODE_SIGN_KEY],
+					    "not an Ed25519 public key (no point of the curve)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Signed broadcasts (ftnl_rules_sign_keys()): this node's seed, expanded
+ * into its key, and a public key on every other node. @signing flags, in
+ * request order, the nodes that carried one.
+ */
+static int ftnl_cluster_sign_keys(struct ftnl_cluster *cluster,
+				  const unsigned long *signing,
+				  struct ftnl_ed25519_ctx *ctx,
+				  struct genl_info *info)
+{
+	struct nlattr *seed = info->attrs[FTNL_A_SIGN_SEED];
+	u32 count = cluster->node_count, i, nsigning, unsigned_others = 0;
+	u32 bad = U32_MAX, self = U32_MAX;
+	u8 seed_bytes[FTNL_SIGN_SEED_LEN];
+	const char *why;
+
+	nsigning = bitmap_weight(signing, count);
+	for (i = 0; i < count; i++) {
+		if (cluster->nodes[i].id == cluster->self_id)
+			self = i;
+		else if (!test_bit(i, signing) && !unsigned_others++)
+			bad = i;
+	}
+	if (self != U32_MAX && test_bit(self, signing))
+		bad = self;
+	why = ftnl_rules_sign_keys(seed, cluster->pair_keys, nsigning,
+				   self != U32_MAX && test_bit(self, signing),
+				   unsigned_others);
+	if (why) {
+		if (!seed || !cluster->pair_keys || bad == U32_MAX)
+			ftnl_set_err(info->extack, seed, why);
+		else
+			ftnl_set_err(info->extack, ftnl_nth_node_attr(info, bad),
+				     why);
+		return -EINVAL;
+	}
+	if (!seed || self == U32_MAX)
+		return 0;	/* an unknown self id is refused later */
+	nla_memcpy(seed_bytes, seed, sizeof(seed_bytes));
+	ftnl_ed25519_key_from_seed(ctx, &cluster->sign_key, seed_bytes);
+	memzero_explicit(seed_bytes, sizeof(seed_bytes));
+	memcpy(cluster->nodes[self].sign_public, cluster->sign_key.public,
+	       sizeof(cluster->nodes[self].sign_public));
+	cluster->signs = true;
 	return 0;
 }
 
@@ -361,8 +429,9 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 	enum ftnl_rules_field field;
 	struct ftnl_cluster *cluster;
 	u32 count = 0, index = 0, bad;
-	unsigned long *keyed = NULL;
-	bool has_key;
+	unsigned long *keyed = NULL, *signing = NULL;
+	struct ftnl_ed25519_ctx *ctx = NULL;
+	bool has_key, has_sign;
 	const char *why;
 	unsigned int i;
 	int rem, err;
@@ -433,7 +502,9 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 		cluster->quorum = count >= 3 ? FTNL_QUORUM_ON : FTNL_QUORUM_OFF;
 
 	keyed = bitmap_zalloc(count, GFP_KERNEL);
-	if (!keyed) {
+	signing = bitmap_zalloc(count, GFP_KERNEL);
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!keyed || !signing || !ctx) {
 		NL_SET_ERR_MSG(extack, "out of memory for the node table");
 		err = -ENOMEM;
 		goto err_free;
@@ -443,14 +514,18 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 		if (nla_type(attr) != FTNL_A_NODE)
 			continue;
 		err = ftnl_node_parse(attr, &cluster->nodes[index], &has_key,
-				      extack);
+				      &has_sign, ctx, extack);
 		if (err)
 			goto err_free;
 		if (has_key)
 			__set_bit(index, keyed);
+		if (has_sign)
+			__set_bit(index, signing);
 		index++;
 	}
 	err = ftnl_cluster_keys(cluster, keyed, info);
+	if (!err)
+		err = ftnl_cluster_sign_keys(cluster, signing, ctx, info);
 	if (err)
 		goto err_free;
 
@@ -467,10 +542,14 @@ struct ftnl_cluster *ftnl_cluster_from_request(struct genl_info *info)
 		goto err_free;
 	}
 	bitmap_free(keyed);
+	bitmap_free(signing);
+	kfree_sensitive(ctx);
 	return cluster;
 
 err_free:
 	bitmap_free(keyed);
+	bitmap_free(signing);
+	kfree_sensitive(ctx);
 	ftnl_cluster_free(cluster);
 	return ERR_PTR(err);
 }

@@ -23,7 +23,7 @@ int ftnl_nl_info_get(struct sk_buff *skb, struct genl_info *info)
 	u64 features = FTNL_FEATURE_CLUSTER | FTNL_FEATURE_EVENTS |
 		       FTNL_FEATURE_RING | FTNL_FEATURE_BCAST | FTNL_FEATURE_PROC |
 		       FTNL_FEATURE_NODE_NAME | FTNL_FEATURE_DOMAINS |
-		       FTNL_FEATURE_PAIR_KEYS;
+		       FTNL_FEATURE_PAIR_KEYS | FTNL_FEATURE_SIGNED;
 	struct ftnl_net *fn = ftnl_net(genl_info_net(info));
 	struct sk_buff *msg;
 	bool configured;
@@ -146,7 +146,8 @@ static int ftnl_put_cluster_config(struct sk_buff *msg,
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, FTNL_A_EPOCH, cluster->epoch) ||
 	    nla_put_u32(msg, FTNL_A_UPDATE_GRACE_S, cluster->update_grace_s) ||
-	    (cluster->pair_keys && nla_put_flag(msg, FTNL_A_PAIR_KEYS)))
+	    (cluster->pair_keys && nla_put_flag(msg, FTNL_A_PAIR_KEYS)) ||
+	    (cluster->signs && nla_put_flag(msg, FTNL_A_SIGNED)))
 		return -EMSGSIZE;
 	if (ftnl_transport_has_prev_key(cluster->transport, ktime_get_ns(),
 					&left_ns) &&

@@ -20,19 +20,30 @@
 struct ftnl_ring;
 
 /**
- * struct ftnl_prev_pair - the key a configuration change replaced for one peer
+ * struct ftnl_prev_pair - the keys a configuration change replaced for one
+ *	peer
  * @until_ns: CLOCK_MONOTONIC end of its update grace, 0 if none
  * @key: the key
+ * @unsigned_before: the peer's broadcasts were not signed before (the
+ *	previous configuration did not sign): one it originates may come
+ *	unsigned until it is heard in the new epoch
+ * @sign_public: its previous public signing key, zero if none
  */
 struct ftnl_prev_pair {
 	u64 until_ns;
 	u8 key[FTNL_KEY_LEN];
+	bool unsigned_before;
+	u8 sign_public[FTNL_SIGN_KEY_LEN];
 };
 
 /**
  * struct ftnl_prev_key - the keys a configuration change replaced
  * @rcu: freed (wiped) after the receive paths that may use it
  * @until_ns: the latest of the @pair grace ends
+ * @sign_until_ns: end of the grace of @sign_key, 0 if none
+ * @sign_key: this node's previous signing key: until @sign_until_ns its
+ *	broadcasts carry a second signature by it, for the nodes not
+ *	updated yet (kmod/bcast/signature.h)
  * @count: entries in @pair
  * @pair: per position in the new configuration, the key its datagrams
  *	were authenticated with before (the cluster key, or the pair key)
@@ -40,6 +51,8 @@ struct ftnl_prev_pair {
 struct ftnl_prev_key {
 	struct rcu_head rcu;
 	u64 until_ns;
+	u64 sign_until_ns;
+	struct ftnl_ed25519_key sign_key;
 	u32 count;
 	struct ftnl_prev_pair pair[];
 };
@@ -206,6 +219,13 @@ int ftnl_transport_keys_open(struct ftnl_transport *t,
 			     const struct ftnl_transport *prev);
 void ftnl_transport_keys_free(struct ftnl_transport *t);
 void ftnl_transport_expire_key(struct ftnl_transport *t, u64 now);
+bool ftnl_transport_prev_unsigned(struct ftnl_transport *t, u32 pos, u64 now);
+bool ftnl_transport_prev_sign_public(struct ftnl_transport *t, u32 pos,
+				     u64 now, u8 public[FTNL_SIGN_KEY_LEN]);
+bool ftnl_transport_prev_signing(struct ftnl_transport *t, u64 now);
+int ftnl_transport_prev_sign(struct ftnl_transport *t,
+			     struct ftnl_ed25519_ctx *ctx, u64 now, u8 type,
+			     const u8 *payload, u32 body_len, u8 *sig);
 bool ftnl_transport_has_prev_key(struct ftnl_transport *t, u64 now,
 				 u64 *left_ns);
 

@@ -85,6 +85,8 @@ FTNL_EXPORT const char *ftnl_feature_name(uint64_t feature)
 		return "domains";
 	case FTNL_FEATURE_PAIR_KEYS:
 		return "pair-keys";
+	case FTNL_FEATURE_SIGNED:
+		return "signed";
 	}
 	return NULL;
 }
@@ -239,6 +241,7 @@ FTNL_EXPORT const char *ftnl_drop_reason_name(unsigned int reason)
 		[FTNL_DROP_SOURCE] = "source",
 		[FTNL_DROP_UNPROVEN] = "unproven",
 		[FTNL_DROP_OTHER_KEY] = "other-key",
+		[FTNL_DROP_SIGNATURE] = "signature",
 	};
 
 	if (reason < FTNL_ARRAY_SIZE(names) && names[reason])

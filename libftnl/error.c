@@ -110,6 +110,8 @@ static const char *const ftnl_attr_names[] = {
 	[FTNL_A_PREV_KEY_LEFT_MS] = "prev-key-left-ms",
 	[FTNL_A_INCARNATION_FLOOR] = "incarnation-floor",
 	[FTNL_A_PAIR_KEYS] = "pair-keys",
+	[FTNL_A_SIGN_SEED] = "sign-seed",
+	[FTNL_A_SIGNED] = "signed",
 };
 
 static const char *const ftnl_node_attr_names[] = {
@@ -127,6 +129,7 @@ static const char *const ftnl_node_attr_names[] = {
 	[FTNL_A_NODE_NAME] = "name",
 	[FTNL_A_NODE_DOMAIN] = "domain",
 	[FTNL_A_NODE_KEY] = "key",
+	[FTNL_A_NODE_SIGN_KEY] = "sign-key",
 };
 
 FTNL_EXPORT const char *ftnl_attr_name(unsigned int type)

@@ -221,16 +221,23 @@ void ftnl_vformat_err(char *err, size_t errlen, const char *fmt, va_list ap)
  */
 int ftnl_split_words(char *line, char **words, int max);
 
-/* pairkey.c: a pairkeys file, "ID HEX" per line */
+/*
+ * pairkey.c: a pairkeys file, "ID HEX [PUBLIC]" per line, and "sign SEED"
+ * once: all its lines carry a public signing key, or none does.
+ */
 struct ftnl_pair_entry {
 	uint32_t id;
 	unsigned int line;
 	uint8_t key[FTNL_KEY_LEN];
+	bool has_public;
+	uint8_t public_key[FTNL_SIGN_KEY_LEN];
 };
 
 struct ftnl_pair_keys {
 	struct ftnl_pair_entry *entries;
 	size_t count;
+	bool has_seed;
+	uint8_t seed[FTNL_SIGN_SEED_LEN];
 };
 
 /*
@@ -243,8 +250,9 @@ int ftnl_read_pair_keys(const char *path, struct ftnl_pair_keys *keys,
 void ftnl_pair_keys_free(struct ftnl_pair_keys *keys);
 /*
  * Each key of @keys to its node of @config's table (sorted here, so that
- * both walk once, whatever the size). Return: 0; -ENOENT with *@missing
- * the index of the first entry whose node the table lacks; -ENOMEM.
+ * both walk once, whatever the size), and its signing seed to @config.
+ * Return: 0; -ENOENT with *@missing the index of the first entry whose
+ * node the table lacks; -ENOMEM.
  */
 int ftnl_pair_keys_assign(struct ftnl_cluster_config *config,
 			  const struct ftnl_pair_keys *keys, size_t *missing);

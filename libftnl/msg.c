@@ -180,6 +180,8 @@ static size_t ftnl_node_nest_size(const struct ftnl_node *node)
 						FTNL_NODE_DOMAIN_MAX) + 1);
 	if (node->has_key)
 		size += ftnl_attr_space(FTNL_KEY_LEN);
+	if (node->has_sign_key)
+		size += ftnl_attr_space(FTNL_SIGN_KEY_LEN);
 	if (node->family == AF_INET)
 		size += ftnl_attr_space(sizeof(struct in_addr));
 	else if (node->family == AF_INET6)
@@ -209,6 +211,8 @@ size_t ftnl_msg_cluster_set_size(const struct ftnl_cluster_config *config)
 		size += ftnl_attr_space(sizeof(uint32_t));
 	if (!(config->unset & FTNL_CONFIG_KEY))
 		size += ftnl_attr_space(FTNL_KEY_LEN);
+	if (config->has_sign_seed)
+		size += ftnl_attr_space(FTNL_SIGN_SEED_LEN);
 	if (config->has_bcast_algo)
 		size += ftnl_attr_space(sizeof(uint8_t));
 	if (config->has_fcg_f)
@@ -274,6 +278,9 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 		mnl_attr_put_u32(nlh, FTNL_A_TIMEOUT_US, config->timeout_us);
 	if (!(config->unset & FTNL_CONFIG_KEY))
 		mnl_attr_put(nlh, FTNL_A_KEY, FTNL_KEY_LEN, config->key);
+	if (config->has_sign_seed)
+		mnl_attr_put(nlh, FTNL_A_SIGN_SEED, FTNL_SIGN_SEED_LEN,
+			     config->sign_seed);
 	if (config->has_bcast_algo)
 		mnl_attr_put_u8(nlh, FTNL_A_BCAST_ALGO, config->bcast_algo);
 	if (config->has_fcg_f)
@@ -332,6 +339,9 @@ struct nlmsghdr *ftnl_msg_cluster_set(void *buf, uint16_t family_id,
 		if (node->has_key)
 			mnl_attr_put(nlh, FTNL_A_NODE_KEY, FTNL_KEY_LEN,
 				     node->key);
+		if (node->has_sign_key)
+			mnl_attr_put(nlh, FTNL_A_NODE_SIGN_KEY,
+				     FTNL_SIGN_KEY_LEN, node->sign_key);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	return nlh;
@@ -549,6 +559,9 @@ static int ftnl_cluster_attr(const struct nlattr *attr, void *arg)
 	case FTNL_A_PREV_KEY_LEFT_MS:
 		p->info->has_prev_key = true;
 		return ftnl_attr_u64(attr, &p->info->prev_key_left_ms);
+	case FTNL_A_SIGNED:
+		p->info->signs = true;
+		return 0;
 	case FTNL_A_PAIR_KEYS:
 		p->info->pair_keys = true;
 		return 0;

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Pair keys: one key per pair of nodes, derived from a cluster secret on
- * the admin's host (ftnl_pair_key()), and the pairkeys file that gives a
- * node the keys of its own pairs:
+ * the admin's host (ftnl_pair_key()), each node's signing seed
+ * (ftnl_sign_seed()), and the pairkeys file that gives a node the keys of
+ * its own pairs, the other nodes' public signing keys and its own seed:
  *
  *	# pair keys of node 3, cluster 42
- *	1 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
- *	2 60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752
+ *	sign 5c0f...(64 hex digits)
+ *	1 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 d75a...
+ *	2 60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752 3d40...
+ *
+ * A file without the sign line and the public keys (ftnl before signed
+ * broadcasts) gives pair keys alone.
  *
  * See Documentation/admin-guide.rst, "Security model".
  */
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../kmod/sign/ed25519.h"
 #include "group/auth.h"
 #include "internal.h"
 
@@ -46,17 +52,64 @@ FTNL_EXPORT void ftnl_pair_key(const uint8_t secret[FTNL_KEY_LEN],
 	grp_blake2s(key, FTNL_KEY_LEN, secret, FTNL_KEY_LEN, msg, sizeof(msg));
 }
 
-/* Parse one "ID HEX" line (modified in place) into @entry. */
-static int ftnl_pair_line(char *line, struct ftnl_pair_entry *entry,
-			  const char **why)
+static const char ftnl_sign_label[] = "ftnl sign key";
+
+FTNL_EXPORT void ftnl_sign_seed(const uint8_t secret[FTNL_KEY_LEN],
+				uint32_t cluster_id, uint32_t node_id,
+				uint8_t seed[FTNL_SIGN_SEED_LEN])
 {
-	char *words[3];
-	int n = ftnl_split_words(line, words, 2);
+	uint8_t msg[sizeof(ftnl_sign_label) - 1 + 8];
+	size_t label = sizeof(ftnl_sign_label) - 1;
+
+	memcpy(msg, ftnl_sign_label, label);
+	ftnl_put_be32(msg + label, cluster_id);
+	ftnl_put_be32(msg + label + 4, node_id);
+	grp_blake2s(seed, FTNL_SIGN_SEED_LEN, secret, FTNL_KEY_LEN, msg,
+		    sizeof(msg));
+}
+
+FTNL_EXPORT void ftnl_sign_public(const uint8_t seed[FTNL_SIGN_SEED_LEN],
+				  uint8_t public_key[FTNL_SIGN_KEY_LEN])
+{
+	struct ftnl_ed25519_key key;
+	struct ftnl_ed25519_ctx ctx;
+
+	ftnl_ed25519_key_from_seed(&ctx, &key, seed);
+	memcpy(public_key, key.public, FTNL_SIGN_KEY_LEN);
+	explicit_bzero(&key, sizeof(key));
+}
+
+/*
+ * Parse one "ID HEX [PUBLIC]" line (modified in place) into @entry, or a
+ * "sign SEED" line into @keys. Return: 0 (a key), 2 (the seed), 1 (blank
+ * or comment), -EINVAL with *@why.
+ */
+static int ftnl_pair_line(char *line, struct ftnl_pair_entry *entry,
+			  struct ftnl_pair_keys *keys, const char **why)
+{
+	char *words[4];
+	int n = ftnl_split_words(line, words, 3);
 
 	if (!n)
 		return 1;	/* blank or comment */
-	if (n != 2) {
-		*why = "expected \"ID KEY\" (a node id and 64 hex digits)";
+	if (!strcmp(words[0], "sign")) {
+		if (n != 2) {
+			*why = "expected \"sign SEED\" (64 hex digits)";
+			return -EINVAL;
+		}
+		if (keys->has_seed) {
+			*why = "a second sign line";
+			return -EINVAL;
+		}
+		if (ftnl_parse_key(words[1], keys->seed)) {
+			*why = "the signing seed must be 64 hex digits (32 bytes)";
+			return -EINVAL;
+		}
+		keys->has_seed = true;
+		return 2;
+	}
+	if (n != 2 && n != 3) {
+		*why = "expected \"ID KEY [PUBLIC]\" (a node id, 64 hex digits, and optionally 64 more)";
 		return -EINVAL;
 	}
 	if (ftnl_parse_u32(words[0], &entry->id)) {
@@ -65,6 +118,11 @@ static int ftnl_pair_line(char *line, struct ftnl_pair_entry *entry,
 	}
 	if (ftnl_parse_key(words[1], entry->key)) {
 		*why = "the key must be 64 hex digits (32 bytes)";
+		return -EINVAL;
+	}
+	entry->has_public = n == 3;
+	if (entry->has_public && ftnl_parse_key(words[2], entry->public_key)) {
+		*why = "the public signing key must be 64 hex digits (32 bytes)";
 		return -EINVAL;
 	}
 	return 0;
@@ -86,7 +144,7 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 {
 	char *line = text, *end = text + len;
 	struct ftnl_pair_entry entry, *bigger;
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, seed_line = 0;
 	const char *why = NULL;
 	size_t cap = 0, i;
 	int ret;
@@ -103,9 +161,11 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 			why = "NUL byte in text";
 			ret = -EINVAL;
 		} else {
-			ret = ftnl_pair_line(line, &entry, &why);
+			ret = ftnl_pair_line(line, &entry, keys, &why);
 		}
 		line = nl ? nl + 1 : end;
+		if (ret == 2)
+			seed_line = lineno;
 		if (ret > 0)
 			continue;
 		if (ret)
@@ -148,6 +208,23 @@ static int ftnl_pair_parse(const char *path, char *text, size_t len,
 				"%s:%u: a second key for node %u (first on line %u)",
 				path, keys->entries[i].line, keys->entries[i].id,
 				keys->entries[i - 1].line);
+		ret = -EINVAL;
+		goto out;
+	}
+	/* Signing keys for all the pairs with a seed, or none of them. */
+	for (i = 0; i < keys->count; i++) {
+		const struct ftnl_pair_entry *e = &keys->entries[i];
+
+		if (e->has_public == keys->has_seed)
+			continue;
+		if (keys->has_seed)
+			ftnl_format_err(err, errlen,
+					"%s:%u: node %u has no public signing key (line %u gives this node's signing seed)",
+					path, e->line, e->id, seed_line);
+		else
+			ftnl_format_err(err, errlen,
+					"%s:%u: a public signing key, but no \"sign SEED\" line",
+					path, e->line);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -237,8 +314,14 @@ int ftnl_pair_keys_assign(struct ftnl_cluster_config *config,
 		node = &config->nodes[order[j]];
 		node->has_key = true;
 		memcpy(node->key, e->key, FTNL_KEY_LEN);
+		node->has_sign_key = e->has_public;
+		memcpy(node->sign_key, e->public_key, FTNL_SIGN_KEY_LEN);
 	}
 	free(order);
+	if (!err) {
+		config->has_sign_seed = keys->has_seed;
+		memcpy(config->sign_seed, keys->seed, FTNL_SIGN_SEED_LEN);
+	}
 	return err;
 }
 
@@ -250,7 +333,12 @@ static void ftnl_wipe_pair_keys(struct ftnl_cluster_config *config)
 		config->nodes[i].has_key = false;
 		explicit_bzero(config->nodes[i].key,
 			       sizeof(config->nodes[i].key));
+		config->nodes[i].has_sign_key = false;
+		memset(config->nodes[i].sign_key, 0,
+		       sizeof(config->nodes[i].sign_key));
 	}
+	config->has_sign_seed = false;
+	explicit_bzero(config->sign_seed, sizeof(config->sign_seed));
 }
 
 FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,

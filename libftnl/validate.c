@@ -292,6 +292,41 @@ static int ftnl_validate_keys(const struct ftnl_cluster_config *config,
 	return -EINVAL;
 }
 
+/* Signed broadcasts: a seed, pair keys, a public key on every other node. */
+static int ftnl_validate_sign_keys(const struct ftnl_cluster_config *config,
+				   char *err, size_t errlen)
+{
+	const struct ftnl_node *bad = NULL;
+	uint32_t signing = 0, unsigned_others = 0;
+	bool self_signing = false;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < config->node_count; i++) {
+		const struct ftnl_node *node = &config->nodes[i];
+		bool self = node->id == config->self_id;
+
+		signing += node->has_sign_key;
+		if (self && node->has_sign_key) {
+			self_signing = true;
+			bad = node;
+		} else if (!self && !node->has_sign_key && !unsigned_others++ &&
+			   !bad) {
+			bad = node;
+		}
+	}
+	why = ftnl_rules_sign_keys(config->has_sign_seed,
+				   config->unset & FTNL_CONFIG_KEY, signing,
+				   self_signing, unsigned_others);
+	if (!why)
+		return 0;
+	if (config->has_sign_seed && (config->unset & FTNL_CONFIG_KEY) && bad)
+		ftnl_format_err(err, errlen, "%s (node %u)", why, bad->id);
+	else
+		ftnl_format_err(err, errlen, "%s", why);
+	return -EINVAL;
+}
+
 FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 				     char *err, size_t errlen)
 {
@@ -319,6 +354,8 @@ FTNL_EXPORT int ftnl_config_validate(const struct ftnl_cluster_config *config,
 	ret = ftnl_validate_scalars(config, err, errlen);
 	if (!ret)
 		ret = ftnl_validate_keys(config, err, errlen);
+	if (!ret)
+		ret = ftnl_validate_sign_keys(config, err, errlen);
 	if (ret)
 		return ret;
 

@@ -349,17 +349,21 @@ check "ftnl-cli -n NETNS acts in that netns" \
 	sh -c "'$CLI' -n '$(ns 5)' -j cluster show | grep -q '\"self_id\": *5'"
 
 # Pair keys: the admin derives node 2's file from a secret kept off the
-# nodes; node 2 runs on it ("keys pair"), then on the cluster key again.
-# A pairkeys file that lacks a node is refused before anything is sent.
+# nodes (its pair keys with the others' public signing keys, and its own
+# signing seed); node 2 runs on it ("keys pair signed"), then on the
+# cluster key again. A pairkeys file that lacks a node, or a public key
+# without the seed, is refused before anything is sent.
 pair_keys() {
 	head -c 32 /dev/urandom >"$LIB_TMP/secret" &&
 		sed 's/^key .*/pairkeys pair.keys/' "$CONF" >"$LIB_TMP/pair.conf" &&
 		"$CLI" cluster pairkeys "$LIB_TMP/secret" "$CONF" 2 >"$LIB_TMP/pair.keys" &&
-		[ "$(grep -vc '^#' "$LIB_TMP/pair.keys")" -eq $((NODES - 1)) ] &&
+		[ "$(grep -Ec '^[0-9]+ [0-9a-f]{64} [0-9a-f]{64}$' "$LIB_TMP/pair.keys")" -eq $((NODES - 1)) ] &&
+		[ "$(grep -Ec '^sign [0-9a-f]{64}$' "$LIB_TMP/pair.keys")" -eq 1 ] &&
 		! grep -q '^2 ' "$LIB_TMP/pair.keys" &&
 		in_ns "$(ns 2)" "$CLI" cluster set file "$LIB_TMP/pair.conf" self 2 &&
-		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys pair' &&
+		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys pair signed' &&
 		[ "$(in_ns "$(ns 2)" "$CLI" -j cluster show | json_flat | json_get /dev/stdin keys)" = pair ] &&
+		[ "$(in_ns "$(ns 2)" "$CLI" -j cluster show | json_flat | json_get /dev/stdin signed)" = true ] &&
 		in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 &&
 		in_ns "$(ns 2)" "$CLI" cluster show | grep -q ' keys cluster' &&
 		in_ns "$(ns 2)" "$CLI" cluster set file "$CONF" self 2 pairkeys "$LIB_TMP/pair.keys" &&
@@ -373,6 +377,11 @@ expect_failure "a pairkeys file without every other node's key is refused before
 	sh -c "'$CLI' cluster pairkeys '$LIB_TMP/secret' '$CONF' 1 | grep -v '^3 ' >'$LIB_TMP/short.keys' &&
 		sed 's/^pairkeys .*/pairkeys short.keys/' '$LIB_TMP/pair.conf' >'$LIB_TMP/short.conf' &&
 		'$IP' netns exec '$(ns 1)' '$CLI' cluster set file '$LIB_TMP/short.conf' self 1"
+expect_failure "a pairkeys file with public signing keys but no seed is refused" 1 \
+	"but no .sign SEED. line" \
+	sh -c "grep -v '^sign ' '$LIB_TMP/pair.keys' >'$LIB_TMP/noseed.keys' &&
+		sed 's/^pairkeys .*/pairkeys noseed.keys/' '$LIB_TMP/pair.conf' >'$LIB_TMP/noseed.conf' &&
+		'$IP' netns exec '$(ns 2)' '$CLI' cluster set file '$LIB_TMP/noseed.conf' self 2"
 expect_failure "cluster pairkeys for a node the table lacks" 1 \
 	"node 99 is not in the node table" \
 	"$CLI" cluster pairkeys "$LIB_TMP/secret" "$CONF" 99

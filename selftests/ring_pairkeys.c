@@ -30,16 +30,39 @@
  *   bad_keys: a cluster key and pair keys, a node without its pair key,
  *	a key on this node's own entry: refused with a message, nothing
  *	installed.
+ *
+ * A broadcast is forwarded hop by hop, each hop signed with that hop's
+ * pair key, so pair keys alone do not say who wrote it. The member's
+ * second attack: a BCAST "from" node 3 (node 2's observer) saying node 2
+ * died, sent to node 1 under the member's own pair key (5,1):
+ *
+ *   member_forges_broadcast: pair keys, unsigned broadcasts: node 1 takes
+ *	it and holds node 2 dead (the limit signed broadcasts remove);
+ *   member_cannot_forge_broadcast: signed broadcasts: the forgery
+ *	unsigned, or signed with the member's own seed, is dropped at node 1
+ *	("signature"), and nobody reports anything. Control: signed with
+ *	node 3's seed, which only node 3 holds, it is taken;
+ *   signed_detect_*: a cluster on signed broadcasts reports it (cluster
+ *	get) and a node killed is reported by every survivor, with each
+ *	broadcast algorithm (hypercube, BMG, FCG), no signature refused;
+ *   rolling_to_signed: a running cluster on pair keys moves to signed
+ *	broadcasts node by node; halfway, a node not updated and one updated
+ *	are killed: every survivor reports both (an updated node takes an
+ *	unsigned broadcast from a node not updated yet, which takes a
+ *	signed one), and no other event.
  */
 #include <alloca.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "ftnl_selftest.h"
 #include "st_vcluster.h"
 #include "wire.h"		/* kmod/wire.h: FTNL_MSG_LEAVE */
+#include "bcast/message.h"	/* the BCAST payload, encoded by the module's code */
+#include "bcast/signature.h"
 #include "ksft.h"
 
 #define N		5
@@ -59,14 +82,15 @@ FIXTURE(pk) {
 	uint64_t inc[N + 1];
 };
 
-static void start(struct __test_metadata *_metadata, FIXTURE_DATA(pk) *self,
-		  bool pair_keys)
+static void start_signed(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(pk) *self, bool pair_keys, bool signs)
 {
 	struct ftnl_cluster_info ci;
 	char why[256] = "";
 	uint32_t id;
 
 	self->vc.pair_keys = pair_keys;
+	self->vc.signs = signs;
 	ASSERT_EQ(0, st_vc_configure_all(&self->vc));
 	ASSERT_EQ(0, st_vc_wait_settled(&self->vc, 10000, why, sizeof(why))) {
 		TH_LOG("cluster did not settle: %s", why);
@@ -75,7 +99,14 @@ static void start(struct __test_metadata *_metadata, FIXTURE_DATA(pk) *self,
 		ASSERT_EQ(0, ftnl_cluster_get(self->vc.node[id].h, &ci));
 		self->inc[id] = ci.incarnation;
 		EXPECT_EQ(pair_keys, ci.pair_keys);
+		EXPECT_EQ(signs, ci.signs);
 	}
+}
+
+static void start(struct __test_metadata *_metadata, FIXTURE_DATA(pk) *self,
+		  bool pair_keys)
+{
+	start_signed(_metadata, self, pair_keys, false);
 }
 
 FIXTURE_SETUP(pk)
@@ -252,6 +283,253 @@ TEST_F(pk, rolling_to_pair_keys)
 	}
 	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
 	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+}
+
+static u64 target_incarnation(void *ctx, u32 pos)
+{
+	(void)pos;	/* D holds TARGET alone */
+	return *(const uint64_t *)ctx;
+}
+
+/*
+ * The BCAST "from" OBSERVER that TARGET died (D: TARGET), broadcast number
+ * @bseq, signed with node @signer's seed (0: unsigned), as hex.
+ */
+static void forged_bcast(FIXTURE_DATA(pk) *self, uint32_t signer,
+			 uint64_t bseq, char *hex, size_t *len)
+{
+	struct ftnl_bcast_dead_incs incs = { target_incarnation,
+					     &self->inc[TARGET] };
+	unsigned long dead[1] = { 1ul << (TARGET - 1) };	/* ring = ids */
+	struct ftnl_bcast_msg msg = { 0 };
+	uint8_t buf[512], seed[FTNL_SIGN_SEED_LEN];
+	struct ftnl_ed25519_key key;
+	struct ftnl_ed25519_ctx ctx;
+	struct timespec ts;
+	size_t i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	msg.overlay = FTNL_BCAST_HYPERCUBE;
+	msg.origin_id = OBSERVER;
+	msg.origin_incarnation = self->inc[OBSERVER];
+	msg.seq = bseq;
+	msg.origin_time_ns = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	msg.npos = N;
+	msg.ndeaths = 1;
+	msg.deaths[0] = (struct ftnl_bcast_death){
+		.node_id = TARGET, .observer_id = OBSERVER,
+		.incarnation = self->inc[TARGET], .cause = FTNL_CAUSE_OBSERVED,
+		.state = FTNL_NODE_STATE_DEAD,
+	};
+	*len = ftnl_bcast_msg_encode(buf, sizeof(buf) - FTNL_BCAST_SIG_LEN,
+				     &msg, dead, &incs);
+	if (signer) {
+		st_vc_sign_seed(&self->vc, signer, seed);
+		ftnl_ed25519_key_from_seed(&ctx, &key, seed);
+		ftnl_bcast_sig_flag(FTNL_MSG_BCAST, buf, 1);
+		ftnl_bcast_sig_make(&ctx, FTNL_MSG_BCAST, buf, *len, &key,
+				    buf + *len);
+		*len += FTNL_BCAST_SIG_LEN;
+	}
+	for (i = 0; i < *len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
+}
+
+/* That BCAST to node 1, from the member under their pair key (5,1). */
+static void forge_bcast(struct __test_metadata *_metadata,
+			FIXTURE_DATA(pk) *self, uint32_t signer, uint64_t seq)
+{
+	char key[2 * FTNL_KEY_LEN + 1], hex[1024], poke[4][160];
+	const char *a[40];
+	size_t len, off, n = 0, i;
+
+	st_vc_pair_key(&self->vc, MEMBER, 1, key);
+	forged_bcast(self, signer, seq, hex, &len);
+	a[n++] = "send";
+	a[n++] = ADDR(1);
+	a[n++] = "7600";
+	a[n++] = "--type";
+	a[n++] = U(FTNL_MSG_BCAST);
+	a[n++] = "--plen";
+	a[n++] = U(len);
+	/* ftnl_forge takes 64 bytes per --poke. */
+	for (off = 0, i = 0; off < len && i < 4; off += 64, i++) {
+		snprintf(poke[i], sizeof(poke[i]), "%zu:%.128s", off,
+			 hex + 2 * off);
+		a[n++] = "--poke";
+		a[n++] = poke[i];
+	}
+	ASSERT_GE(256u, len);
+	a[n++] = "--cluster";
+	a[n++] = U(CLUSTER);
+	a[n++] = "--sender";
+	a[n++] = U(MEMBER);
+	a[n++] = "--dest";
+	a[n++] = "1";
+	a[n++] = "--inc";
+	a[n++] = U(self->inc[MEMBER]);
+	a[n++] = "--echo";
+	a[n++] = U(self->inc[1]);
+	a[n++] = "--seq";
+	a[n++] = U(seq);
+	a[n++] = "--key";
+	a[n++] = key;
+	a[n++] = "--as-sender";
+	a[n++] = "10.99.0.0:7600";
+	a[n] = NULL;
+	ASSERT_EQ(0, st_vc_forge(&self->vc, ST_VC_OUTSIDER_HOST, a));
+}
+
+static void expect_target_dead_at_1(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(pk) *self)
+{
+	uint64_t deadline = st_mono_ns() + WAIT_MS * 1000000ull;
+
+	while (st_vc_state_at(&self->vc, 1, TARGET, NULL) !=
+	       FTNL_NODE_STATE_DEAD && st_mono_ns() < deadline)
+		st_msleep(20);
+	EXPECT_EQ(FTNL_NODE_STATE_DEAD,
+		  st_vc_state_at(&self->vc, 1, TARGET, NULL)) {
+		TH_LOG("the forged broadcast was not taken: node 1 holds node %u %s",
+		       TARGET, ftnl_node_state_name(st_vc_state_at(&self->vc, 1,
+								   TARGET, NULL)));
+	}
+}
+
+TEST_F(pk, member_forges_broadcast)
+{
+	start(_metadata, self, true);
+	forge_bcast(_metadata, self, 0, 1000000);
+	expect_target_dead_at_1(_metadata, self);
+}
+
+TEST_F(pk, member_cannot_forge_broadcast)
+{
+	uint64_t deadline = st_mono_ns() + WAIT_MS * 1000000ull;
+	struct ftnl_stats s0, s;
+	uint32_t id;
+
+	start_signed(_metadata, self, true, true);
+	ASSERT_EQ(0, st_vc_stats(&self->vc, 1, &s0));
+	forge_bcast(_metadata, self, 0, 1000000);
+	forge_bcast(_metadata, self, MEMBER, 1000001);
+	do {
+		st_msleep(20);
+		ASSERT_EQ(0, st_vc_stats(&self->vc, 1, &s));
+	} while (s.drops[FTNL_DROP_SIGNATURE] < s0.drops[FTNL_DROP_SIGNATURE] + 2 &&
+		 st_mono_ns() < deadline);
+	EXPECT_EQ(s0.drops[FTNL_DROP_SIGNATURE] + 2, s.drops[FTNL_DROP_SIGNATURE]);
+	EXPECT_EQ(s0.drops[FTNL_DROP_MAC], s.drops[FTNL_DROP_MAC]);
+	/* A broadcast taken would be forwarded within a few ms; give it d. */
+	st_msleep(D_US / 1000);
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	for (id = 1; id <= N; id++)
+		EXPECT_EQ(FTNL_NODE_STATE_ALIVE, state_at(self, id)) {
+			TH_LOG("node %u holds node %u %s", id, TARGET,
+			       ftnl_node_state_name(state_at(self, id)));
+		}
+
+	/* Control: the origin's own seed, which the member does not hold. */
+	forge_bcast(_metadata, self, OBSERVER, 1000002);
+	expect_target_dead_at_1(_metadata, self);
+}
+
+/* Kill @victim; every node in @live reports it by @deadline. */
+static void kill_and_expect(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(pk) *self, bool *live,
+			    uint32_t victim)
+{
+	uint64_t deadline;
+	uint32_t id;
+
+	ASSERT_EQ(0, st_vc_kill(&self->vc, victim, NULL));
+	live[victim] = false;
+	deadline = st_mono_ns() + 10ull * D_US * 1000;
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		EXPECT_EQ(0, st_vc_wait_event(&self->vc, id, victim, 1,
+					      deadline)) {
+			TH_LOG("node %u never reported node %u", id, victim);
+		}
+	}
+}
+
+/* A signed cluster broadcasting with @algo reports a node killed. */
+static void signed_detect(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(pk) *self, uint8_t algo)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_stats s;
+	uint32_t id;
+
+	self->vc.cfg.has_bcast_algo = true;
+	self->vc.cfg.bcast_algo = algo;
+	start_signed(_metadata, self, true, true);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	kill_and_expect(_metadata, self, live, 4);
+	EXPECT_EQ((size_t)(N - 1), self->vc.nevents);
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]) {
+			TH_LOG("node %u refused %" PRIu64 " signatures", id,
+			       s.drops[FTNL_DROP_SIGNATURE]);
+		}
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_TYPE]);
+	}
+}
+
+TEST_F(pk, signed_detect_hypercube)
+{
+	signed_detect(_metadata, self, FTNL_BCAST_HYPERCUBE);
+}
+
+TEST_F(pk, signed_detect_bmg)
+{
+	signed_detect(_metadata, self, FTNL_BCAST_BMG);
+}
+
+TEST_F(pk, signed_detect_fcg)
+{
+	signed_detect(_metadata, self, FTNL_BCAST_FCG);
+}
+
+TEST_F(pk, rolling_to_signed)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_cluster_info ci;
+	uint32_t id;
+
+	start(_metadata, self, true);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	self->vc.signs = true;
+	/* Nodes 1 to 3 sign; 4 and 5 do not yet. */
+	for (id = 1; id <= 3; id++) {
+		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
+		st_msleep(2 * D_US / 1000);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	/*
+	 * Node 4 dies: node 5, not updated, broadcasts it unsigned. Node 1
+	 * dies: node 2, updated, broadcasts it signed.
+	 */
+	kill_and_expect(_metadata, self, live, 4);
+	kill_and_expect(_metadata, self, live, 1);
+	EXPECT_EQ((size_t)4, st_vc_count_events(&self->vc, 0, 4, -1));
+	EXPECT_EQ((size_t)3, st_vc_count_events(&self->vc, 0, 1, -1));
+	EXPECT_EQ((size_t)(4 + 3), self->vc.nevents);
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, ftnl_cluster_get(self->vc.node[id].h, &ci));
+		EXPECT_EQ(id <= 3, ci.signs);
+	}
 }
 
 /* Set @c at node 1 and expect -EINVAL with @msg in the extack. */

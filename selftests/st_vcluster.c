@@ -628,10 +628,17 @@ const char *st_vc_pair_key(const struct st_vc *vc, uint32_t a, uint32_t b,
 	return hex;
 }
 
-/* @id's keys: its pair keys, or the cluster key. */
+void st_vc_sign_seed(const struct st_vc *vc, uint32_t id,
+		     uint8_t seed[FTNL_SIGN_SEED_LEN])
+{
+	ftnl_sign_seed(st_vc_key(), vc->cfg.cluster_id, id, seed);
+}
+
+/* @id's keys: its pair keys (and signing keys), or the cluster key. */
 static void st_vc_keys_of(struct st_vc *vc, uint32_t id)
 {
 	struct ftnl_cluster_config *c = &vc->cfg;
+	uint8_t seed[FTNL_SIGN_SEED_LEN];
 	size_t i;
 
 	for (i = 0; i < c->node_count; i++) {
@@ -641,7 +648,15 @@ static void st_vc_keys_of(struct st_vc *vc, uint32_t id)
 		if (node->has_key)
 			ftnl_pair_key(st_vc_key(), c->cluster_id, id, node->id,
 				      node->key);
+		node->has_sign_key = node->has_key && vc->signs;
+		if (node->has_sign_key) {
+			st_vc_sign_seed(vc, node->id, seed);
+			ftnl_sign_public(seed, node->sign_key);
+		}
 	}
+	c->has_sign_seed = vc->pair_keys && vc->signs;
+	if (c->has_sign_seed)
+		st_vc_sign_seed(vc, id, c->sign_seed);
 	if (vc->pair_keys)
 		c->unset |= FTNL_CONFIG_KEY;
 	else

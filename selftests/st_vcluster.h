@@ -98,6 +98,8 @@ struct st_vc_node {
  * @cfg: the configuration every node gets (self_id set per node)
  * @pair_keys: st_vc_configure() gives each node the pair keys of its
  *	pairs (st_vc_pair_key()) instead of the cluster key
+ * @signs: with @pair_keys, each node also gets its signing seed and the
+ *	others' public keys (st_vc_sign_seed()): broadcasts are signed
  * @node: indexed by node id; entry 0 unused
  * @events: every failure event received so far, in arrival order
  * @nevents: entries in @events
@@ -116,6 +118,7 @@ struct st_vc {
 	int outsider_ns;
 	struct ftnl_cluster_config cfg;
 	bool pair_keys;
+	bool signs;
 	struct st_vc_node node[ST_VC_MAX_NODES + 1];
 	struct st_vc_event *events;
 	size_t nevents;
@@ -370,6 +373,9 @@ const char *st_self_dir(void);
 /* Run ftnl_forge (next to the test binary) with @args, NULL-terminated, in
  * netns @where as for st_vc_sh(); its exit status, or as st_wait_pid().
  */
+/* Node @id's signing seed, derived from the test's cluster secret. */
+void st_vc_sign_seed(const struct st_vc *vc, uint32_t id,
+		     uint8_t seed[FTNL_SIGN_SEED_LEN]);
 int st_vc_forge(struct st_vc *vc, uint32_t where, const char *const *args);
 
 /* Start "ftnl_forge capture" on node @node's bridge port (in the bridge's

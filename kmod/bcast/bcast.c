@@ -40,7 +40,8 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 	bcast->env = *env;
 	bcast->algo = cluster->bcast_algo;
 	bcast->txbuf_len = max_t(u32, ftnl_bcast_msg_max_len(npos),
-				 FTNL_GOSSIP_PAYLOAD_MAX);
+				 FTNL_GOSSIP_PAYLOAD_MAX) +
+			   FTNL_BCAST_MAX_SIGS * FTNL_BCAST_SIG_LEN;
 	bcast->txbuf = ftnl_counted(kmalloc(bcast->txbuf_len,
 					    GFP_KERNEL_ACCOUNT));
 	bcast->scratch = ftnl_counted(bitmap_zalloc(npos, GFP_KERNEL_ACCOUNT));
@@ -175,6 +176,99 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
 }
 
 /**
+ * ftnl_bcast_sign - the origin's signatures of a payload this node wrote
+ * @bcast: the broadcast state, the ring locked
+ * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
+ * @buf: the payload, flagged here as signed
+ * @len: its length
+ * @sigs: where the signatures go, room for FTNL_BCAST_MAX_SIGS (a BCAST's
+ *	right after the payload)
+ *
+ * By this node's key when its cluster signs, and during a key change's
+ * grace by its previous key as well (for the nodes not updated yet). In
+ * softirq: an Ed25519 signature costs a fraction of a millisecond, once
+ * per broadcast this node starts.
+ *
+ * Return: how many, 0 when the cluster does not sign.
+ */
+u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
+		    u8 *sigs)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	u64 now = ktime_get_ns();
+	bool prev = ftnl_transport_prev_signing(env->transport, now);
+	u32 n = (cluster->signs ? 1 : 0) + (prev ? 1 : 0);
+
+	lockdep_assert_held(env->lock);
+	if (!n)
+		return 0;
+	ftnl_bcast_sig_flag(type, buf, n);
+	if (cluster->signs)
+		ftnl_bcast_sig_make(&bcast->sig_ctx, type, buf, len,
+				    &cluster->sign_key, sigs);
+	if (prev &&
+	    ftnl_transport_prev_sign(env->transport, &bcast->sig_ctx, now,
+				     type, buf, len,
+				     sigs + (n - 1) * FTNL_BCAST_SIG_LEN))
+		return 0;	/* not while the lock is held */
+	return n;
+}
+
+/**
+ * ftnl_bcast_check_origin - is a received broadcast its origin's?
+ * @bcast: the broadcast state, the ring locked
+ * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
+ * @origin_id: the origin the payload names
+ * @payload: the payload
+ * @len: its length
+ * @body_len: set to its length without signatures
+ *
+ * A cluster that signs acts only on a broadcast one of whose signatures
+ * verifies under the origin's public key (or, during a key change's
+ * grace, its previous one); an unsigned one only from an origin that did
+ * not sign before a change to signing and is not heard updated yet. A
+ * cluster that does not sign takes signatures off unchecked.
+ *
+ * Return: 0, -EINVAL if malformed, or -EKEYREJECTED (drop it).
+ */
+int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
+			    const u8 *payload, u32 len, u32 *body_len)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	const struct ftnl_node *origin = ftnl_cluster_find(cluster, origin_id);
+	u8 prev_public[FTNL_SIGN_KEY_LEN];
+	u64 now = ktime_get_ns();
+	const u8 *sig;
+	bool has_prev;
+	int n, i;
+
+	n = ftnl_bcast_sig_find(type, payload, len, body_len);
+	if (n < 0 || !origin)
+		return -EINVAL;
+	if (!cluster->signs)
+		return 0;
+	if (!n)
+		return ftnl_transport_prev_unsigned(env->transport,
+						    origin - cluster->nodes,
+						    now) ? 0 : -EKEYREJECTED;
+	has_prev = ftnl_transport_prev_sign_public(env->transport,
+						   origin - cluster->nodes,
+						   now, prev_public);
+	for (i = 0; i < n; i++) {
+		sig = payload + *body_len + i * FTNL_BCAST_SIG_LEN;
+		if (ftnl_bcast_sig_ok(&bcast->sig_ctx, type, payload,
+				      *body_len, sig, origin->sign_public) ||
+		    (has_prev && ftnl_bcast_sig_ok(&bcast->sig_ctx, type,
+						   payload, *body_len, sig,
+						   prev_public)))
+			return 0;
+	}
+	return -EKEYREJECTED;
+}
+
+/**
  * ftnl_bcast_originate - start a broadcast of @deaths over this node's D
  * @bcast: the broadcast state, the ring locked
  * @deaths: a node's failure this node found (task T3, line 24; the node
@@ -216,10 +310,13 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 	msg->npos = cluster->node_count;
 	msg->ndeaths = n;
 	memcpy(msg->deaths, deaths, n * sizeof(*deaths));
-	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len, msg,
-				    env->dead, &incs);
+	len = ftnl_bcast_msg_encode(bcast->txbuf, bcast->txbuf_len -
+				    FTNL_BCAST_MAX_SIGS * FTNL_BCAST_SIG_LEN,
+				    msg, env->dead, &incs);
 	if (WARN_ON_ONCE(!len))
 		return 0;
+	len += ftnl_bcast_sign(bcast, FTNL_MSG_BCAST, bcast->txbuf, len,
+			       bcast->txbuf + len) * FTNL_BCAST_SIG_LEN;
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
 	/* Copies coming back are duplicates, never forwarded again. */
 	own = &bcast->windows[env->self];
@@ -454,6 +551,8 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
 	struct ftnl_bcast_view view;
 	struct ftnl_bcast_id id;
 	ktime_t now = ktime_get();
+	u32 body_len;
+	int err;
 
 	if (ftnl_bcast_peek_id(&id, payload, len))
 		return -EINVAL;
@@ -469,8 +568,13 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
 		return 0;
 	}
 
+	/* The origin's, before D is decoded. */
+	err = ftnl_bcast_check_origin(bcast, FTNL_MSG_BCAST, id.origin_id,
+				      payload, len, &body_len);
+	if (err)
+		return err;
 	if (ftnl_bcast_msg_decode(msg, bcast->scratch, cluster->node_count,
-				  &members, payload, len) ||
+				  &members, payload, body_len) ||
 	    !ftnl_bcast_msg_valid(bcast, msg, &origin_pos))
 		return -EINVAL;
 
@@ -507,8 +611,9 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
  * @payload: the broadcast payload
  * @len: its length
  *
- * Return: 0, or -EINVAL if the payload is malformed or inconsistent with
- * this node's table (nothing was changed).
+ * Return: 0, -EINVAL if the payload is malformed or inconsistent with
+ * this node's table, or -EKEYREJECTED if it is not its origin's
+ * (ftnl_bcast_check_origin()); nothing was changed then.
  */
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
 		  const u8 *payload, u32 len)

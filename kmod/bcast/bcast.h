@@ -25,6 +25,7 @@
 #include "../wire.h"
 #include "gossip.h"
 #include "message.h"
+#include "signature.h"
 #include "topology.h"
 #include "window.h"
 
@@ -121,6 +122,10 @@ struct ftnl_bcast_stats {
  * @wire: the broadcast's identity, parameters and death
  * @par: the state machine's parameters (the same at every node)
  * @node: the state machine
+ * @nsigs: signatures of its origin in @sigs (kmod/bcast/signature.h),
+ *	sent with every message of it; 0 if unsigned
+ * @signed_here: this node, its origin, made @sigs (at its first message)
+ * @sigs: the origin's signatures
  */
 struct ftnl_fcg_bcast {
 	bool used;
@@ -128,6 +133,9 @@ struct ftnl_fcg_bcast {
 	struct ftnl_gossip_wire wire;
 	struct ftnl_gossip_params par;
 	struct ftnl_gossip_node node;
+	u8 nsigs;
+	bool signed_here;
+	u8 sigs[FTNL_BCAST_MAX_SIGS * FTNL_BCAST_SIG_LEN];
 };
 
 /**
@@ -170,6 +178,8 @@ struct ftnl_fcg {
  * @stats: delivery latencies
  * @counters: what the layer counts, by enum ftnl_stats_attr
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
+ * @sig_ctx: the working memory of signing and checking a broadcast's
+ *	origin (signature.h), off the stack
  */
 struct ftnl_bcast {
 	struct ftnl_bcast_env env;
@@ -184,6 +194,7 @@ struct ftnl_bcast {
 	struct ftnl_bcast_stats stats;
 	atomic64_t counters[FTNL_BCAST_NR_COUNTERS];
 	struct ftnl_fcg fcg;
+	struct ftnl_ed25519_ctx sig_ctx;
 };
 
 int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);

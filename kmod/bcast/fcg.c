@@ -101,8 +101,22 @@ static void ftnl_fcg_act(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 
 	if (out->flags & FTNL_GOSSIP_OUT_SEND && out->to < cluster->node_count &&
 	    out->to != env->self) {
-		len = ftnl_gossip_payload_encode(bcast->txbuf, bcast->txbuf_len,
-						 &b->wire, &out->msg);
+		len = ftnl_gossip_payload_encode(bcast->txbuf, bcast->txbuf_len -
+						 sizeof(b->sigs), &b->wire,
+						 &out->msg);
+		if (len && b->node.self == b->par.root && !b->signed_here) {
+			/* What the origin wrote is the same in every message. */
+			b->nsigs = ftnl_bcast_sign(bcast, FTNL_MSG_GOSSIP,
+						   bcast->txbuf, len, b->sigs);
+			b->signed_here = true;
+		}
+		if (len && b->nsigs) {
+			ftnl_bcast_sig_flag(FTNL_MSG_GOSSIP, bcast->txbuf,
+					    b->nsigs);
+			memcpy(bcast->txbuf + len, b->sigs,
+			       b->nsigs * FTNL_BCAST_SIG_LEN);
+			len += b->nsigs * FTNL_BCAST_SIG_LEN;
+		}
 		if (len && !ftnl_transport_send(env->transport, out->to,
 						FTNL_MSG_GOSSIP, bcast->txbuf,
 						len)) {
@@ -340,6 +354,8 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 	struct ftnl_bcast_id id;
 	ktime_t now = ktime_get();
 	bool fresh = false;
+	u32 body_len;
+	int nsigs;
 
 	/* A broadcast done here or out of its window: from the header. */
 	if (ftnl_bcast_peek_id(&id, payload, len))
@@ -356,8 +372,23 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 		}
 	}
 
+	/*
+	 * Its origin's signatures, checked at the first message (later ones
+	 * add only a forwarder's part: the origin's is kept from the first).
+	 */
+	nsigs = ftnl_bcast_sig_find(FTNL_MSG_GOSSIP, payload, len, &body_len);
+	if (nsigs < 0)
+		return -EINVAL;
+	if (!b) {
+		int err = ftnl_bcast_check_origin(bcast, FTNL_MSG_GOSSIP,
+						  id.origin_id, payload, len,
+						  &body_len);
+
+		if (err)
+			return err;
+	}
 	if (ftnl_gossip_payload_decode(wire, &msg, cluster->node_count,
-				       &members, payload, len) ||
+				       &members, payload, body_len) ||
 	    !ftnl_fcg_wire_ok(wire))
 		return -EINVAL;
 	origin = ftnl_cluster_find(cluster, wire->origin_id);
@@ -371,6 +402,8 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 		memset(b, 0, sizeof(*b));
 		b->used = true;
 		b->wire = *wire;
+		b->nsigs = nsigs;
+		memcpy(b->sigs, payload + body_len, nsigs * FTNL_BCAST_SIG_LEN);
 		ftnl_gossip_params_init(&b->par, FTNL_GOSSIP_FCG,
 					cluster->node_count, origin - cluster->nodes,
 					wire->lat, wire->f);

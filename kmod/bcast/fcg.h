@@ -7,6 +7,7 @@
 #define _FTNL_BCAST_FCG_H
 
 #include "bcast.h"
+#include "signature.h"
 
 static inline void ftnl_bcast_count(struct ftnl_bcast *bcast, int counter)
 {
@@ -19,6 +20,10 @@ void ftnl_bcast_note_latency(struct ftnl_bcast *bcast, u64 origin_time_ns);
 struct ftnl_bcast_members ftnl_bcast_members(const struct ftnl_cluster *cluster);
 void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death);
+u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
+		    u8 *sigs);
+int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
+			    const u8 *payload, u32 len, u32 *body_len);
 void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
 			      const struct ftnl_bcast_death *death,
 			      u64 origin_ns, ktime_t now);

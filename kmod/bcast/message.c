@@ -285,7 +285,9 @@ int ftnl_bcast_msg_decode(struct ftnl_bcast_msg *msg, unsigned long *dead,
 	msg->npos = ftnl_get_be32(buf + 32);
 	dlen = ftnl_get_be32(buf + 36);
 	with_incs = encoding & FTNL_BCAST_D_INCS;
-	encoding &= ~FTNL_BCAST_D_INCS;
+	/* A signature (signature.c) was taken off by the caller. */
+	encoding &= ~(FTNL_BCAST_D_INCS | FTNL_BCAST_SIGNED |
+		      FTNL_BCAST_SIGNED_TWICE);
 	msg->ndead = 0;
 	msg->dead_incs = NULL;
 
@@ -456,7 +458,8 @@ int ftnl_gossip_payload_decode(struct ftnl_gossip_wire *wire,
 	    wire->ndeaths > FTNL_BCAST_MAX_DEATHS ||
 	    len != FTNL_GOSSIP_PAYLOAD_HDR + 4 * (u32)msg->nknown +
 		   (wire->ndeaths - 1) * FTNL_BCAST_DEATH_LEN ||
-	    buf[62] || buf[63] ||
+	    (buf[62] & ~(FTNL_GOSSIP_SIGNED | FTNL_GOSSIP_SIGNED_TWICE)) ||
+	    buf[63] ||
 	    wire->gossip_end > FTNL_GOSSIP_MAX_T ||
 	    !ftnl_is_member(members, wire->origin_id) ||
 	    ftnl_death_decode(&wire->deaths[0], buf + 40, members,

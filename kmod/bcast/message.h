@@ -7,7 +7,8 @@
  *   0       1     overlay (enum ftnl_overlay)
  *   1       1     cube (hypercube: 0 or 1; else 0)
  *   2       1     number of deaths, 1..FTNL_BCAST_MAX_DEATHS
- *   3       1     D encoding: 0 ranges, 1 bitmap
+ *   3       1     D encoding: 0 ranges, 1 bitmap; flags FTNL_BCAST_D_INCS,
+ *                 FTNL_BCAST_SIGNED, FTNL_BCAST_SIGNED_TWICE
  *   4       4     origin node id
  *   8       8     origin incarnation
  *   16      8     broadcast sequence number (per origin incarnation)
@@ -76,6 +77,16 @@ enum ftnl_bcast_dead_encoding {
 
 /* Byte 3's flag: D's incarnations follow D. */
 #define FTNL_BCAST_D_INCS	0x2
+/*
+ * Byte 3's flags: the payload ends with its origin's signature, or with
+ * two (during a rolling update of the keys, one by the origin's previous
+ * key): signature.h. The decoder is never given them.
+ */
+#define FTNL_BCAST_SIGNED	0x4
+#define FTNL_BCAST_SIGNED_TWICE	0x8
+/* A GOSSIP payload's byte 62: the same. */
+#define FTNL_GOSSIP_SIGNED	0x1
+#define FTNL_GOSSIP_SIGNED_TWICE 0x2
 
 /**
  * struct ftnl_bcast_dead_incs - where an encoder takes D's incarnations
@@ -154,7 +165,8 @@ struct ftnl_bcast_msg {
  *   40      20    the first death (as in a BCAST payload)
  *   60      1     gossip message type
  *   61      1     number of further deaths m, 0..FTNL_BCAST_MAX_DEATHS - 1
- *   62      2     zero
+ *   62      1     flags: FTNL_GOSSIP_SIGNED, FTNL_GOSSIP_SIGNED_TWICE
+ *   63      1     zero
  *   64      4     gossip message time (slots)
  *   68      4k    known ranks
  *   68+4k   20*m  the further deaths

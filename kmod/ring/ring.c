@@ -779,7 +779,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 {
 	ktime_t now = ktime_get();
 	struct ftnl_ring_sink out;
-	int drop;
+	int drop, err;
 
 	spin_lock(&ring->lock);
 	if (!ring->core.running)
@@ -843,9 +843,12 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	case FTNL_MSG_BCAST:
 	case FTNL_MSG_GOSSIP:
 	case FTNL_MSG_JOIN:
-		if (ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
-				  hdr->payload_len))
-			ftnl_transport_drop(&ring->xport, FTNL_DROP_TYPE);
+		err = ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
+				    hdr->payload_len);
+		if (err)
+			ftnl_transport_drop(&ring->xport,
+					    err == -EKEYREJECTED ?
+					    FTNL_DROP_SIGNATURE : FTNL_DROP_TYPE);
 		break;
 	case FTNL_MSG_HELLO:
 		ftnl_ring_core_hello_rx(&ring->core, pos, ktime_to_ns(now),

@@ -5,10 +5,11 @@
  * y = Y/Z, xy = T/Z (Hisil, Wong, Carter, Dawson, "Twisted Edwards curves
  * revisited", 2008, with a = -1), and scalars modulo the group order L
  * reduced bit by bit. Written for clarity: a signature costs two scalar
- * multiplications, well under a millisecond.
+ * multiplications, well under a millisecond. The steps that hold points
+ * are kept out of line, so that no stack frame exceeds what the module's
+ * softirq paths allow (tools/dev/checkstack.sh).
  */
 #include "ed25519.h"
-#include "sha512.h"
 
 #ifdef __KERNEL__
 #include <linux/string.h>
@@ -22,15 +23,12 @@
 
 #define FTNL_FE_MASK	((1ULL << 51) - 1)
 
-/* An element of GF(p), limbs little end first, each a little over 2^51. */
-struct ftnl_fe {
-	u64 v[5];
-};
-
-/* A point: extended coordinates. */
-struct ftnl_ge {
-	struct ftnl_fe x, y, z, t;
-};
+/*
+ * An element of GF(p), limbs little end first, each a little over 2^51;
+ * a point in extended coordinates (ed25519.h).
+ */
+#define ftnl_fe ftnl_ed25519_fe
+#define ftnl_ge ftnl_ed25519_ge
 
 /* The curve's d = -121665 / 121666, 2d, sqrt(-1) and the base point. */
 static const u8 ftnl_ed_d[32] = {
@@ -186,8 +184,8 @@ static void ftnl_fe_neg(struct ftnl_fe *h, const struct ftnl_fe *f)
  * Schoolbook product; 2^255 = 19 folds the upper half down. Inputs are
  * carried (limbs under 2^52), so each sum stays under 2^115.
  */
-static void ftnl_fe_mul(struct ftnl_fe *h, const struct ftnl_fe *f,
-			const struct ftnl_fe *g)
+static noinline void ftnl_fe_mul(struct ftnl_fe *h, const struct ftnl_fe *f,
+				 const struct ftnl_fe *g)
 {
 	const u64 *a = f->v, *b = g->v;
 	u64 b19[5];
@@ -230,52 +228,59 @@ static void ftnl_fe_sq_times(struct ftnl_fe *h, const struct ftnl_fe *f, int k)
  * z^(2^250 - 1), and z^11 on the way: the common part of the inverse
  * z^(p - 2) and of z^((p - 5) / 8), the square root's exponent.
  */
-static void ftnl_fe_pow_2_250_1(struct ftnl_fe *out, struct ftnl_fe *z11,
-				const struct ftnl_fe *z)
+static noinline void ftnl_fe_pow_2_250_1(struct ftnl_ed25519_ctx *ctx,
+					 struct ftnl_fe *out,
+					 struct ftnl_fe *z11,
+					 const struct ftnl_fe *z)
 {
-	struct ftnl_fe t, z9, e5, e10, e20, e50, e100;
+	struct ftnl_fe *t = &ctx->pow[0], *z9 = &ctx->pow[1];
+	struct ftnl_fe *e5 = &ctx->pow[2], *e10 = &ctx->pow[3];
+	struct ftnl_fe *e20 = &ctx->pow[4], *e50 = &ctx->pow[5];
+	struct ftnl_fe *e100 = &ctx->pow[6];
 
-	ftnl_fe_sq(&t, z);			/* 2 */
-	ftnl_fe_sq_times(&t, &t, 2);		/* 8 */
-	ftnl_fe_mul(&z9, &t, z);		/* 9 */
-	ftnl_fe_sq(&t, z);
-	ftnl_fe_mul(z11, &z9, &t);		/* 11 */
-	ftnl_fe_sq(&t, z11);			/* 22 */
-	ftnl_fe_mul(&e5, &t, &z9);		/* 2^5 - 1 */
-	ftnl_fe_sq_times(&t, &e5, 5);
-	ftnl_fe_mul(&e10, &t, &e5);		/* 2^10 - 1 */
-	ftnl_fe_sq_times(&t, &e10, 10);
-	ftnl_fe_mul(&e20, &t, &e10);		/* 2^20 - 1 */
-	ftnl_fe_sq_times(&t, &e20, 20);
-	ftnl_fe_mul(&t, &t, &e20);		/* 2^40 - 1 */
-	ftnl_fe_sq_times(&t, &t, 10);
-	ftnl_fe_mul(&e50, &t, &e10);		/* 2^50 - 1 */
-	ftnl_fe_sq_times(&t, &e50, 50);
-	ftnl_fe_mul(&e100, &t, &e50);		/* 2^100 - 1 */
-	ftnl_fe_sq_times(&t, &e100, 100);
-	ftnl_fe_mul(&t, &t, &e100);		/* 2^200 - 1 */
-	ftnl_fe_sq_times(&t, &t, 50);
-	ftnl_fe_mul(out, &t, &e50);		/* 2^250 - 1 */
+	ftnl_fe_sq(t, z);			/* 2 */
+	ftnl_fe_sq_times(t, t, 2);		/* 8 */
+	ftnl_fe_mul(z9, t, z);			/* 9 */
+	ftnl_fe_sq(t, z);
+	ftnl_fe_mul(z11, z9, t);		/* 11 */
+	ftnl_fe_sq(t, z11);			/* 22 */
+	ftnl_fe_mul(e5, t, z9);			/* 2^5 - 1 */
+	ftnl_fe_sq_times(t, e5, 5);
+	ftnl_fe_mul(e10, t, e5);		/* 2^10 - 1 */
+	ftnl_fe_sq_times(t, e10, 10);
+	ftnl_fe_mul(e20, t, e10);		/* 2^20 - 1 */
+	ftnl_fe_sq_times(t, e20, 20);
+	ftnl_fe_mul(t, t, e20);			/* 2^40 - 1 */
+	ftnl_fe_sq_times(t, t, 10);
+	ftnl_fe_mul(e50, t, e10);		/* 2^50 - 1 */
+	ftnl_fe_sq_times(t, e50, 50);
+	ftnl_fe_mul(e100, t, e50);		/* 2^100 - 1 */
+	ftnl_fe_sq_times(t, e100, 100);
+	ftnl_fe_mul(t, t, e100);		/* 2^200 - 1 */
+	ftnl_fe_sq_times(t, t, 50);
+	ftnl_fe_mul(out, t, e50);		/* 2^250 - 1 */
 }
 
-/* 1/z = z^(p - 2) = z^(2^255 - 21) */
-static void ftnl_fe_invert(struct ftnl_fe *h, const struct ftnl_fe *z)
+/* 1/z = z^(p - 2) = z^(2^255 - 21); @h is not in @ctx->pow. */
+static void ftnl_fe_invert(struct ftnl_ed25519_ctx *ctx, struct ftnl_fe *h,
+			   const struct ftnl_fe *z)
 {
-	struct ftnl_fe t, z11;
+	struct ftnl_fe *t = &ctx->pow[7], *z11 = &ctx->pow[8];
 
-	ftnl_fe_pow_2_250_1(&t, &z11, z);
-	ftnl_fe_sq_times(&t, &t, 5);		/* 2^255 - 32 */
-	ftnl_fe_mul(h, &t, &z11);
+	ftnl_fe_pow_2_250_1(ctx, t, z11, z);
+	ftnl_fe_sq_times(t, t, 5);		/* 2^255 - 32 */
+	ftnl_fe_mul(h, t, z11);
 }
 
-/* z^((p - 5) / 8) = z^(2^252 - 3) */
-static void ftnl_fe_pow22523(struct ftnl_fe *h, const struct ftnl_fe *z)
+/* z^((p - 5) / 8) = z^(2^252 - 3); @h may be @z, not in @ctx->pow. */
+static void ftnl_fe_pow22523(struct ftnl_ed25519_ctx *ctx, struct ftnl_fe *h,
+			     const struct ftnl_fe *z)
 {
-	struct ftnl_fe t, z11;
+	struct ftnl_fe *t = &ctx->pow[7], *z11 = &ctx->pow[8];
 
-	ftnl_fe_pow_2_250_1(&t, &z11, z);
-	ftnl_fe_sq_times(&t, &t, 2);		/* 2^252 - 4 */
-	ftnl_fe_mul(h, &t, z);
+	ftnl_fe_pow_2_250_1(ctx, t, z11, z);
+	ftnl_fe_sq_times(t, t, 2);		/* 2^252 - 4 */
+	ftnl_fe_mul(h, t, z);
 }
 
 static bool ftnl_fe_is_zero(const struct ftnl_fe *f)
@@ -322,52 +327,58 @@ static void ftnl_ge_base(struct ftnl_ge *p)
 	ftnl_fe_mul(&p->t, &p->x, &p->y);
 }
 
-/* r = p + q ("add-2008-hwcd-3"); r may be p or q. */
-static void ftnl_ge_add(struct ftnl_ge *r, const struct ftnl_ge *p,
-			const struct ftnl_ge *q)
+/* r = p + q ("add-2008-hwcd-3"); r may be p or q, none in @ctx->tmp. */
+static noinline void ftnl_ge_add(struct ftnl_ed25519_ctx *ctx,
+				 struct ftnl_ge *r, const struct ftnl_ge *p,
+				 const struct ftnl_ge *q)
 {
-	struct ftnl_fe a, b, c, d, e, f, g, h;
+	struct ftnl_fe *a = &ctx->tmp[0], *b = &ctx->tmp[1], *c = &ctx->tmp[2];
+	struct ftnl_fe *d = &ctx->tmp[3], *e = &ctx->tmp[4], *f = &ctx->tmp[5];
+	struct ftnl_fe *g = &ctx->tmp[6], *h = &ctx->tmp[7];
 
-	ftnl_fe_sub(&a, &p->y, &p->x);
-	ftnl_fe_sub(&e, &q->y, &q->x);
-	ftnl_fe_mul(&a, &a, &e);
-	ftnl_fe_add(&b, &p->y, &p->x);
-	ftnl_fe_add(&e, &q->y, &q->x);
-	ftnl_fe_mul(&b, &b, &e);
-	ftnl_fe_frombytes(&e, ftnl_ed_2d);
-	ftnl_fe_mul(&c, &p->t, &e);
-	ftnl_fe_mul(&c, &c, &q->t);
-	ftnl_fe_mul(&d, &p->z, &q->z);
-	ftnl_fe_add(&d, &d, &d);
-	ftnl_fe_sub(&e, &b, &a);
-	ftnl_fe_sub(&f, &d, &c);
-	ftnl_fe_add(&g, &d, &c);
-	ftnl_fe_add(&h, &b, &a);
-	ftnl_fe_mul(&r->x, &e, &f);
-	ftnl_fe_mul(&r->y, &g, &h);
-	ftnl_fe_mul(&r->t, &e, &h);
-	ftnl_fe_mul(&r->z, &f, &g);
+	ftnl_fe_sub(a, &p->y, &p->x);
+	ftnl_fe_sub(e, &q->y, &q->x);
+	ftnl_fe_mul(a, a, e);
+	ftnl_fe_add(b, &p->y, &p->x);
+	ftnl_fe_add(e, &q->y, &q->x);
+	ftnl_fe_mul(b, b, e);
+	ftnl_fe_frombytes(e, ftnl_ed_2d);
+	ftnl_fe_mul(c, &p->t, e);
+	ftnl_fe_mul(c, c, &q->t);
+	ftnl_fe_mul(d, &p->z, &q->z);
+	ftnl_fe_add(d, d, d);
+	ftnl_fe_sub(e, b, a);
+	ftnl_fe_sub(f, d, c);
+	ftnl_fe_add(g, d, c);
+	ftnl_fe_add(h, b, a);
+	ftnl_fe_mul(&r->x, e, f);
+	ftnl_fe_mul(&r->y, g, h);
+	ftnl_fe_mul(&r->t, e, h);
+	ftnl_fe_mul(&r->z, f, g);
 }
 
 /* r = 2p ("dbl-2008-hwcd", signs folded for a = -1); r may be p. */
-static void ftnl_ge_double(struct ftnl_ge *r, const struct ftnl_ge *p)
+static noinline void ftnl_ge_double(struct ftnl_ed25519_ctx *ctx,
+				    struct ftnl_ge *r, const struct ftnl_ge *p)
 {
-	struct ftnl_fe a, b, c, e, f, g, h;
+	struct ftnl_fe *a = &ctx->tmp[0], *b = &ctx->tmp[1], *c = &ctx->tmp[2];
+	struct ftnl_fe *e = &ctx->tmp[3], *f = &ctx->tmp[4], *g = &ctx->tmp[5];
+	struct ftnl_fe *h = &ctx->tmp[6];
 
-	ftnl_fe_sq(&a, &p->x);
-	ftnl_fe_sq(&b, &p->y);
-	ftnl_fe_sq(&c, &p->z);
-	ftnl_fe_add(&c, &c, &c);
-	ftnl_fe_add(&h, &a, &b);
-	ftnl_fe_add(&e, &p->x, &p->y);
-	ftnl_fe_sq(&e, &e);
-	ftnl_fe_sub(&e, &h, &e);
-	ftnl_fe_sub(&g, &a, &b);
-	ftnl_fe_add(&f, &c, &g);
-	ftnl_fe_mul(&r->x, &e, &f);
-	ftnl_fe_mul(&r->y, &g, &h);
-	ftnl_fe_mul(&r->t, &e, &h);
-	ftnl_fe_mul(&r->z, &f, &g);
+	ftnl_fe_sq(a, &p->x);
+	ftnl_fe_sq(b, &p->y);
+	ftnl_fe_sq(c, &p->z);
+	ftnl_fe_add(c, c, c);
+	ftnl_fe_add(h, a, b);
+	ftnl_fe_add(e, &p->x, &p->y);
+	ftnl_fe_sq(e, e);
+	ftnl_fe_sub(e, h, e);
+	ftnl_fe_sub(g, a, b);
+	ftnl_fe_add(f, c, g);
+	ftnl_fe_mul(&r->x, e, f);
+	ftnl_fe_mul(&r->y, g, h);
+	ftnl_fe_mul(&r->t, e, h);
+	ftnl_fe_mul(&r->z, f, g);
 }
 
 static void ftnl_ge_cmov(struct ftnl_ge *p, const struct ftnl_ge *q, u64 bit)
@@ -378,15 +389,17 @@ static void ftnl_ge_cmov(struct ftnl_ge *p, const struct ftnl_ge *q, u64 bit)
 	ftnl_fe_cmov(&p->t, &q->t, bit);
 }
 
-static void ftnl_ge_tobytes(u8 s[32], const struct ftnl_ge *p)
+static noinline void ftnl_ge_tobytes(struct ftnl_ed25519_ctx *ctx, u8 s[32],
+				     const struct ftnl_ge *p)
 {
-	struct ftnl_fe zinv, x, y;
+	struct ftnl_fe *zinv = &ctx->tmp[0], *x = &ctx->tmp[1];
+	struct ftnl_fe *y = &ctx->tmp[2];
 
-	ftnl_fe_invert(&zinv, &p->z);
-	ftnl_fe_mul(&x, &p->x, &zinv);
-	ftnl_fe_mul(&y, &p->y, &zinv);
-	ftnl_fe_tobytes(s, &y);
-	s[31] |= (u8)(ftnl_fe_is_odd(&x) << 7);
+	ftnl_fe_invert(ctx, zinv, &p->z);
+	ftnl_fe_mul(x, &p->x, zinv);
+	ftnl_fe_mul(y, &p->y, zinv);
+	ftnl_fe_tobytes(s, y);
+	s[31] |= (u8)(ftnl_fe_is_odd(x) << 7);
 }
 
 /*
@@ -394,41 +407,43 @@ static void ftnl_ge_tobytes(u8 s[32], const struct ftnl_ge *p)
  * (d y^2 + 1)) with the sign the top bit gives. Return: 0, or -EINVAL for
  * a string that encodes no point.
  */
-static int ftnl_ge_frombytes(struct ftnl_ge *p, const u8 s[32])
+static noinline int ftnl_ge_frombytes(struct ftnl_ed25519_ctx *ctx,
+				      struct ftnl_ge *p, const u8 s[32])
 {
-	struct ftnl_fe u, v, v3, vxx, t;
+	struct ftnl_fe *u = &ctx->tmp[0], *v = &ctx->tmp[1];
+	struct ftnl_fe *v3 = &ctx->tmp[2], *vxx = &ctx->tmp[3];
+	struct ftnl_fe *t = &ctx->tmp[4];
 	int sign = s[31] >> 7;
-	u8 back[32];
 
 	ftnl_fe_frombytes(&p->y, s);
-	ftnl_fe_tobytes(back, &p->y);
-	back[31] |= (u8)(sign << 7);
-	if (memcmp(back, s, sizeof(back)))
+	ftnl_fe_tobytes(ctx->enc, &p->y);
+	ctx->enc[31] |= (u8)(sign << 7);
+	if (memcmp(ctx->enc, s, sizeof(ctx->enc)))
 		return -EINVAL;		/* y >= p */
 	ftnl_fe_set(&p->z, 1);
-	ftnl_fe_sq(&u, &p->y);
-	ftnl_fe_frombytes(&t, ftnl_ed_d);
-	ftnl_fe_mul(&v, &u, &t);
-	ftnl_fe_sub(&u, &u, &p->z);		/* y^2 - 1 */
-	ftnl_fe_add(&v, &v, &p->z);		/* d y^2 + 1 */
+	ftnl_fe_sq(u, &p->y);
+	ftnl_fe_frombytes(t, ftnl_ed_d);
+	ftnl_fe_mul(v, u, t);
+	ftnl_fe_sub(u, u, &p->z);		/* y^2 - 1 */
+	ftnl_fe_add(v, v, &p->z);		/* d y^2 + 1 */
 	/* x = u v^3 (u v^7)^((p - 5) / 8) */
-	ftnl_fe_sq(&v3, &v);
-	ftnl_fe_mul(&v3, &v3, &v);
-	ftnl_fe_sq(&t, &v3);
-	ftnl_fe_mul(&t, &t, &v);
-	ftnl_fe_mul(&t, &t, &u);
-	ftnl_fe_pow22523(&t, &t);
-	ftnl_fe_mul(&t, &t, &v3);
-	ftnl_fe_mul(&p->x, &t, &u);
-	ftnl_fe_sq(&vxx, &p->x);
-	ftnl_fe_mul(&vxx, &vxx, &v);
-	ftnl_fe_sub(&t, &vxx, &u);
-	if (!ftnl_fe_is_zero(&t)) {
-		ftnl_fe_add(&t, &vxx, &u);
-		if (!ftnl_fe_is_zero(&t))
+	ftnl_fe_sq(v3, v);
+	ftnl_fe_mul(v3, v3, v);
+	ftnl_fe_sq(t, v3);
+	ftnl_fe_mul(t, t, v);
+	ftnl_fe_mul(t, t, u);
+	ftnl_fe_pow22523(ctx, t, t);
+	ftnl_fe_mul(t, t, v3);
+	ftnl_fe_mul(&p->x, t, u);
+	ftnl_fe_sq(vxx, &p->x);
+	ftnl_fe_mul(vxx, vxx, v);
+	ftnl_fe_sub(t, vxx, u);
+	if (!ftnl_fe_is_zero(t)) {
+		ftnl_fe_add(t, vxx, u);
+		if (!ftnl_fe_is_zero(t))
 			return -EINVAL;	/* no square root: not on the curve */
-		ftnl_fe_frombytes(&t, ftnl_ed_sqrtm1);
-		ftnl_fe_mul(&p->x, &p->x, &t);
+		ftnl_fe_frombytes(t, ftnl_ed_sqrtm1);
+		ftnl_fe_mul(&p->x, &p->x, t);
 	}
 	if (sign && ftnl_fe_is_zero(&p->x))
 		return -EINVAL;
@@ -438,37 +453,35 @@ static int ftnl_ge_frombytes(struct ftnl_ge *p, const u8 s[32])
 	return 0;
 }
 
-/* [a]B for a secret a: every bit costs the same double, add and move. */
-static void ftnl_ge_mul_base(struct ftnl_ge *r, const u8 a[32])
+/* @ctx->acc = [a]B for a secret a: every bit costs the same double, add, move. */
+static noinline void ftnl_ge_mul_base(struct ftnl_ed25519_ctx *ctx,
+				      const u8 a[32])
 {
-	struct ftnl_ge base, sum;
 	int i;
 
-	ftnl_ge_base(&base);
-	ftnl_ge_identity(r);
+	ftnl_ge_base(&ctx->base);
+	ftnl_ge_identity(&ctx->acc);
 	for (i = 255; i >= 0; i--) {
-		ftnl_ge_double(r, r);
-		ftnl_ge_add(&sum, r, &base);
-		ftnl_ge_cmov(r, &sum, (a[i / 8] >> (i % 8)) & 1);
+		ftnl_ge_double(ctx, &ctx->acc, &ctx->acc);
+		ftnl_ge_add(ctx, &ctx->sum, &ctx->acc, &ctx->base);
+		ftnl_ge_cmov(&ctx->acc, &ctx->sum, (a[i / 8] >> (i % 8)) & 1);
 	}
-	ftnl_wipe(&sum, sizeof(sum));
 }
 
-/* [s]B + [k]P for public s, k and P: one pass over both (Straus). */
-static void ftnl_ge_mul2(struct ftnl_ge *r, const u8 s[32], const u8 k[32],
-			 const struct ftnl_ge *p)
+/* @ctx->acc = [s]B + [k]@ctx->pt for public s, k and point: Straus. */
+static noinline void ftnl_ge_mul2(struct ftnl_ed25519_ctx *ctx,
+				  const u8 s[32], const u8 k[32])
 {
-	struct ftnl_ge base;
 	int i;
 
-	ftnl_ge_base(&base);
-	ftnl_ge_identity(r);
+	ftnl_ge_base(&ctx->base);
+	ftnl_ge_identity(&ctx->acc);
 	for (i = 255; i >= 0; i--) {
-		ftnl_ge_double(r, r);
+		ftnl_ge_double(ctx, &ctx->acc, &ctx->acc);
 		if ((s[i / 8] >> (i % 8)) & 1)
-			ftnl_ge_add(r, r, &base);
+			ftnl_ge_add(ctx, &ctx->acc, &ctx->acc, &ctx->base);
 		if ((k[i / 8] >> (i % 8)) & 1)
-			ftnl_ge_add(r, r, p);
+			ftnl_ge_add(ctx, &ctx->acc, &ctx->acc, &ctx->pt);
 	}
 }
 
@@ -497,7 +510,7 @@ static void ftnl_sc_sub_order(u32 r[8])
  * one bit at a time from the top: r = 2r + bit, less L when that fits.
  * Constant time (the nonce it reduces is secret).
  */
-static void ftnl_sc_reduce_words(u8 out[32], const u32 *x, int len)
+static noinline void ftnl_sc_reduce_words(u8 out[32], const u32 *x, int len)
 {
 	u32 r[8] = { 0 };
 	int i, j;
@@ -523,19 +536,16 @@ static void ftnl_sc_load(u32 *w, const u8 *s, int words)
 		       (u32)s[4 * i + 2] << 16 | (u32)s[4 * i + 3] << 24;
 }
 
-/* A 64-byte hash, modulo L. */
-static void ftnl_sc_reduce(u8 out[32], const u8 h[64])
+/* @ctx->digest, a 64-byte hash, modulo L. */
+static void ftnl_sc_reduce(struct ftnl_ed25519_ctx *ctx, u8 out[32])
 {
-	u32 w[16];
-
-	ftnl_sc_load(w, h, 16);
-	ftnl_sc_reduce_words(out, w, 16);
-	ftnl_wipe(w, sizeof(w));
+	ftnl_sc_load(ctx->words, ctx->digest, 16);
+	ftnl_sc_reduce_words(out, ctx->words, 16);
 }
 
 /* out = (r + k a) mod L */
-static void ftnl_sc_muladd(u8 out[32], const u8 k[32], const u8 a[32],
-			   const u8 r[32])
+static noinline void ftnl_sc_muladd(u8 out[32], const u8 k[32],
+				    const u8 a[32], const u8 r[32])
 {
 	u32 kw[8], aw[8], rw[8], prod[16] = { 0 };
 	u64 acc;
@@ -579,76 +589,84 @@ static bool ftnl_sc_is_canonical(const u8 s[32])
 }
 
 /* SHA-512(a || b || msg) modulo L. */
-static void ftnl_ed_hash_reduce(u8 out[32], const u8 a[32], const u8 b[32],
-				const u8 *msg, size_t len)
+static noinline void ftnl_ed_hash_reduce(struct ftnl_ed25519_ctx *ctx,
+					 u8 out[32], const u8 a[32],
+					 const u8 b[32], const u8 *msg,
+					 size_t len)
 {
-	struct ftnl_sha512 h;
-	u8 digest[FTNL_SHA512_LEN];
-
-	ftnl_sha512_init(&h);
+	ftnl_sha512_init(&ctx->sha);
 	if (a)
-		ftnl_sha512_update(&h, a, 32);
-	ftnl_sha512_update(&h, b, 32);
-	ftnl_sha512_update(&h, msg, len);
-	ftnl_sha512_final(&h, digest);
-	ftnl_sc_reduce(out, digest);
-	ftnl_wipe(digest, sizeof(digest));
+		ftnl_sha512_update(&ctx->sha, a, 32);
+	ftnl_sha512_update(&ctx->sha, b, 32);
+	ftnl_sha512_update(&ctx->sha, msg, len);
+	ftnl_sha512_final(&ctx->sha, ctx->digest);
+	ftnl_sc_reduce(ctx, out);
 }
 
 /**
  * ftnl_ed25519_key_from_seed - expand a 32-byte secret seed (RFC 8032,
  *	5.1.5): its hash's first half, clamped, is the secret scalar
+ * @ctx: working memory, wiped after
  * @key: the key
  * @seed: the secret
  */
-void ftnl_ed25519_key_from_seed(struct ftnl_ed25519_key *key,
+void ftnl_ed25519_key_from_seed(struct ftnl_ed25519_ctx *ctx,
+				struct ftnl_ed25519_key *key,
 				const u8 seed[FTNL_ED25519_SEED_LEN])
 {
-	struct ftnl_sha512 h;
-	u8 digest[FTNL_SHA512_LEN];
-	struct ftnl_ge a;
-
-	ftnl_sha512_init(&h);
-	ftnl_sha512_update(&h, seed, FTNL_ED25519_SEED_LEN);
-	ftnl_sha512_final(&h, digest);
-	memcpy(key->scalar, digest, 32);
-	memcpy(key->prefix, digest + 32, 32);
+	ftnl_sha512_init(&ctx->sha);
+	ftnl_sha512_update(&ctx->sha, seed, FTNL_ED25519_SEED_LEN);
+	ftnl_sha512_final(&ctx->sha, ctx->digest);
+	memcpy(key->scalar, ctx->digest, 32);
+	memcpy(key->prefix, ctx->digest + 32, 32);
 	key->scalar[0] &= 248;
 	key->scalar[31] &= 127;
 	key->scalar[31] |= 64;
-	ftnl_ge_mul_base(&a, key->scalar);
-	ftnl_ge_tobytes(key->public, &a);
-	ftnl_wipe(digest, sizeof(digest));
-	ftnl_wipe(&a, sizeof(a));
+	ftnl_ge_mul_base(ctx, key->scalar);
+	ftnl_ge_tobytes(ctx, key->public, &ctx->acc);
+	ftnl_wipe(ctx, sizeof(*ctx));
 }
 
 /**
  * ftnl_ed25519_sign - sign @msg (RFC 8032, 5.1.6)
+ * @ctx: working memory, wiped after
  * @sig: R (32 bytes) then S (32)
  * @key: the signer's key
  * @msg: the message
  * @len: its length
  */
-void ftnl_ed25519_sign(u8 sig[FTNL_ED25519_SIG_LEN],
+void ftnl_ed25519_sign(struct ftnl_ed25519_ctx *ctx,
+		       u8 sig[FTNL_ED25519_SIG_LEN],
 		       const struct ftnl_ed25519_key *key,
 		       const u8 *msg, size_t len)
 {
-	u8 r[32], k[32];
-	struct ftnl_ge rp;
+	ftnl_ed_hash_reduce(ctx, ctx->nonce, NULL, key->prefix, msg, len);
+	ftnl_ge_mul_base(ctx, ctx->nonce);
+	ftnl_ge_tobytes(ctx, sig, &ctx->acc);
+	ftnl_ed_hash_reduce(ctx, ctx->k, sig, key->public, msg, len);
+	ftnl_sc_muladd(sig + 32, ctx->k, key->scalar, ctx->nonce);
+	ftnl_wipe(ctx, sizeof(*ctx));
+}
 
-	ftnl_ed_hash_reduce(r, NULL, key->prefix, msg, len);
-	ftnl_ge_mul_base(&rp, r);
-	ftnl_ge_tobytes(sig, &rp);
-	ftnl_ed_hash_reduce(k, sig, key->public, msg, len);
-	ftnl_sc_muladd(sig + 32, k, key->scalar, r);
-	ftnl_wipe(r, sizeof(r));
-	ftnl_wipe(&rp, sizeof(rp));
+/**
+ * ftnl_ed25519_public_ok - whether @public encodes a point (a key that does
+ *	not could never verify anything: refused when it is configured)
+ * @ctx: working memory
+ * @public: a public key
+ *
+ * Return: true if it decodes.
+ */
+bool ftnl_ed25519_public_ok(struct ftnl_ed25519_ctx *ctx,
+			    const u8 public[FTNL_ED25519_PUBLIC_LEN])
+{
+	return !ftnl_ge_frombytes(ctx, &ctx->pt, public);
 }
 
 /**
  * ftnl_ed25519_verify - whether @sig is @public's signature of @msg
  *	(RFC 8032, 5.1.7: [S]B = R + [k]A, checked as R = [S]B - [k]A on
  *	encodings)
+ * @ctx: working memory
  * @sig: the signature
  * @public: the signer's public key
  * @msg: the message
@@ -657,20 +675,19 @@ void ftnl_ed25519_sign(u8 sig[FTNL_ED25519_SIG_LEN],
  * Return: true if it is; false for a wrong signature, an S not below L,
  * or a key or R that encodes no point.
  */
-bool ftnl_ed25519_verify(const u8 sig[FTNL_ED25519_SIG_LEN],
+bool ftnl_ed25519_verify(struct ftnl_ed25519_ctx *ctx,
+			 const u8 sig[FTNL_ED25519_SIG_LEN],
 			 const u8 public[FTNL_ED25519_PUBLIC_LEN],
 			 const u8 *msg, size_t len)
 {
-	struct ftnl_ge a, r;
-	u8 k[32], back[32];
-
 	if (!ftnl_sc_is_canonical(sig + 32) ||
-	    ftnl_ge_frombytes(&a, public) || ftnl_ge_frombytes(&r, sig))
+	    ftnl_ge_frombytes(ctx, &ctx->acc, sig) ||
+	    ftnl_ge_frombytes(ctx, &ctx->pt, public))
 		return false;
-	ftnl_ed_hash_reduce(k, sig, public, msg, len);
-	ftnl_fe_neg(&a.x, &a.x);
-	ftnl_fe_neg(&a.t, &a.t);
-	ftnl_ge_mul2(&r, sig + 32, k, &a);
-	ftnl_ge_tobytes(back, &r);
-	return !memcmp(back, sig, 32);
+	ftnl_ed_hash_reduce(ctx, ctx->k, sig, public, msg, len);
+	ftnl_fe_neg(&ctx->pt.x, &ctx->pt.x);
+	ftnl_fe_neg(&ctx->pt.t, &ctx->pt.t);
+	ftnl_ge_mul2(ctx, sig + 32, ctx->k);
+	ftnl_ge_tobytes(ctx, ctx->enc, &ctx->acc);
+	return !memcmp(ctx->enc, sig, 32);
 }

@@ -87,7 +87,7 @@ static void ftnl_store_be64(u8 *p, u64 v)
 }
 
 /* One block; the message schedule kept as a window of 16 words. */
-static void ftnl_sha512_block(u64 state[8], const u8 *block)
+static noinline void ftnl_sha512_block(u64 state[8], const u8 *block)
 {
 	u64 w[16], s[8], t1, t2, s0, s1;
 	int i;

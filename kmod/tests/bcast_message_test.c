@@ -231,7 +231,7 @@ static void test_rejects(const void *arg)
 		TAP_CHECK_INT(ftnl_bcast_msg_decode(&got, dead, npos, &members, bad, len + 1), -1);
 		/* Bad counts, cube, encoding, padding, D length. */
 		const struct { u32 off; u8 val; } corrupt[] = {
-			{ 1, 2 }, { 2, 0 }, { 2, FTNL_BCAST_MAX_DEATHS + 1 }, { 3, 7 },
+			{ 1, 2 }, { 2, 0 }, { 2, FTNL_BCAST_MAX_DEATHS + 1 }, { 3, 0x13 },
 			{ FTNL_BCAST_HDR_LEN + 18, 1 }, { FTNL_BCAST_HDR_LEN + 19, 9 },
 			{ 39, 0xff },
 		};
@@ -510,7 +510,8 @@ static void test_gossip_rejects(const void *arg)
 		{ 58, 1, 1, "death padding" },
 		{ 61, 1, 1, "a further death the length lacks" },
 		{ 61, 1, FTNL_BCAST_MAX_DEATHS, "more deaths than a message carries" },
-		{ 62, 1, 1, "message padding" },
+		{ 62, 1, 4, "message flags: unknown" },
+		{ 63, 1, 1, "message padding" },
 		{ 64, 4, FTNL_GOSSIP_MAX_TIME + 1, "clock past half the range" },
 		{ 64, 4, FTNL_GOSSIP_NO_WAKE, "clock at NO_WAKE" },
 	};

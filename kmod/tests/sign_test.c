@@ -10,6 +10,9 @@
 #include "../sign/ed25519.h"
 #include "../sign/sha512.h"
 
+/* The working memory of every operation here. */
+static struct ftnl_ed25519_ctx ctx;
+
 static int nibble(char c)
 {
 	return c <= '9' ? c - '0' : c - 'a' + 10;
@@ -150,11 +153,11 @@ static void check_vector(const char *seed_hex, const char *public_hex,
 	unhex(seed, seed_hex, 32);
 	unhex(public, public_hex, 32);
 	unhex2(want, sig_r, sig_s);
-	ftnl_ed25519_key_from_seed(&key, seed);
+	ftnl_ed25519_key_from_seed(&ctx, &key, seed);
 	TAP_CHECK_MEM(key.public, public, 32);
-	ftnl_ed25519_sign(sig, &key, msg, len);
+	ftnl_ed25519_sign(&ctx, sig, &key, msg, len);
 	TAP_CHECK_MEM(sig, want, 64);
-	TAP_CHECK(ftnl_ed25519_verify(want, public, msg, len));
+	TAP_CHECK(ftnl_ed25519_verify(&ctx, want, public, msg, len));
 }
 
 /* RFC 8032, 7.1: TEST 1, 2, 3 and SHA(abc). */
@@ -217,27 +220,27 @@ static void test_every_bit(const void *arg)
 		seed[bit] = (u8)(bit * 13 + 1);
 	for (bit = 0; bit < 100; bit++)
 		msg[bit] = (u8)(bit * 31);
-	ftnl_ed25519_key_from_seed(&key, seed);
-	ftnl_ed25519_sign(sig, &key, msg, sizeof(msg));
-	TAP_CHECK(ftnl_ed25519_verify(sig, key.public, msg, sizeof(msg)));
+	ftnl_ed25519_key_from_seed(&ctx, &key, seed);
+	ftnl_ed25519_sign(&ctx, sig, &key, msg, sizeof(msg));
+	TAP_CHECK(ftnl_ed25519_verify(&ctx, sig, key.public, msg, sizeof(msg)));
 	for (bit = 0; bit < 64 * 8; bit++) {
 		memcpy(bad, sig, 64);
 		bad[bit / 8] ^= (u8)(1 << (bit % 8));
-		wrong += ftnl_ed25519_verify(bad, key.public, msg, sizeof(msg));
+		wrong += ftnl_ed25519_verify(&ctx, bad, key.public, msg, sizeof(msg));
 	}
 	for (bit = 0; bit < 100 * 8; bit++) {
 		memcpy(badmsg, msg, sizeof(msg));
 		badmsg[bit / 8] ^= (u8)(1 << (bit % 8));
-		wrong += ftnl_ed25519_verify(sig, key.public, badmsg, sizeof(msg));
+		wrong += ftnl_ed25519_verify(&ctx, sig, key.public, badmsg, sizeof(msg));
 	}
 	for (bit = 0; bit < 32 * 8; bit++) {
 		memcpy(badkey, key.public, 32);
 		badkey[bit / 8] ^= (u8)(1 << (bit % 8));
-		wrong += ftnl_ed25519_verify(sig, badkey, msg, sizeof(msg));
+		wrong += ftnl_ed25519_verify(&ctx, sig, badkey, msg, sizeof(msg));
 	}
 	TAP_CHECK_INT(wrong, 0);
 	/* One byte short or long is another message. */
-	TAP_CHECK(!ftnl_ed25519_verify(sig, key.public, msg, sizeof(msg) - 1));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, sig, key.public, msg, sizeof(msg) - 1));
 }
 
 /* Little-endian a + b over 32 bytes (no overflow here). */
@@ -273,37 +276,37 @@ static void test_refused(const void *arg)
 	p[31] = 0x7f;
 	memcpy(p1, p, 32);
 	p1[0] = 0xee;
-	ftnl_ed25519_key_from_seed(&key, seed);
-	ftnl_ed25519_sign(sig, &key, msg, sizeof(msg));
-	TAP_CHECK(ftnl_ed25519_verify(sig, key.public, msg, sizeof(msg)));
+	ftnl_ed25519_key_from_seed(&ctx, &key, seed);
+	ftnl_ed25519_sign(&ctx, sig, &key, msg, sizeof(msg));
+	TAP_CHECK(ftnl_ed25519_verify(&ctx, sig, key.public, msg, sizeof(msg)));
 
 	memcpy(bad, sig, 64);
 	add32(bad + 32, order);
-	TAP_CHECK(!ftnl_ed25519_verify(bad, key.public, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, bad, key.public, msg, sizeof(msg)));
 	/* S = L exactly. */
 	memcpy(bad, sig, 32);
 	memcpy(bad + 32, order, 32);
-	TAP_CHECK(!ftnl_ed25519_verify(bad, key.public, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, bad, key.public, msg, sizeof(msg)));
 
-	TAP_CHECK(!ftnl_ed25519_verify(sig, p1, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, sig, p1, msg, sizeof(msg)));
 	memcpy(bad, sig, 64);
 	memcpy(bad, p1, 32);
-	TAP_CHECK(!ftnl_ed25519_verify(bad, key.public, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, bad, key.public, msg, sizeof(msg)));
 
 	/* y = 2: (y^2 - 1) / (d y^2 + 1) is no square, no point. */
 	memset(key2, 0, 32);
 	key2[0] = 2;
-	TAP_CHECK(!ftnl_ed25519_verify(sig, key2, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, sig, key2, msg, sizeof(msg)));
 	/* y = 1 with the sign bit: x = 0 cannot be negative. */
 	memset(key2, 0, 32);
 	key2[0] = 1;
 	key2[31] = 0x80;
-	TAP_CHECK(!ftnl_ed25519_verify(sig, key2, msg, sizeof(msg)));
+	TAP_CHECK(!ftnl_ed25519_verify(&ctx, sig, key2, msg, sizeof(msg)));
 	/* Every y below 64 that is a point: still no valid signature. */
 	for (y = 0; y < 64; y++) {
 		memset(key2, 0, 32);
 		key2[0] = (u8)y;
-		TAP_CHECK(!ftnl_ed25519_verify(sig, key2, msg, sizeof(msg)));
+		TAP_CHECK(!ftnl_ed25519_verify(&ctx, sig, key2, msg, sizeof(msg)));
 	}
 }
 
@@ -323,12 +326,12 @@ static void test_round_trips(const void *arg)
 			seed[i] = (u8)rand_r(&rnd);
 		for (i = 0; i < (int)len; i++)
 			msg[i] = (u8)rand_r(&rnd);
-		ftnl_ed25519_key_from_seed(&key, seed);
+		ftnl_ed25519_key_from_seed(&ctx, &key, seed);
 		seed[0] ^= 1;
-		ftnl_ed25519_key_from_seed(&other, seed);
-		ftnl_ed25519_sign(sig, &key, msg, len);
-		ok += ftnl_ed25519_verify(sig, key.public, msg, len);
-		crossed += ftnl_ed25519_verify(sig, other.public, msg, len);
+		ftnl_ed25519_key_from_seed(&ctx, &other, seed);
+		ftnl_ed25519_sign(&ctx, sig, &key, msg, len);
+		ok += ftnl_ed25519_verify(&ctx, sig, key.public, msg, len);
+		crossed += ftnl_ed25519_verify(&ctx, sig, other.public, msg, len);
 	}
 	TAP_CHECK_INT(ok, 40);
 	TAP_CHECK_INT(crossed, 0);

@@ -716,9 +716,24 @@ static const struct pair_case pair_cases[] = {
 	{ PAIR_CONF, "x " KEY_1 "\n",
 	  "cluster.key:1: invalid node id (expected a decimal number)", NULL },
 	{ PAIR_CONF, KEY_1 "\n",
-	  "cluster.key:1: expected \"ID KEY\" (a node id and 64 hex digits)", NULL },
+	  "cluster.key:1: expected \"ID KEY [PUBLIC]\" (a node id, 64 hex digits, and optionally 64 more)", NULL },
 	{ "key " KEY "\n" PAIR_CONF, "1 " KEY_1 "\n",
 	  "cluster.conf:6: key (or keyfile, pairkeys) already given on line 1", NULL },
+	/* Signing keys: a seed and every other node's public key, or none. */
+	{ PAIR_CONF, "sign " KEY "\n1 " KEY_1 " " KEY_7 "\n7 " KEY_7 "\n",
+	  "cluster.key:3: node 7 has no public signing key (line 1 gives this node's signing seed)",
+	  NULL },
+	{ PAIR_CONF, "1 " KEY_1 " " KEY_7 "\n7 " KEY_7 " " KEY_1 "\n",
+	  "cluster.key:1: a public signing key, but no \"sign SEED\" line", NULL },
+	{ PAIR_CONF, "sign " KEY "\nsign " KEY "\n",
+	  "cluster.key:2: a second sign line", NULL },
+	{ PAIR_CONF, "sign 00\n",
+	  "cluster.key:1: the signing seed must be 64 hex digits (32 bytes)", NULL },
+	{ PAIR_CONF, "sign\n", "cluster.key:1: expected \"sign SEED\" (64 hex digits)",
+	  NULL },
+	{ PAIR_CONF, "1 " KEY_1 " 00\n",
+	  "cluster.key:1: the public signing key must be 64 hex digits (32 bytes)",
+	  NULL },
 };
 
 /*
@@ -760,6 +775,82 @@ static void test_pairkeys(const void *arg)
 			TAP_CHECK(c.nodes[2].has_key);
 			TAP_CHECK_MEM(c.nodes[2].key, k7, FTNL_KEY_LEN);
 		}
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
+	scratch_remove(&s);
+}
+
+/*
+ * A pairkeys file with signing keys, as ftnl-cli cluster pairkeys writes
+ * it: the seed to the configuration, each public key to its node; then
+ * what ftnl_config_validate() asks of them. ftnl_sign_public() is RFC
+ * 8032's (its TEST 1), and seeds differ per node and cluster.
+ */
+static void test_sign_keys(const void *arg)
+{
+	static const char rfc_seed[] =
+		"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+	static const char rfc_public[] =
+		"d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+	uint8_t secret[FTNL_KEY_LEN], seed[FTNL_SIGN_SEED_LEN], other[FTNL_SIGN_SEED_LEN];
+	uint8_t pub1[FTNL_SIGN_KEY_LEN], pub7[FTNL_SIGN_KEY_LEN], want[FTNL_SIGN_KEY_LEN];
+	char keys[1024], h1[65], h7[65], hs[65];
+	struct ftnl_cluster_config c;
+	struct scratch s;
+	char err[512] = "";
+	int i;
+
+	(void)arg;
+	ftnl_parse_key(rfc_seed, seed);
+	ftnl_parse_key(rfc_public, want);
+	ftnl_sign_public(seed, pub1);
+	TAP_CHECK_MEM(pub1, want, FTNL_SIGN_KEY_LEN);
+
+	memset(secret, 0x5a, sizeof(secret));
+	ftnl_sign_seed(secret, 42, 1, seed);
+	ftnl_sign_seed(secret, 42, 7, other);
+	TAP_CHECK(memcmp(seed, other, sizeof(seed)));
+	ftnl_sign_seed(secret, 43, 1, other);
+	TAP_CHECK(memcmp(seed, other, sizeof(seed)));
+	ftnl_sign_public(seed, pub1);
+	ftnl_sign_seed(secret, 42, 7, other);
+	ftnl_sign_public(other, pub7);
+	ftnl_sign_seed(secret, 42, 3, seed);
+	for (i = 0; i < 32; i++) {
+		snprintf(h1 + 2 * i, 3, "%02x", pub1[i]);
+		snprintf(h7 + 2 * i, 3, "%02x", pub7[i]);
+		snprintf(hs + 2 * i, 3, "%02x", seed[i]);
+	}
+	snprintf(keys, sizeof(keys), "sign %s\n1 %s %s\n7 %s %s\n", hs, KEY_1,
+		 h1, KEY_7, h7);
+	if (!TAP_CHECK(scratch_make(&s, PAIR_CONF, keys, strlen(keys))))
+		return;
+	if (TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err,
+						 sizeof(err)), 0)) {
+		TAP_CHECK(c.has_sign_seed);
+		TAP_CHECK_MEM(c.sign_seed, seed, FTNL_SIGN_SEED_LEN);
+		TAP_CHECK(c.nodes[0].has_sign_key && !c.nodes[1].has_sign_key &&
+			  c.nodes[2].has_sign_key);
+		TAP_CHECK_MEM(c.nodes[0].sign_key, pub1, FTNL_SIGN_KEY_LEN);
+		TAP_CHECK_MEM(c.nodes[2].sign_key, pub7, FTNL_SIGN_KEY_LEN);
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+		/* A node without its public key, or this node with one. */
+		c.nodes[2].has_sign_key = false;
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+		TAP_CHECK_STR(err, "with signed broadcasts, every node but this one needs its signing key (node 7)");
+		c.nodes[2].has_sign_key = true;
+		c.nodes[1].has_sign_key = true;
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+		TAP_CHECK_STR(err, "this node's own entry takes no public signing key (its seed gives it) (node 3)");
+		c.nodes[1].has_sign_key = false;
+		/* Signing needs pair keys. */
+		for (i = 0; i < 3; i++)
+			c.nodes[i].has_key = false;
+		c.unset &= ~FTNL_CONFIG_KEY;
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), -EINVAL);
+		TAP_CHECK_STR(err, "signed broadcasts need pair keys");
 		ftnl_config_free(&c);
 	} else {
 		tap_diag("error: %s", err);
@@ -1008,6 +1099,8 @@ int main(void)
 			i + 1, pair_cases[i].invalid ? pair_cases[i].invalid :
 			pair_cases[i].want ? pair_cases[i].want : "parses");
 	tap_add(test_no_keys, NULL, "parse without keys: the table alone");
+	tap_add(test_sign_keys, NULL,
+		"pairkeys with signing keys: seed and public keys given, then validated");
 	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
 	tap_add(test_epoch, NULL, "epoch and update-grace set; absent leave the module's defaults");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");

@@ -400,7 +400,8 @@ static void test_feature_names(const void *arg)
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_NODE_NAME), "node-name");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_DOMAINS), "domains");
 	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_PAIR_KEYS), "pair-keys");
-	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_PAIR_KEYS << 1));
+	TAP_CHECK_STR(ftnl_feature_name(FTNL_FEATURE_SIGNED), "signed");
+	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_SIGNED << 1));
 	TAP_CHECK(!ftnl_feature_name(FTNL_FEATURE_BCAST | FTNL_FEATURE_RING));
 	TAP_CHECK(!ftnl_feature_name(0));
 	TAP_CHECK_STR(ftnl_attr_name(FTNL_A_BCAST_ALGO), "bcast-algo");

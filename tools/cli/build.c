@@ -86,7 +86,10 @@ static int merge_nodes(const struct cli_cluster_args *args,
 	return 0;
 }
 
-/* A cluster key given as an argument replaces the file's pair keys. */
+/*
+ * A cluster key given as an argument replaces the file's pair keys and
+ * signing keys.
+ */
 static void drop_pair_keys(struct ftnl_cluster_config *config)
 {
 	size_t i;
@@ -95,7 +98,10 @@ static void drop_pair_keys(struct ftnl_cluster_config *config)
 		config->nodes[i].has_key = false;
 		explicit_bzero(config->nodes[i].key,
 			       sizeof(config->nodes[i].key));
+		config->nodes[i].has_sign_key = false;
 	}
+	config->has_sign_seed = false;
+	explicit_bzero(config->sign_seed, sizeof(config->sign_seed));
 }
 
 /*

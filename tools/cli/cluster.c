@@ -199,6 +199,7 @@ static void print_json(const struct cli_command *cmd,
 			json_kv_uint(&j, "prev_key_left_ms",
 				     info->prev_key_left_ms);
 		json_kv_string(&j, "keys", info->pair_keys ? "pair" : "cluster");
+		json_kv_bool(&j, "signed", info->signs);
 	}
 	json_object_end(&j);
 	json_end(&j);
@@ -240,6 +241,9 @@ int cmd_cluster_show(const struct cli_command *cmd)
 			       info.epoch, info.update_grace_s);
 		/* One key per pair of nodes, or the cluster key. */
 		printf(" keys %s", info.pair_keys ? "pair" : "cluster");
+		/* Broadcasts signed by their origin. */
+		if (info.signs)
+			printf(" signed");
 		/* After a key change: how long the old key still works. */
 		if (info.has_prev_key)
 			printf(" previous-key %" PRIu64 "ms",

@@ -52,6 +52,8 @@
 /* Limits enforced by the module (and by libftnl before sending). */
 #define FTNL_MAX_NODES		65536
 #define FTNL_KEY_LEN		32	/* keyed BLAKE2s-256 key, bytes */
+#define FTNL_SIGN_SEED_LEN	32	/* Ed25519 secret seed, bytes */
+#define FTNL_SIGN_KEY_LEN	32	/* Ed25519 public key, bytes */
 /*
  * Largest FTNL_A_INCARNATION_FLOOR accepted: incarnations are nanoseconds
  * of the wall clock (about 2^60.6 in 2026), and a floor never leaves
@@ -133,6 +135,9 @@
  *	(FTNL_A_NODE_DOMAIN); the ring order keeps each domain's nodes apart
  * @FTNL_FEATURE_PAIR_KEYS: each pair of nodes may have its own key
  *	(FTNL_A_NODE_KEY), so that a member cannot speak for another
+ * @FTNL_FEATURE_SIGNED: with pair keys, broadcasts may carry their
+ *	origin's Ed25519 signature (FTNL_A_SIGN_SEED, FTNL_A_NODE_SIGN_KEY),
+ *	so that a member cannot broadcast in another's name
  */
 enum ftnl_feature {
 	FTNL_FEATURE_CLUSTER	= 1 << 0,
@@ -144,6 +149,7 @@ enum ftnl_feature {
 	FTNL_FEATURE_NODE_NAME	= 1 << 6,
 	FTNL_FEATURE_DOMAINS	= 1 << 7,
 	FTNL_FEATURE_PAIR_KEYS	= 1 << 8,
+	FTNL_FEATURE_SIGNED	= 1 << 9,
 };
 
 /**
@@ -292,6 +298,10 @@ enum ftnl_rejoin {
  *	another epoch, or it is the previous key's spare copy of a datagram
  *	the current key brought already (Documentation/ring.rst, "Rolling
  *	updates"); expected while nodes are updated
+ * @FTNL_DROP_SIGNATURE: a broadcast (BCAST, GOSSIP) whose origin's
+ *	signature does not verify, or that carries none in a cluster whose
+ *	broadcasts are signed (FTNL_A_SIGNED): forged or altered by a member
+ *	on its way, never acted on or forwarded
  */
 enum ftnl_drop_reason {
 	FTNL_DROP_SIZE,
@@ -308,6 +318,7 @@ enum ftnl_drop_reason {
 	FTNL_DROP_SOURCE,
 	FTNL_DROP_UNPROVEN,
 	FTNL_DROP_OTHER_KEY,
+	FTNL_DROP_SIGNATURE,
 
 	__FTNL_DROP_MAX,
 	FTNL_DROP_MAX = __FTNL_DROP_MAX - 1
@@ -583,6 +594,13 @@ enum ftnl_cmd {
  *	floor; a reload gives the one it wrote back).
  * @FTNL_A_PAIR_KEYS: flag, cluster get: datagrams are authenticated with
  *	one key per pair of nodes (FTNL_A_NODE_KEY), not the cluster key
+ * @FTNL_A_SIGN_SEED: binary, exactly FTNL_SIGN_SEED_LEN bytes, cluster set
+ *	only, write-only: this node's secret Ed25519 seed, with which it
+ *	signs the broadcasts it originates. Needs pair keys, and a public
+ *	key (FTNL_A_NODE_SIGN_KEY) on every other node; ftnl_sign_seed() in
+ *	libftnl derives it
+ * @FTNL_A_SIGNED: flag, cluster get: broadcasts are signed by their origin
+ *	and only those whose signature verifies are acted on
  */
 enum ftnl_attr {
 	FTNL_A_UNSPEC,
@@ -633,6 +651,8 @@ enum ftnl_attr {
 	FTNL_A_PREV_KEY_LEFT_MS,
 	FTNL_A_INCARNATION_FLOOR,
 	FTNL_A_PAIR_KEYS,
+	FTNL_A_SIGN_SEED,
+	FTNL_A_SIGNED,
 
 	__FTNL_A_MAX,
 	FTNL_A_MAX = __FTNL_A_MAX - 1
@@ -672,6 +692,10 @@ enum ftnl_attr {
  *	member then holds only the keys of its own pairs and cannot forge
  *	another member's datagrams (Documentation/admin-guide.rst,
  *	"Security model"); ftnl_pair_key() in libftnl derives them
+ * @FTNL_A_NODE_SIGN_KEY: binary, exactly FTNL_SIGN_KEY_LEN bytes, cluster
+ *	set only: that node's Ed25519 public key, which checks the
+ *	broadcasts it originates. On every node but this one when
+ *	FTNL_A_SIGN_SEED is given, on none otherwise
  */
 enum ftnl_node_attr {
 	FTNL_A_NODE_UNSPEC,
@@ -689,6 +713,7 @@ enum ftnl_node_attr {
 	FTNL_A_NODE_NAME,
 	FTNL_A_NODE_DOMAIN,
 	FTNL_A_NODE_KEY,
+	FTNL_A_NODE_SIGN_KEY,
 
 	__FTNL_A_NODE_MAX,
 	FTNL_A_NODE_MAX = __FTNL_A_NODE_MAX - 1

@@ -249,6 +249,13 @@ union ftnl_addr {
  *	pair keys, every node but the local one has one and
  *	&ftnl_cluster_config.key is unset. ftnl_pair_key() derives them;
  *	the config parser reads them from a pairkeys file
+ * @has_sign_key: @sign_key is set (ftnl_cluster_set() sends it, modules
+ *	with FTNL_FEATURE_SIGNED); never set by dumps
+ * @sign_key: that node's Ed25519 public key (FTNL_A_NODE_SIGN_KEY), which
+ *	checks the broadcasts it originates: with signed broadcasts
+ *	(&ftnl_cluster_config.has_sign_seed) every node but the local one
+ *	has one. ftnl_sign_public() computes it; the config parser reads it
+ *	from a pairkeys file
  *
  * The fields after @port and @addr but @name, @domain and the key are
  * filled in by dumps and ignored by ftnl_cluster_set(). Dumps list the
@@ -270,6 +277,8 @@ struct ftnl_node {
 	char domain[FTNL_NODE_DOMAIN_MAX + 1];
 	bool has_key;
 	uint8_t key[FTNL_KEY_LEN];
+	bool has_sign_key;
+	uint8_t sign_key[FTNL_SIGN_KEY_LEN];
 };
 
 /**
@@ -372,6 +381,11 @@ enum ftnl_config_field {
  *	boot: a node that runs no cluster yet takes a new one above it;
  *	1..FTNL_INCARNATION_FLOOR_MAX, and below the running incarnation on
  *	a node whose cluster runs
+ * @has_sign_seed: send @sign_seed (FTNL_A_SIGN_SEED): this node signs the
+ *	broadcasts it originates, and acts only on broadcasts signed by
+ *	theirs (needs pair keys, and &ftnl_node.sign_key on every other node)
+ * @sign_seed: this node's secret Ed25519 seed (ftnl_sign_seed()); the
+ *	config parser reads it from the pairkeys file's "sign" line
  *
  * When the parser filled the structure, @nodes is heap memory released by
  * ftnl_config_free().
@@ -412,6 +426,8 @@ struct ftnl_cluster_config {
 	uint32_t update_grace_s;
 	bool has_incarnation_floor;
 	uint64_t incarnation_floor;
+	bool has_sign_seed;
+	uint8_t sign_seed[FTNL_SIGN_SEED_LEN];
 };
 
 /**
@@ -471,6 +487,8 @@ int ftnl_cluster_set(struct ftnl_handle *handle,
  * @prev_key_left_ms: milliseconds left of the previous keys' grace
  * @pair_keys: datagrams are authenticated with one key per pair of nodes
  *	(FTNL_A_PAIR_KEYS), not the cluster key
+ * @signs: broadcasts are signed by their origin, and only those whose
+ *	signature verifies are acted on (FTNL_A_SIGNED)
  */
 struct ftnl_cluster_info {
 	uint32_t cluster_id;
@@ -503,6 +521,7 @@ struct ftnl_cluster_info {
 	bool has_prev_key;
 	uint64_t prev_key_left_ms;
 	bool pair_keys;
+	bool signs;
 };
 
 /**
@@ -1262,10 +1281,14 @@ enum ftnl_config_parse_flags {
  *	                           PATH is relative to the file's directory;
  *	                           or:
  *	pairkeys PATH              this node's pair keys instead of a cluster
- *	                           key: lines "ID HEX", the key of the pair
- *	                           (this node, node ID), as ftnl-cli pairkeys
- *	                           writes them (ftnl_pair_key()); every node
- *	                           but this one needs its key
+ *	                           key: lines "ID HEX [PUBLIC]", the key of
+ *	                           the pair (this node, node ID) and that
+ *	                           node's public signing key, and a line
+ *	                           "sign SEED", this node's signing seed, as
+ *	                           ftnl-cli pairkeys writes them
+ *	                           (ftnl_pair_key(), ftnl_sign_seed()); every
+ *	                           node but this one needs its key; with the
+ *	                           sign line, its public key too
  *	node ID ADDRESS PORT [name NAME] [domain DOMAIN]
  *	                           one per member; IPv4 or IPv6 address;
  *	                           optionally a name for people and a
@@ -1394,19 +1417,22 @@ int ftnl_config_resolve_self(struct ftnl_cluster_config *config,
 /**
  * ftnl_config_set_pair_keys() - authenticate with pair keys from a file
  * @config: the configuration, its node table complete
- * @path: this node's pairkeys file: lines "ID HEX", the key of the pair
- *	(this node, node ID), as ftnl-cli cluster pairkeys writes them
+ * @path: this node's pairkeys file: lines "ID HEX [PUBLIC]", the key of
+ *	the pair (this node, node ID) and that node's public signing key,
+ *	and "sign SEED", as ftnl-cli cluster pairkeys writes them
  * @err: receives the reason of a refusal (may be NULL)
  * @errlen: size of @err
  *
  * What "pairkeys PATH" does in a configuration file, for a table built
  * otherwise (ftnl-cli's "cluster set ... pairkeys PATH"): every node of
- * the table loses the pair key it had; each key of the file goes to its
- * node (&ftnl_node.key); the cluster key is wiped and FTNL_CONFIG_KEY set
- * in @unset. A key for a node the table lacks is refused (a file for
- * another cluster, or a stale one): the table is then left with no pair
- * key and the cluster key as it was. ftnl_config_validate() checks that
- * every node but this one has its key.
+ * the table loses the pair key and public signing key it had; each key of
+ * the file goes to its node (&ftnl_node.key, &ftnl_node.sign_key); the
+ * file's signing seed, if any, replaces @config's (&has_sign_seed); the
+ * cluster key is wiped and FTNL_CONFIG_KEY set in @unset. A key for a
+ * node the table lacks is refused (a file for another cluster, or a stale
+ * one): the table is then left with no pair key and the cluster key as it
+ * was. ftnl_config_validate() checks that every node but this one has its
+ * key (and, with a seed, its public key).
  *
  * Return: 0; -ENOENT (a node not in the table); ftnl_read_pair_keys()'s
  * errors: -EINVAL (a bad line), -E2BIG, -errno; -ENOMEM.
@@ -1499,6 +1525,29 @@ int ftnl_read_key_file(const char *path, uint8_t key[FTNL_KEY_LEN],
  */
 void ftnl_pair_key(const uint8_t secret[FTNL_KEY_LEN], uint32_t cluster_id,
 		   uint32_t a, uint32_t b, uint8_t key[FTNL_KEY_LEN]);
+
+/**
+ * ftnl_sign_seed() - derive a node's signing seed from a cluster secret
+ * @secret: the cluster secret, kept on the admin's host
+ * @cluster_id: the cluster's id
+ * @node_id: the node's id
+ * @seed: receives its secret Ed25519 seed
+ *
+ * keyed BLAKE2s-256 under @secret of "ftnl sign key", @cluster_id and
+ * @node_id, each big endian. Only that node gets it (the "sign" line of
+ * its pairkeys file, FTNL_A_SIGN_SEED); the others get its public key
+ * (ftnl_sign_public()). Documentation/admin-guide.rst, "Security model".
+ */
+void ftnl_sign_seed(const uint8_t secret[FTNL_KEY_LEN], uint32_t cluster_id,
+		    uint32_t node_id, uint8_t seed[FTNL_SIGN_SEED_LEN]);
+
+/**
+ * ftnl_sign_public() - the Ed25519 public key of a signing seed
+ * @seed: the seed
+ * @public_key: receives the public key (RFC 8032, 5.1.5)
+ */
+void ftnl_sign_public(const uint8_t seed[FTNL_SIGN_SEED_LEN],
+		      uint8_t public_key[FTNL_SIGN_KEY_LEN]);
 
 /**
  * ftnl_parse_addr() - parse an IPv4 or IPv6 address
