@@ -10,6 +10,7 @@
 #ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #else
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef __u8 u8;
 typedef __u16 u16;

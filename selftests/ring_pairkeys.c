@@ -49,7 +49,10 @@
  *	broadcasts node by node; halfway, a node not updated and one updated
  *	are killed: every survivor reports both (an updated node takes an
  *	unsigned broadcast from a node not updated yet, which takes a
- *	signed one), and no other event.
+ *	signed one), and no other event;
+ *   rolling_new_secret: the same with a new secret (new pair and signing
+ *	keys): an updated node signs with its previous key too, so that a
+ *	node not updated yet can check it; no signature is refused.
  */
 #include <alloca.h>
 #include <errno.h>
@@ -529,6 +532,44 @@ TEST_F(pk, rolling_to_signed)
 			continue;
 		ASSERT_EQ(0, ftnl_cluster_get(self->vc.node[id].h, &ci));
 		EXPECT_EQ(id <= 3, ci.signs);
+	}
+}
+
+TEST_F(pk, rolling_new_secret)
+{
+	bool live[ST_VC_MAX_NODES + 1] = { false };
+	struct ftnl_stats s;
+	uint32_t id;
+
+	start_signed(_metadata, self, true, true);
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	self->vc.secret_gen = 1;
+	/* Nodes 1 to 3 take the new secret's keys; 4 and 5 not yet. */
+	for (id = 1; id <= 3; id++) {
+		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
+		st_msleep(2 * D_US / 1000);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	/*
+	 * Node 4 dies: node 5 signs with the old key alone, which the
+	 * updated nodes know as its previous one. Node 1 dies: node 2 signs
+	 * with both keys, and node 5 checks the old key's signature.
+	 */
+	kill_and_expect(_metadata, self, live, 4);
+	kill_and_expect(_metadata, self, live, 1);
+	EXPECT_EQ((size_t)4, st_vc_count_events(&self->vc, 0, 4, -1));
+	EXPECT_EQ((size_t)3, st_vc_count_events(&self->vc, 0, 1, -1));
+	EXPECT_EQ((size_t)(4 + 3), self->vc.nevents);
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]) {
+			TH_LOG("node %u refused %" PRIu64 " signatures", id,
+			       s.drops[FTNL_DROP_SIGNATURE]);
+		}
 	}
 }
 

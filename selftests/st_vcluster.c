@@ -616,13 +616,23 @@ int st_vc_add_outsider(struct st_vc *vc)
  * Configuration, dumps
  */
 
+/* The secret pair and signing keys derive from: st_vc_key(), rotated. */
+static const uint8_t *st_vc_secret(const struct st_vc *vc, uint8_t *buf)
+{
+	memcpy(buf, st_vc_key(), FTNL_KEY_LEN);
+	buf[0] ^= vc->secret_gen;
+	return buf;
+}
+
 const char *st_vc_pair_key(const struct st_vc *vc, uint32_t a, uint32_t b,
 			   char *hex)
 {
 	uint8_t key[FTNL_KEY_LEN];
 	int i;
 
-	ftnl_pair_key(st_vc_key(), vc->cfg.cluster_id, a, b, key);
+	uint8_t secret[FTNL_KEY_LEN];
+
+	ftnl_pair_key(st_vc_secret(vc, secret), vc->cfg.cluster_id, a, b, key);
 	for (i = 0; i < FTNL_KEY_LEN; i++)
 		snprintf(hex + 2 * i, 3, "%02x", key[i]);
 	return hex;
@@ -631,14 +641,16 @@ const char *st_vc_pair_key(const struct st_vc *vc, uint32_t a, uint32_t b,
 void st_vc_sign_seed(const struct st_vc *vc, uint32_t id,
 		     uint8_t seed[FTNL_SIGN_SEED_LEN])
 {
-	ftnl_sign_seed(st_vc_key(), vc->cfg.cluster_id, id, seed);
+	uint8_t secret[FTNL_KEY_LEN];
+
+	ftnl_sign_seed(st_vc_secret(vc, secret), vc->cfg.cluster_id, id, seed);
 }
 
 /* @id's keys: its pair keys (and signing keys), or the cluster key. */
 static void st_vc_keys_of(struct st_vc *vc, uint32_t id)
 {
 	struct ftnl_cluster_config *c = &vc->cfg;
-	uint8_t seed[FTNL_SIGN_SEED_LEN];
+	uint8_t seed[FTNL_SIGN_SEED_LEN], secret[FTNL_KEY_LEN];
 	size_t i;
 
 	for (i = 0; i < c->node_count; i++) {
@@ -646,7 +658,8 @@ static void st_vc_keys_of(struct st_vc *vc, uint32_t id)
 
 		node->has_key = vc->pair_keys && node->id != id;
 		if (node->has_key)
-			ftnl_pair_key(st_vc_key(), c->cluster_id, id, node->id,
+			ftnl_pair_key(st_vc_secret(vc, secret), c->cluster_id,
+				      id, node->id,
 				      node->key);
 		node->has_sign_key = node->has_key && vc->signs;
 		if (node->has_sign_key) {

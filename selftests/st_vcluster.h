@@ -100,6 +100,8 @@ struct st_vc_node {
  *	pairs (st_vc_pair_key()) instead of the cluster key
  * @signs: with @pair_keys, each node also gets its signing seed and the
  *	others' public keys (st_vc_sign_seed()): broadcasts are signed
+ * @secret_gen: the pair and signing keys derive from st_vc_key() with
+ *	its first byte xored with this (0: as is); raise it for a new secret
  * @node: indexed by node id; entry 0 unused
  * @events: every failure event received so far, in arrival order
  * @nevents: entries in @events
@@ -119,6 +121,7 @@ struct st_vc {
 	struct ftnl_cluster_config cfg;
 	bool pair_keys;
 	bool signs;
+	uint8_t secret_gen;
 	struct st_vc_node node[ST_VC_MAX_NODES + 1];
 	struct st_vc_event *events;
 	size_t nevents;

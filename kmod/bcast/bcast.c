@@ -204,14 +204,19 @@ u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
 	if (!n)
 		return 0;
 	ftnl_bcast_sig_flag(type, buf, n);
+	if (prev &&
+	    WARN_ON_ONCE(ftnl_transport_prev_sign(env->transport,
+						  &bcast->sig_ctx, now, type,
+						  buf, len,
+						  sigs + (n - 1) *
+						  FTNL_BCAST_SIG_LEN))) {
+		/* Only the ring's timer ends the grace, under this lock. */
+		n--;
+		ftnl_bcast_sig_flag(type, buf, n);
+	}
 	if (cluster->signs)
 		ftnl_bcast_sig_make(&bcast->sig_ctx, type, buf, len,
 				    &cluster->sign_key, sigs);
-	if (prev &&
-	    ftnl_transport_prev_sign(env->transport, &bcast->sig_ctx, now,
-				     type, buf, len,
-				     sigs + (n - 1) * FTNL_BCAST_SIG_LEN))
-		return 0;	/* not while the lock is held */
 	return n;
 }
 

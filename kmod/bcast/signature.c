@@ -8,12 +8,6 @@
 #include "message.h"
 #include "../wire.h"
 
-#ifdef __KERNEL__
-#include <linux/string.h>
-#else
-#include <string.h>
-#endif
-
 static const char ftnl_bcast_sig_label[] = "ftnl broadcast origin v1";
 
 /* The flags' byte and bits, and the payload's fixed part, per type. */
@@ -74,7 +68,7 @@ int ftnl_bcast_sig_find(u8 type, const u8 *payload, u32 len, u32 *body_len)
  * ftnl_bcast_sig_flag - flag a payload as carrying @nsigs signatures
  * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
  * @payload: the payload; signed after this (the flags are signed too)
- * @nsigs: 1 or 2
+ * @nsigs: 0 (unsigned), 1 or 2
  */
 void ftnl_bcast_sig_flag(u8 type, u8 *payload, u32 nsigs)
 {
@@ -83,7 +77,8 @@ void ftnl_bcast_sig_flag(u8 type, u8 *payload, u32 nsigs)
 	if (!ftnl_bcast_sig_layout(type, &l))
 		return;
 	payload[l.flags_at] &= ~(l.once | l.twice);
-	payload[l.flags_at] |= nsigs > 1 ? l.once | l.twice : l.once;
+	if (nsigs)
+		payload[l.flags_at] |= nsigs > 1 ? l.once | l.twice : l.once;
 }
 
 /*

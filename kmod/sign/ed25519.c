@@ -11,12 +11,6 @@
  */
 #include "ed25519.h"
 
-#ifdef __KERNEL__
-#include <linux/string.h>
-#else
-#include <string.h>
-#endif
-
 #ifndef __SIZEOF_INT128__
 #error "ed25519.c needs a compiler with 128-bit integers (64-bit targets)"
 #endif

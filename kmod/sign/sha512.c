@@ -5,12 +5,6 @@
  */
 #include "sha512.h"
 
-#ifdef __KERNEL__
-#include <linux/string.h>
-#else
-#include <string.h>
-#endif
-
 /* First 64 bits of the fractional parts of the square roots of 2..19. */
 static const u64 ftnl_sha512_iv[8] = {
 	0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,

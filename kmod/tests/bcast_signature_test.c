@@ -141,6 +141,10 @@ static void test_twice(const void *arg)
 	/* "Twice" without "signed". */
 	buf[3] &= ~FTNL_BCAST_SIGNED;
 	TAP_CHECK_INT(ftnl_bcast_sig_find(FTNL_MSG_BCAST, buf, len + 128, &body), -1);
+	/* Flagged unsigned again. */
+	ftnl_bcast_sig_flag(FTNL_MSG_BCAST, buf, 0);
+	TAP_CHECK_INT(ftnl_bcast_sig_find(FTNL_MSG_BCAST, buf, len, &body), 0);
+	TAP_CHECK_UINT(body, len);
 	/* Another type has no signature. */
 	TAP_CHECK_INT(ftnl_bcast_sig_find(FTNL_MSG_HEARTBEAT, buf, len, &body), -1);
 }
