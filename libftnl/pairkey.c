@@ -273,7 +273,8 @@ void ftnl_pair_keys_free(struct ftnl_pair_keys *keys)
 		explicit_bzero(keys->entries,
 			       keys->count * sizeof(*keys->entries));
 	free(keys->entries);
-	memset(keys, 0, sizeof(*keys));
+	/* The signing seed lives in @keys itself. */
+	explicit_bzero(keys, sizeof(*keys));
 }
 
 static int ftnl_cmp_node_pos(const void *a, const void *b, void *nodes)
