@@ -459,6 +459,50 @@ static void kill_and_expect(struct __test_metadata *_metadata,
 	}
 }
 
+/* No node in @live refused a broadcast's signature. */
+static void expect_no_signature_refused(struct __test_metadata *_metadata,
+					FIXTURE_DATA(pk) *self, const bool *live)
+{
+	struct ftnl_stats s;
+	uint32_t id;
+
+	for (id = 1; id <= N; id++) {
+		if (!live[id])
+			continue;
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]) {
+			TH_LOG("node %u refused %" PRIu64 " signatures", id,
+			       s.drops[FTNL_DROP_SIGNATURE]);
+		}
+	}
+}
+
+/*
+ * A rollout halfway: nodes 1 to 3 take the configuration @self->vc now
+ * gives, 2d apart, with no event; then node 4 (its observer, 5, not
+ * updated) and node 1 (its observer, 2, updated) die, and every survivor
+ * reports both.
+ */
+static void rollout_halfway_kill(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(pk) *self, bool *live)
+{
+	uint32_t id;
+
+	for (id = 1; id <= N; id++)
+		live[id] = true;
+	for (id = 1; id <= 3; id++) {
+		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
+		st_msleep(2 * D_US / 1000);
+	}
+	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
+	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
+	kill_and_expect(_metadata, self, live, 4);
+	kill_and_expect(_metadata, self, live, 1);
+	EXPECT_EQ((size_t)4, st_vc_count_events(&self->vc, 0, 4, -1));
+	EXPECT_EQ((size_t)3, st_vc_count_events(&self->vc, 0, 1, -1));
+	EXPECT_EQ((size_t)(4 + 3), self->vc.nevents);
+}
+
 /* A signed cluster broadcasting with @algo reports a node killed. */
 static void signed_detect(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(pk) *self, uint8_t algo)
@@ -474,14 +518,11 @@ static void signed_detect(struct __test_metadata *_metadata,
 		live[id] = true;
 	kill_and_expect(_metadata, self, live, 4);
 	EXPECT_EQ((size_t)(N - 1), self->vc.nevents);
+	expect_no_signature_refused(_metadata, self, live);
 	for (id = 1; id <= N; id++) {
 		if (!live[id])
 			continue;
 		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
-		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]) {
-			TH_LOG("node %u refused %" PRIu64 " signatures", id,
-			       s.drops[FTNL_DROP_SIGNATURE]);
-		}
 		EXPECT_EQ(0u, s.drops[FTNL_DROP_TYPE]);
 	}
 }
@@ -508,25 +549,13 @@ TEST_F(pk, rolling_to_signed)
 	uint32_t id;
 
 	start(_metadata, self, true);
-	for (id = 1; id <= N; id++)
-		live[id] = true;
 	self->vc.signs = true;
-	/* Nodes 1 to 3 sign; 4 and 5 do not yet. */
-	for (id = 1; id <= 3; id++) {
-		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
-		st_msleep(2 * D_US / 1000);
-	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	/*
-	 * Node 4 dies: node 5, not updated, broadcasts it unsigned. Node 1
-	 * dies: node 2, updated, broadcasts it signed.
+	 * Nodes 1 to 3 sign, 4 and 5 do not yet. Node 5, not updated,
+	 * broadcasts node 4's death unsigned; node 2, updated, node 1's
+	 * signed.
 	 */
-	kill_and_expect(_metadata, self, live, 4);
-	kill_and_expect(_metadata, self, live, 1);
-	EXPECT_EQ((size_t)4, st_vc_count_events(&self->vc, 0, 4, -1));
-	EXPECT_EQ((size_t)3, st_vc_count_events(&self->vc, 0, 1, -1));
-	EXPECT_EQ((size_t)(4 + 3), self->vc.nevents);
+	rollout_halfway_kill(_metadata, self, live);
 	for (id = 1; id <= N; id++) {
 		if (!live[id])
 			continue;
@@ -538,39 +567,17 @@ TEST_F(pk, rolling_to_signed)
 TEST_F(pk, rolling_new_secret)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
-	struct ftnl_stats s;
-	uint32_t id;
 
 	start_signed(_metadata, self, true, true);
-	for (id = 1; id <= N; id++)
-		live[id] = true;
 	self->vc.secret_gen = 1;
-	/* Nodes 1 to 3 take the new secret's keys; 4 and 5 not yet. */
-	for (id = 1; id <= 3; id++) {
-		ASSERT_EQ(0, st_vc_configure(&self->vc, id));
-		st_msleep(2 * D_US / 1000);
-	}
-	ASSERT_LE(0, st_vc_poll_events(&self->vc, 0));
-	ST_VC_EXPECT_NO_EVENT_SINCE(&self->vc, 0);
 	/*
-	 * Node 4 dies: node 5 signs with the old key alone, which the
-	 * updated nodes know as its previous one. Node 1 dies: node 2 signs
-	 * with both keys, and node 5 checks the old key's signature.
+	 * Nodes 1 to 3 take the new secret's keys, 4 and 5 not yet. Node 5
+	 * signs node 4's death with the old key alone, which the updated
+	 * nodes know as its previous one; node 2 signs node 1's with both,
+	 * and node 5 checks the old key's signature.
 	 */
-	kill_and_expect(_metadata, self, live, 4);
-	kill_and_expect(_metadata, self, live, 1);
-	EXPECT_EQ((size_t)4, st_vc_count_events(&self->vc, 0, 4, -1));
-	EXPECT_EQ((size_t)3, st_vc_count_events(&self->vc, 0, 1, -1));
-	EXPECT_EQ((size_t)(4 + 3), self->vc.nevents);
-	for (id = 1; id <= N; id++) {
-		if (!live[id])
-			continue;
-		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
-		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]) {
-			TH_LOG("node %u refused %" PRIu64 " signatures", id,
-			       s.drops[FTNL_DROP_SIGNATURE]);
-		}
-	}
+	rollout_halfway_kill(_metadata, self, live);
+	expect_no_signature_refused(_metadata, self, live);
 }
 
 /* Set @c at node 1 and expect -EINVAL with @msg in the extack. */
