@@ -313,6 +313,10 @@ void ftnl_allocs_report(void);
 /* host_rx.c */
 u64 ftnl_host_rx_drops(void);
 
+/* ring/ring.c: what every ring shares (the per-CPU verification memory) */
+int ftnl_ring_module_init(void);
+void ftnl_ring_module_exit(void);
+
 /* udp_encap.c */
 void ftnl_udp_encap_hold(void);
 void ftnl_udp_encap_release(void);

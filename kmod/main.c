@@ -17,6 +17,9 @@ static int __init ftnl_init(void)
 {
 	int err;
 
+	err = ftnl_ring_module_init();
+	if (err)
+		return err;
 	/* Before any socket can exist: see udp_encap.c. */
 	ftnl_udp_encap_hold();
 	err = ftnl_netns_register();
@@ -38,6 +41,7 @@ err_netns:
 	ftnl_netns_unregister();
 err_encap:
 	ftnl_udp_encap_release();
+	ftnl_ring_module_exit();
 	return err;
 }
 
@@ -50,6 +54,7 @@ static void __exit ftnl_exit(void)
 	ftnl_udp_encap_release();
 	/* Configurations retired by call_rcu() are freed by this module's code. */
 	rcu_barrier();
+	ftnl_ring_module_exit();
 	ftnl_allocs_report();
 }
 

@@ -398,8 +398,9 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 			      st->counters[FTNL_A_STATS_STALL_WAITS],
 			      FTNL_A_STATS_PAD))
 		return -EMSGSIZE;
-	/* From here on every counter is a plain u64, new ones appended. */
-	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_MAX; i++)
+	/* From here on every counter is a plain u64, up to the lock waits. */
+	for (i = FTNL_A_STATS_PROBE_REQ_SENT; i <= FTNL_A_STATS_HOST_RX_DROPS;
+	     i++)
 		if (nla_put_u64_64bit(msg, i, st->counters[i], FTNL_A_STATS_PAD))
 			return -EMSGSIZE;
 	/* Reasons and buckets are numbered from 0, attribute types from 1. */
@@ -409,6 +410,11 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 				  FTNL_LATENESS_BUCKETS, FTNL_LATENESS_BUCKETS + 1) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_LATENESS_MAX_NS,
 			      st->lateness_max_ns, FTNL_A_STATS_PAD) ||
+	    ftnl_put_counter_nest(msg, FTNL_A_STATS_HB_LOCK_WAIT,
+				  st->hb_lock_wait, FTNL_LATENESS_BUCKETS,
+				  FTNL_LATENESS_BUCKETS + 1) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS,
+			      st->hb_lock_wait_max_ns, FTNL_A_STATS_PAD) ||
 	    ftnl_put_event_stats(msg, fn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);

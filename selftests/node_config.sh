@@ -116,6 +116,14 @@ in_ns "$(ns 1)" "$CLI" node list >"$LIB_TMP/nodes.txt" 2>&1
 check "node list: a NAME column" grep -q '^ID  NAME ' "$LIB_TMP/nodes.txt"
 check "node list: node 2's row names it" grep -q '^ 2  cn002 ' "$LIB_TMP/nodes.txt"
 
+# --- the heartbeats' lock waits in stats --------------------------------------------
+
+in_ns "$(ns 1)" "$CLI" stats >"$LIB_TMP/stats.txt" 2>&1
+check "stats: a lock wait line" grep -q '^lock wait      max [0-9]*ns over [1-9][0-9]* heartbeats$' "$LIB_TMP/stats.txt"
+in_ns "$(ns 1)" "$CLI" -j stats | json_flat >"$LIB_TMP/stats" 2>/dev/null
+check "stats -j: hb_lock_wait has 24 buckets" test -n "$(json_get "$LIB_TMP/stats" "hb_lock_wait[23]")"
+check "stats -j: hb_lock_wait_max_ns" test -n "$(json_get "$LIB_TMP/stats" hb_lock_wait_max_ns)"
+
 # --- refusals ----------------------------------------------------------------------
 
 # start_fails NS LABEL TEXT: the unit's ExecStart in netns NS fails saying

@@ -53,13 +53,26 @@
  *   rolling_new_secret: the same with a new secret (new pair and signing
  *	keys): an updated node signs with its previous key too, so that a
  *	node not updated yet can check it; no signature is refused.
+ *
+ * Checking a signature costs a fraction of a millisecond (milliseconds in
+ * an emulated guest), once per copy received, and the heartbeat timer
+ * takes the ring's lock (issue 10 item 7):
+ *
+ *   slow_verification_holds_no_heartbeat: every verification made to
+ *	take VERIFY_DELAY_MS more (the module's test_verify_delay_ms), four
+ *	process-exit broadcasts: each reaches every other node, none is
+ *	refused, nobody is suspected, and no heartbeat waited for the lock
+ *	as long as half a verification (the stats' hb_lock_wait_max_ns).
+ *	With the verification under the lock, heartbeats waited for it.
  */
 #include <alloca.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ftnl_selftest.h"
 #include "st_vcluster.h"
@@ -76,6 +89,14 @@
 #define OBSERVER	3		/* its observer */
 #define MEMBER		5		/* the forger */
 #define WAIT_MS		5000
+#define JOB		0x706b
+#define VERIFY_PARAM	"/sys/module/ftnl/parameters/test_verify_delay_ms"
+/*
+ * Long beside a lock hold (microseconds) or a host's preemption of a vCPU
+ * (a few ms), short beside d: a broadcast's copies, verified one after
+ * another on one CPU (eight here), keep it busy 8 x 60 ms < d.
+ */
+#define VERIFY_DELAY_MS	60
 
 #define ADDR(id) st_vc_addr(id, (char[16]){ 0 }, 16)
 #define U(v) ({ char *_b = alloca(24); snprintf(_b, 24, "%llu", (unsigned long long)(v)); (const char *)_b; })
@@ -118,8 +139,23 @@ FIXTURE_SETUP(pk)
 	ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
 }
 
+static int verify_delay_set(unsigned int ms)
+{
+	FILE *f = fopen(VERIFY_PARAM, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", ms) < 0)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
 FIXTURE_TEARDOWN(pk)
 {
+	verify_delay_set(0);
 	st_vc_fini(&self->vc);
 }
 
@@ -618,6 +654,86 @@ TEST_F(pk, bad_keys)
 	for (size_t i = 0; i < N; i++)
 		c->nodes[i].has_key = false;
 	expect_refused(_metadata, self, c, "missing cluster key");
+}
+
+/*
+ * A process of job JOB, rank @id, registers at node @id and exits: node
+ * @id broadcasts its exit. Return: 0, or what went wrong.
+ */
+static int rank_exits(struct st_vc *vc, uint32_t id)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		struct ftnl_handle *h;
+
+		if (st_setns(vc->node[id].ns) || ftnl_open(&h) ||
+		    ftnl_proc_register(h, JOB, id))
+			_exit(1);
+		_exit(0);	/* the registration ends with the socket */
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+/* Broadcasts delivered over every node whose stats could be read. */
+static uint64_t delivered(FIXTURE_DATA(pk) *self)
+{
+	struct ftnl_stats s;
+	uint64_t sum = 0;
+	uint32_t id;
+
+	for (id = 1; id <= N; id++)
+		if (!st_vc_stats(&self->vc, id, &s))
+			sum += s.bcast_delivered;
+	return sum;
+}
+
+TEST_F(pk, slow_verification_holds_no_heartbeat)
+{
+	uint64_t deadline, want, longest = 0;
+	uint32_t id, worst = 0;
+	struct ftnl_stats s;
+
+	if (access(VERIFY_PARAM, W_OK))
+		SKIP(return, "the module has no test_verify_delay_ms");
+	start_signed(_metadata, self, true, true);
+	want = delivered(self) + (uint64_t)4 * (N - 1);
+	ASSERT_EQ(0, verify_delay_set(VERIFY_DELAY_MS));
+	for (id = 1; id <= 4; id++) {
+		ASSERT_EQ(0, rank_exits(&self->vc, id));
+		st_msleep(D_US / 1000);
+	}
+	deadline = st_mono_ns() + 10ull * D_US * 1000;
+	while (delivered(self) < want && st_mono_ns() < deadline)
+		st_msleep(100);
+	ASSERT_EQ(0, verify_delay_set(0));
+	EXPECT_EQ(want, delivered(self));
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]);
+		EXPECT_EQ(0u, s.suspicions) {
+			ST_VC_LOG_NODE(&self->vc, id);
+		}
+		EXPECT_LT(s.hb_lock_wait_max_ns,
+			  VERIFY_DELAY_MS * 1000000ull / 2) {
+			TH_LOG("node %u: a heartbeat waited %.1f ms for the lock",
+			       id, s.hb_lock_wait_max_ns / 1e6);
+		}
+		if (s.hb_lock_wait_max_ns > longest) {
+			longest = s.hb_lock_wait_max_ns;
+			worst = id;
+		}
+	}
+	TH_LOG("longest wait of a heartbeat for the lock: %.3f ms (node %u)",
+	       longest / 1e6, worst);
 }
 
 TEST_HARNESS_MAIN

@@ -221,13 +221,13 @@ u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
 }
 
 /**
- * ftnl_bcast_check_origin - is a received broadcast its origin's?
- * @bcast: the broadcast state, the ring locked
+ * ftnl_bcast_verify_origin - is a received broadcast its origin's?
+ * @cluster: the receiving node's configuration
+ * @t: its transport (an update's previous keys)
+ * @ctx: working memory, the caller's alone
  * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
- * @origin_id: the origin the payload names
  * @payload: the payload
  * @len: its length
- * @body_len: set to its length without signatures
  *
  * A cluster that signs acts only on a broadcast one of whose signatures
  * verifies under the origin's public key (or, during a key change's
@@ -235,42 +235,89 @@ u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
  * not sign before a change to signing and is not heard updated yet. A
  * cluster that does not sign takes signatures off unchecked.
  *
+ * Without the ring's lock (under RCU, which keeps @cluster): a
+ * verification costs a fraction of a millisecond, milliseconds in an
+ * emulated guest, and the heartbeat timer takes that lock
+ * (ftnl_bcast_check_origin() sends the datagram here).
+ *
  * Return: 0, -EINVAL if malformed, or -EKEYREJECTED (drop it).
  */
-int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
-			    const u8 *payload, u32 len, u32 *body_len)
+int ftnl_bcast_verify_origin(const struct ftnl_cluster *cluster,
+			     struct ftnl_transport *t,
+			     struct ftnl_ed25519_ctx *ctx, u8 type,
+			     const u8 *payload, u32 len)
 {
-	const struct ftnl_bcast_env *env = &bcast->env;
-	const struct ftnl_cluster *cluster = env->cluster;
-	const struct ftnl_node *origin = ftnl_cluster_find(cluster, origin_id);
 	u8 prev_public[FTNL_SIGN_KEY_LEN];
+	const struct ftnl_node *origin;
 	u64 now = ktime_get_ns();
+	struct ftnl_bcast_id id;
 	const u8 *sig;
 	bool has_prev;
+	u32 body_len;
 	int n, i;
 
-	n = ftnl_bcast_sig_find(type, payload, len, body_len);
+	if (ftnl_bcast_peek_id(&id, payload, len))
+		return -EINVAL;
+	origin = ftnl_cluster_find(cluster, id.origin_id);
+	n = ftnl_bcast_sig_find(type, payload, len, &body_len);
 	if (n < 0 || !origin)
 		return -EINVAL;
 	if (!cluster->signs)
 		return 0;
 	if (!n)
-		return ftnl_transport_prev_unsigned(env->transport,
-						    origin - cluster->nodes,
+		return ftnl_transport_prev_unsigned(t, origin - cluster->nodes,
 						    now) ? 0 : -EKEYREJECTED;
-	has_prev = ftnl_transport_prev_sign_public(env->transport,
-						   origin - cluster->nodes,
+	has_prev = ftnl_transport_prev_sign_public(t, origin - cluster->nodes,
 						   now, prev_public);
 	for (i = 0; i < n; i++) {
-		sig = payload + *body_len + i * FTNL_BCAST_SIG_LEN;
-		if (ftnl_bcast_sig_ok(&bcast->sig_ctx, type, payload,
-				      *body_len, sig, origin->sign_public) ||
-		    (has_prev && ftnl_bcast_sig_ok(&bcast->sig_ctx, type,
-						   payload, *body_len, sig,
+		sig = payload + body_len + i * FTNL_BCAST_SIG_LEN;
+		if (ftnl_bcast_sig_ok(ctx, type, payload, body_len, sig,
+				      origin->sign_public) ||
+		    (has_prev && ftnl_bcast_sig_ok(ctx, type, payload,
+						   body_len, sig,
 						   prev_public)))
 			return 0;
 	}
 	return -EKEYREJECTED;
+}
+
+/*
+ * ftnl_bcast_check_origin - may a received broadcast be acted on now?
+ * @bcast: the broadcast state, the ring locked
+ * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
+ * @origin_id: the origin the payload names
+ * @payload: the payload
+ * @len: its length
+ * @body_len: set to its length without signatures
+ * @verified: ftnl_bcast_verify_origin() took it, unlocked
+ *
+ * Under the ring's lock only what costs nothing: a signed broadcast not
+ * verified yet goes back to the caller, which verifies it after releasing
+ * the lock and hands it in again.
+ *
+ * Return: 0, -EINVAL if malformed, -EKEYREJECTED (drop it), or -EAGAIN
+ * (verify it first); nothing was changed then.
+ */
+int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
+			    const u8 *payload, u32 len, u32 *body_len,
+			    bool verified)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	const struct ftnl_node *origin = ftnl_cluster_find(cluster, origin_id);
+	int n;
+
+	n = ftnl_bcast_sig_find(type, payload, len, body_len);
+	if (n < 0 || !origin)
+		return -EINVAL;
+	if (!cluster->signs || verified)
+		return 0;
+	if (!n)
+		return ftnl_transport_prev_unsigned(env->transport,
+						    origin - cluster->nodes,
+						    ktime_get_ns()) ?
+		       0 : -EKEYREJECTED;
+	return -EAGAIN;
 }
 
 /**
@@ -544,7 +591,7 @@ static void ftnl_bcast_deliver(struct ftnl_bcast *bcast,
  * each, not the O(n) of decoding D.
  */
 static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
-			     const u8 *payload, u32 len)
+			     const u8 *payload, u32 len, bool verified)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
@@ -575,7 +622,7 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
 
 	/* The origin's, before D is decoded. */
 	err = ftnl_bcast_check_origin(bcast, FTNL_MSG_BCAST, id.origin_id,
-				      payload, len, &body_len);
+				      payload, len, &body_len, verified);
 	if (err)
 		return err;
 	if (ftnl_bcast_msg_decode(msg, bcast->scratch, cluster->node_count,
@@ -615,18 +662,22 @@ static int ftnl_bcast_rx_msg(struct ftnl_bcast *bcast, u32 from,
  *	FTNL_MSG_JOIN (a welcome, ftnl_bcast_welcome())
  * @payload: the broadcast payload
  * @len: its length
+ * @verified: ftnl_bcast_verify_origin() took it (without the lock)
  *
  * Return: 0, -EINVAL if the payload is malformed or inconsistent with
- * this node's table, or -EKEYREJECTED if it is not its origin's
- * (ftnl_bcast_check_origin()); nothing was changed then.
+ * this node's table, -EKEYREJECTED if it is not its origin's, or -EAGAIN
+ * if it is a signed broadcast to act on, not @verified: the caller
+ * verifies it with ftnl_bcast_verify_origin() once it released the lock,
+ * and hands it in again (ftnl_bcast_check_origin()); nothing was changed
+ * then.
  */
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
-		  const u8 *payload, u32 len)
+		  const u8 *payload, u32 len, bool verified)
 {
 	lockdep_assert_held(bcast->env.lock);
 	if (type == FTNL_MSG_GOSSIP)
-		return ftnl_fcg_rx(bcast, from, payload, len);
+		return ftnl_fcg_rx(bcast, from, payload, len, verified);
 	if (type == FTNL_MSG_JOIN)
 		return ftnl_bcast_rx_welcome(bcast, from, payload, len);
-	return ftnl_bcast_rx_msg(bcast, from, payload, len);
+	return ftnl_bcast_rx_msg(bcast, from, payload, len, verified);
 }

@@ -178,8 +178,9 @@ struct ftnl_fcg {
  * @stats: delivery latencies
  * @counters: what the layer counts, by enum ftnl_stats_attr
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
- * @sig_ctx: the working memory of signing and checking a broadcast's
- *	origin (signature.h), off the stack
+ * @sig_ctx: the working memory of signing the broadcasts this node starts
+ *	(signature.h), off the stack; received ones are verified without the
+ *	ring's lock, in the caller's (ftnl_bcast_verify_origin())
  */
 struct ftnl_bcast {
 	struct ftnl_bcast_env env;
@@ -203,7 +204,11 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
 		       const struct ftnl_bcast_death *join);
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,
-		  const u8 *payload, u32 len);
+		  const u8 *payload, u32 len, bool verified);
+int ftnl_bcast_verify_origin(const struct ftnl_cluster *cluster,
+			     struct ftnl_transport *t,
+			     struct ftnl_ed25519_ctx *ctx, u8 type,
+			     const u8 *payload, u32 len);
 void ftnl_bcast_get_stats(struct ftnl_bcast *bcast,
 			  struct ftnl_bcast_stats *stats);
 void ftnl_bcast_add_counters(const struct ftnl_bcast *bcast, u64 *sums);

@@ -336,11 +336,13 @@ static bool ftnl_fcg_wire_ok(const struct ftnl_gossip_wire *wire)
  * @from: the sender's position
  * @payload: the payload
  * @len: its length
+ * @verified: its origin's signature was verified (ftnl_bcast_rx())
  *
- * Return: 0, or -EINVAL if malformed or inconsistent (nothing changed).
+ * Return: 0, -EINVAL if malformed or inconsistent, -EKEYREJECTED or
+ * -EAGAIN as ftnl_bcast_check_origin() says (nothing changed then).
  */
 int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
-		u32 len)
+		u32 len, bool verified)
 {
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
@@ -382,7 +384,7 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 	if (!b) {
 		int err = ftnl_bcast_check_origin(bcast, FTNL_MSG_GOSSIP,
 						  id.origin_id, payload, len,
-						  &body_len);
+						  &body_len, verified);
 
 		if (err)
 			return err;

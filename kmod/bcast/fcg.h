@@ -23,7 +23,8 @@ void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
 		    u8 *sigs);
 int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
-			    const u8 *payload, u32 len, u32 *body_len);
+			    const u8 *payload, u32 len, u32 *body_len,
+			    bool verified);
 void ftnl_bcast_deliver_entry(struct ftnl_bcast *bcast,
 			      const struct ftnl_bcast_death *death,
 			      u64 origin_ns, ktime_t now);
@@ -35,6 +36,6 @@ void ftnl_fcg_free(struct ftnl_fcg *fcg);
 u32 ftnl_fcg_originate(struct ftnl_bcast *bcast,
 		       const struct ftnl_bcast_death *deaths, u32 n);
 int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
-		u32 len);
+		u32 len, bool verified);
 
 #endif /* _FTNL_BCAST_FCG_H */

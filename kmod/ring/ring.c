@@ -22,10 +22,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/bottom_half.h>
+#include <linux/delay.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/nsproxy.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -377,18 +380,19 @@ static const struct ftnl_bcast_ops ftnl_ring_bcast_ops = {
 	.rejoined = ftnl_ring_rejoined,
 };
 
-static void ftnl_ring_record_lateness(struct ftnl_ring *ring, s64 late_ns)
+/* One more duration in a histogram of FTNL_LATENESS_BUCKETS (see uapi). */
+static void ftnl_ring_record(atomic64_t *hist, u64 *max_ns, s64 ns)
 {
-	u64 late_us;
+	u64 us;
 	int bucket;
 
-	if (late_ns < 0)
-		late_ns = 0;
-	late_us = div_u64(late_ns, NSEC_PER_USEC);
-	bucket = late_us ? min_t(int, fls64(late_us), FTNL_LATENESS_BUCKETS - 1) : 0;
-	atomic64_inc(&ring->lateness[bucket]);
-	if (late_ns > READ_ONCE(ring->lateness_max_ns))
-		WRITE_ONCE(ring->lateness_max_ns, late_ns);
+	if (ns < 0)
+		ns = 0;
+	us = div_u64(ns, NSEC_PER_USEC);
+	bucket = us ? min_t(int, fls64(us), FTNL_LATENESS_BUCKETS - 1) : 0;
+	atomic64_inc(&hist[bucket]);
+	if (ns > READ_ONCE(*max_ns))
+		WRITE_ONCE(*max_ns, ns);
 }
 
 /*
@@ -524,6 +528,9 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	u64 periods;
 
 	spin_lock(&ring->lock);
+	/* What a heartbeat waits for another context's work (item 7). */
+	ftnl_ring_record(ring->hb_lock_wait, &ring->hb_lock_wait_max_ns,
+			 ktime_to_ns(ktime_sub(ktime_get(), now)));
 	if (!ring->core.running) {
 		spin_unlock(&ring->lock);
 		return HRTIMER_NORESTART;
@@ -553,7 +560,8 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	spin_unlock(&ring->lock);
 	ftnl_transport_flush(&ring->xport);
 	/* Lateness: from the deadline to the heartbeat handed to the stack. */
-	ftnl_ring_record_lateness(ring, ktime_to_ns(ktime_sub(ktime_get(), due)));
+	ftnl_ring_record(ring->lateness, &ring->lateness_max_ns,
+			 ktime_to_ns(ktime_sub(ktime_get(), due)));
 
 	periods = hrtimer_forward(timer, now,
 				  ns_to_ktime(ring->core.det.period_ns));
@@ -762,6 +770,78 @@ static void ftnl_ring_renew(struct ftnl_ring *ring, u64 heard)
 	ftnl_ring_raise_netns_life(ring->fn, inc);
 }
 
+static void ftnl_ring_bcast_drop(struct ftnl_ring *ring, int err)
+{
+	ftnl_transport_drop(&ring->xport, err == -EKEYREJECTED ?
+			    FTNL_DROP_SIGNATURE : FTNL_DROP_TYPE);
+}
+
+/*
+ * Working memory of verifying broadcasts' signatures, one per CPU: the
+ * verification runs in softirq without the ring's lock, so it cannot use
+ * the ring's (ftnl_ring_rx_signed()).
+ */
+static struct ftnl_ed25519_ctx __percpu *ftnl_ring_verify_ctx;
+
+static unsigned int test_verify_delay_ms;
+module_param(test_verify_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_verify_delay_ms,
+		 "test only: every broadcast signature verification takes N ms more (0 to 1000; busy-waits in softirq)");
+
+/*
+ * A signed broadcast to act on (ftnl_bcast_rx() said -EAGAIN): its origin's
+ * signature is verified with the lock released, a fraction of a millisecond
+ * (milliseconds in an emulated guest) that the heartbeat timer, which takes
+ * the lock, never waits for (issue 10, item 7); then it is handed in again.
+ * A copy that came meanwhile and was handled makes this one a duplicate
+ * there. Softirq, under RCU (the caller's: it keeps the configuration).
+ */
+static void ftnl_ring_rx_signed(struct ftnl_ring *ring, u32 pos,
+				const struct ftnl_wire_hdr *hdr,
+				const u8 *payload)
+{
+	unsigned int delay = READ_ONCE(test_verify_delay_ms);
+	int err;
+
+	local_bh_disable();
+	err = ftnl_bcast_verify_origin(ring->cluster, &ring->xport,
+				       this_cpu_ptr(ftnl_ring_verify_ctx),
+				       hdr->type, payload, hdr->payload_len);
+	local_bh_enable();
+	if (unlikely(delay))
+		mdelay(min(delay, 1000U));
+
+	spin_lock(&ring->lock);
+	if (!ring->core.running || ftnl_ring_stalled(ring, ktime_get()))
+		goto out;
+	if (!err)
+		err = ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
+				    hdr->payload_len, true);
+	if (err)
+		ftnl_ring_bcast_drop(ring, err);
+	ftnl_ring_sync_timer(ring);
+out:
+	spin_unlock(&ring->lock);
+	ftnl_transport_flush(&ring->xport);
+}
+
+/**
+ * ftnl_ring_module_init - what every ring shares, at module load
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftnl_ring_module_init(void)
+{
+	ftnl_ring_verify_ctx = alloc_percpu(struct ftnl_ed25519_ctx);
+	return ftnl_ring_verify_ctx ? 0 : -ENOMEM;
+}
+
+/* At module unload, every ring gone. */
+void ftnl_ring_module_exit(void)
+{
+	free_percpu(ftnl_ring_verify_ctx);
+}
+
 /**
  * ftnl_ring_rx - act on an authenticated datagram
  * @ring: the ring
@@ -779,6 +859,7 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 {
 	ktime_t now = ktime_get();
 	struct ftnl_ring_sink out;
+	bool verify = false;
 	int drop, err;
 
 	spin_lock(&ring->lock);
@@ -844,11 +925,11 @@ void ftnl_ring_rx(struct ftnl_ring *ring, u32 pos,
 	case FTNL_MSG_GOSSIP:
 	case FTNL_MSG_JOIN:
 		err = ftnl_bcast_rx(&ring->bcast, pos, hdr->type, payload,
-				    hdr->payload_len);
-		if (err)
-			ftnl_transport_drop(&ring->xport,
-					    err == -EKEYREJECTED ?
-					    FTNL_DROP_SIGNATURE : FTNL_DROP_TYPE);
+				    hdr->payload_len, false);
+		if (err == -EAGAIN)
+			verify = true;
+		else if (err)
+			ftnl_ring_bcast_drop(ring, err);
 		break;
 	case FTNL_MSG_HELLO:
 		ftnl_ring_core_hello_rx(&ring->core, pos, ktime_to_ns(now),
@@ -862,6 +943,8 @@ sync:
 out:
 	spin_unlock(&ring->lock);
 	ftnl_transport_flush(&ring->xport);
+	if (verify)
+		ftnl_ring_rx_signed(ring, pos, hdr, payload);
 }
 
 /* The ring's own memory; may run in softirq (kvfree() defers vfree). */
@@ -1276,6 +1359,9 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
 		st->lateness[i] = atomic64_read(&ring->lateness[i]);
 	st->lateness_max_ns = READ_ONCE(ring->lateness_max_ns);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		st->hb_lock_wait[i] = atomic64_read(&ring->hb_lock_wait[i]);
+	st->hb_lock_wait_max_ns = READ_ONCE(ring->hb_lock_wait_max_ns);
 
 	spin_lock_bh(&ring->lock);
 	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);

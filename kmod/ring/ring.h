@@ -45,6 +45,8 @@
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
  * @lateness: heartbeat emission lateness histogram (see uapi)
  * @lateness_max_ns: largest emission lateness
+ * @hb_lock_wait: how long task T1 waited for @lock, histogram as @lateness
+ * @hb_lock_wait_max_ns: the longest of those waits
  * @bcast: the broadcast layer's state
  * @proc_deaths: process exits being handed to @bcast (under @lock, off
  *	the stack)
@@ -68,6 +70,8 @@ struct ftnl_ring {
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];
 	atomic64_t lateness[FTNL_LATENESS_BUCKETS];
 	u64 lateness_max_ns;
+	atomic64_t hb_lock_wait[FTNL_LATENESS_BUCKETS];
+	u64 hb_lock_wait_max_ns;
 	struct ftnl_bcast bcast;
 	struct ftnl_bcast_death proc_deaths[FTNL_BCAST_MAX_DEATHS];
 	u32 rejoined_pos[FTNL_BCAST_MAX_DEATHS];
@@ -100,6 +104,9 @@ static inline void ftnl_ring_count(struct ftnl_ring *ring, int counter)
  * @drops: received datagrams dropped, by enum ftnl_drop_reason
  * @lateness: heartbeat emission lateness histogram (see uapi)
  * @lateness_max_ns: largest emission lateness
+ * @hb_lock_wait: how long heartbeats waited for the ring's lock (as
+ *	@lateness)
+ * @hb_lock_wait_max_ns: the longest of those waits
  * @bcast: delivery latencies
  */
 struct ftnl_ring_stats {
@@ -107,6 +114,8 @@ struct ftnl_ring_stats {
 	u64 drops[__FTNL_DROP_MAX];
 	u64 lateness[FTNL_LATENESS_BUCKETS];
 	u64 lateness_max_ns;
+	u64 hb_lock_wait[FTNL_LATENESS_BUCKETS];
+	u64 hb_lock_wait_max_ns;
 	struct ftnl_bcast_stats bcast;
 };
 

@@ -1035,7 +1035,7 @@ static void put_counter_nest(struct nlmsghdr *nlh, uint16_t type, int count,
 
 static void test_parse_stats(const void *arg)
 {
-	char buf[2048] __attribute__((aligned(8))) = { 0 };
+	char buf[4096] __attribute__((aligned(8))) = { 0 };
 	struct nlmsghdr *nlh = reply_start(buf, FTNL_CMD_STATS_GET);
 	struct ftnl_stats st;
 	struct nlattr *nest;
@@ -1055,6 +1055,9 @@ static void test_parse_stats(const void *arg)
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENT_SEQ, 41);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENTS_QUEUE_OVERFLOW, 42);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_EVENTS_NOTIFY_FAILED, 43);
+	put_counter_nest(nlh, FTNL_A_STATS_HB_LOCK_WAIT, FTNL_LATENESS_BUCKETS,
+			 3000, FTNL_LATENESS_BUCKETS + 1);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS, 888);
 	mnl_attr_put_u64(nlh, 99, 5);	/* unknown counter: ignored */
 	mnl_attr_nest_end(nlh, nest);
 
@@ -1072,6 +1075,10 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_UINT(st.event_seq, 41);
 	TAP_CHECK_UINT(st.events_queue_overflow, 42);
 	TAP_CHECK_UINT(st.events_notify_failed, 43);
+	TAP_CHECK_UINT(st.hb_lock_wait[0], 3000);
+	TAP_CHECK_UINT(st.hb_lock_wait[FTNL_LATENESS_BUCKETS - 1],
+		       3000 + FTNL_LATENESS_BUCKETS - 1);
+	TAP_CHECK_UINT(st.hb_lock_wait_max_ns, 888);
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_STALE_INCARNATION),
 		      "stale-incarnation");
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_MAX + 1), "unknown");
@@ -1368,7 +1375,9 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, suspicions_verified) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, host_rx_drops) ==
 		  offsetof(struct ftnl_stats, forming_waits) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, host_rx_drops) +
+	TAP_CHECK(offsetof(struct ftnl_stats, hb_lock_wait) ==
+		  offsetof(struct ftnl_stats, host_rx_drops) + sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, hb_lock_wait_max_ns) +
 		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));

@@ -170,8 +170,8 @@ static const char usage_stats[] =
 "\n"
 "Print this node's counters since its cluster was configured: heartbeats,\n"
 "suspicions, ring repairs, leaves, dropped datagrams by reason, the\n"
-"broadcast counters (see \"" CLI_NAME " bcast help\"), and the histogram of\n"
-"how late heartbeats left.\n";
+"broadcast counters (see \"" CLI_NAME " bcast help\"), the histogram of how\n"
+"late heartbeats left, and that of how long they waited for the ring's lock.\n";
 
 static const char usage_bcast[] =
 "Usage: " CLI_NAME " bcast [ show ]\n"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftnl-cli stats: this node's counters, drops by reason, the heartbeat
- * emission lateness histogram and the broadcast counters (report.c).
+ * emission lateness histogram and its lock waits, and the broadcast
+ * counters (report.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,6 +64,12 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
 	json_kv_uint(&j, "forming_waits", st->forming_waits);
 	json_kv_uint(&j, "host_rx_drops", st->host_rx_drops);
+	json_key(&j, "hb_lock_wait");
+	json_array_begin(&j);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		json_uint(&j, st->hb_lock_wait[i]);
+	json_array_end(&j);
+	json_kv_uint(&j, "hb_lock_wait_max_ns", st->hb_lock_wait_max_ns);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -71,9 +78,26 @@ static void print_json(const struct cli_command *cmd,
 	json_end(&j);
 }
 
+/* A histogram's non-empty buckets, a line each (see struct ftnl_stats). */
+static void print_histogram(const uint64_t *hist)
+{
+	int i;
+
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		if (i == FTNL_LATENESS_BUCKETS - 1)
+			printf("  >= %" PRIu64 "us: %" PRIu64 "\n",
+			       bucket_low_us(i), hist[i]);
+		else
+			printf("  %" PRIu64 "..%" PRIu64 "us: %" PRIu64 "\n",
+			       bucket_low_us(i), bucket_low_us(i + 1), hist[i]);
+	}
+}
+
 static void print_text(const struct ftnl_stats *st)
 {
-	uint64_t dropped = 0, emitted = 0;
+	uint64_t dropped = 0, emitted = 0, waited = 0;
 	int i;
 
 	printf("heartbeats     sent %" PRIu64 " received %" PRIu64
@@ -120,17 +144,15 @@ static void print_text(const struct ftnl_stats *st)
 		emitted += st->lateness[i];
 	printf("lateness       max %" PRIu64 "ns over %" PRIu64 " heartbeats\n",
 	       st->lateness_max_ns, emitted);
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
-		if (!st->lateness[i])
-			continue;
-		if (i == FTNL_LATENESS_BUCKETS - 1)
-			printf("  >= %" PRIu64 "us: %" PRIu64 "\n",
-			       bucket_low_us(i), st->lateness[i]);
-		else
-			printf("  %" PRIu64 "..%" PRIu64 "us: %" PRIu64 "\n",
-			       bucket_low_us(i), bucket_low_us(i + 1),
-			       st->lateness[i]);
-	}
+	print_histogram(st->lateness);
+	/* Absent from a module that does not report it: no line then. */
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		waited += st->hb_lock_wait[i];
+	if (!waited)
+		return;
+	printf("lock wait      max %" PRIu64 "ns over %" PRIu64 " heartbeats\n",
+	       st->hb_lock_wait_max_ns, waited);
+	print_histogram(st->hb_lock_wait);
 }
 
 int cmd_stats(const struct cli_command *cmd)

@@ -812,6 +812,11 @@ enum ftnl_node_attr {
  *	with the module parameter host_drop_rule=1 (off by default), each
  *	tick that saw some is input to the local health rule
  *	(FTNL_A_STATS_STALL_WAITS; Documentation/ring.rst, "Local health")
+ * @FTNL_A_STATS_HB_LOCK_WAIT: nest, FTNL_LATENESS_BUCKETS u64 counts, as
+ *	FTNL_A_STATS_LATENESS: how long each heartbeat's timer waited for the
+ *	ring's lock, which other contexts (received datagrams, probes,
+ *	broadcasts) held; part of its emission lateness
+ * @FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS: u64, the longest of those waits
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -856,6 +861,8 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_SUSPICIONS_VERIFIED,
 	FTNL_A_STATS_FORMING_WAITS,
 	FTNL_A_STATS_HOST_RX_DROPS,
+	FTNL_A_STATS_HB_LOCK_WAIT,
+	FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -670,6 +670,11 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	module's host_drop_rule=1, each heartbeat period that saw some is
  *	input to the local health rule. 0 from a module that does not
  *	report it
+ * @hb_lock_wait: how long each heartbeat's timer waited for the ring's
+ *	lock, which received datagrams, probes and broadcasts take too
+ *	(buckets as @lateness; a part of each heartbeat's lateness). All 0
+ *	from a module that does not report it
+ * @hb_lock_wait_max_ns: the longest of those waits
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -711,6 +716,8 @@ struct ftnl_stats {
 	uint64_t suspicions_verified;
 	uint64_t forming_waits;
 	uint64_t host_rx_drops;
+	uint64_t hb_lock_wait[FTNL_LATENESS_BUCKETS];
+	uint64_t hb_lock_wait_max_ns;
 };
 
 /**
