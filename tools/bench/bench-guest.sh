@@ -647,11 +647,12 @@ function print_bcastlat(   i, missed) {
 	print "5. Heartbeat emission lateness of the kernel ring while broadcasts run:"
 	print "   nodes register processes and close them, B process-exit broadcasts per"
 	print "   second over the cluster (default algorithm); lateness = deadline -> the"
-	print "   heartbeat handed to the network (timer, ring lock, build). Quantiles are"
-	print "   histogram bucket upper bounds (powers of two in us); max is exact."
-	printf "%4s %5s %6s %7s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+	print "   heartbeat handed to the network (timer, ring lock, build); lock: of it,"
+	print "   the wait for the ring'"'"'s lock (p99.9, max). Quantiles are histogram"
+	print "   bucket upper bounds (powers of two in us); max is exact."
+	printf "%4s %5s %6s %7s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 		"n", "h", "d", "B/s", "emitted", "p50", "p99", "p99.9", "max", \
-		"missed", "false", "bcasts", "delivered"
+		"lock99.9", "lockmax", "missed", "false", "bcasts", "delivered"
 	for (i = 1; i <= nbl; i++) {
 		$0 = bl[i]; parse()
 		if (f["verdict"] == "error") {
@@ -661,9 +662,11 @@ function print_bcastlat(   i, missed) {
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %7s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		printf "%4s %4sms %4sms %7s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["fires"], \
-			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), "~" missed, \
+			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
+			f["lock_p999"] == "" ? "-" : f["lock_p999"], \
+			f["lock_max_us"] == "" ? "-" : f["lock_max_us"] "us", "~" missed, \
 			f["suspicions"], f["bcast_originated"], f["bcast_delivered"]
 	}
 	print "   bcasts: broadcasts started in the window; delivered: their deliveries"

@@ -994,6 +994,7 @@ out_free:
 
 struct ring_sum {
 	struct lat_hist hist;
+	struct lat_hist lock_wait;	/* kernel ring: waits for its lock */
 	uint64_t fires;		/* timer expiries (histogram entries) */
 	uint64_t expected;	/* periods elapsed over all nodes */
 	uint64_t hb_sent;
@@ -1162,6 +1163,16 @@ static void print_ring(const struct opts *o, const char *ring,
 				 bound, sizeof(bound));
 		printf(" %s=%s", names[i], bound);
 	}
+	/* How much of it the ring's lock made (kernel ring only). */
+	if (lat_hist_count(&s->lock_wait)) {
+		for (i = 1; i < 3; i++) {
+			lat_bucket_bound(lat_hist_quantile_bucket(&s->lock_wait,
+								  qs[i]),
+					 bound, sizeof(bound));
+			printf(" lock_%s=%s", names[i], bound);
+		}
+		printf(" lock_max_us=%" PRIu64, s->lock_wait.max_ns / 1000);
+	}
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
 	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64
@@ -1265,6 +1276,9 @@ static int cmd_lateness(const struct opts *o)
 		hist.max_ns = st.lateness_max_ns;
 		lat_hist_merge(&k.hist, &hist);
 		k.fires += lat_hist_count(&hist);
+		memcpy(hist.bucket, st.hb_lock_wait, sizeof(hist.bucket));
+		hist.max_ns = st.hb_lock_wait_max_ns;
+		lat_hist_merge(&k.lock_wait, &hist);
 		k.hb_sent += st.hb_sent;
 		k.suspicions += st.suspicions;
 		k.stall_waits += st.stall_waits;
