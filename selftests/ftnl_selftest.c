@@ -138,6 +138,38 @@ int st_drop_privileges(void)
 	return 0;
 }
 
+int st_param_get(const char *name, unsigned int *v)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%u", v) == 1;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
+int st_param_set(const char *name, unsigned int v)
+{
+	char path[128];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", v) < 0)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
 /* ------------------------------------------------------------------------
  * Raw generic netlink client
  */

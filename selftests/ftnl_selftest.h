@@ -66,6 +66,13 @@ int st_setns(int fd);
 /* Drop to uid/gid 65534 (nobody), no supplementary groups. */
 int st_drop_privileges(void);
 
+/*
+ * The module's parameter @name (/sys/module/ftnl/parameters), read or
+ * written as an unsigned number. Return: 0 or a negative errno.
+ */
+int st_param_get(const char *name, unsigned int *v);
+int st_param_set(const char *name, unsigned int v);
+
 /* ------------------------------------------------------------------------
  * Raw generic netlink client
  */

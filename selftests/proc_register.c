@@ -790,39 +790,6 @@ TEST_F_TIMEOUT(proc, duplicate_refused, 60)
 	expect_no_node_failure(_metadata, &self->vc, &self->ev);
 }
 
-/* Module parameters, read and written through sysfs. */
-static int param_get(const char *name, unsigned int *v)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%u", v) == 1;
-	fclose(f);
-	return ok ? 0 : -EIO;
-}
-
-static int param_set(const char *name, unsigned int v)
-{
-	char path[128];
-	FILE *f;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "/sys/module/ftnl/parameters/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%u\n", v) < 0)
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
-}
-
 /*
  * max_procs_per_user: a user's registrations beyond it are refused with
  * -EDQUOT and the reason; another user is not affected.
@@ -833,14 +800,14 @@ TEST_F_TIMEOUT(proc, quota, 60)
 	unsigned int saved;
 	int i;
 
-	ASSERT_EQ(0, param_get("max_procs_per_user", &saved)) {
+	ASSERT_EQ(0, st_param_get("max_procs_per_user", &saved)) {
 		TH_LOG("no max_procs_per_user parameter");
 	}
-	ASSERT_EQ(0, param_set("max_procs_per_user", 3));
+	ASSERT_EQ(0, st_param_set("max_procs_per_user", 3));
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(0, child_start(&self->vc, 6, true, JOB, 20 + i, &u[i]));
 	ASSERT_EQ(0, child_start(&self->vc, 6, false, JOB, 20, &r));
-	param_set("max_procs_per_user", saved);
+	st_param_set("max_procs_per_user", saved);
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0, u[i].rep.reg_err);
 	EXPECT_EQ(-EDQUOT, u[3].rep.reg_err) {
@@ -1062,12 +1029,12 @@ TEST_F_TIMEOUT(proc, exit_storm, 120)
 	pid_t pid;
 
 	/* A module without them fails the bound below, not here. */
-	have_params = !param_get("proc_exit_burst", &saved_burst) &&
-		      !param_get("proc_exit_rate", &saved_rate);
+	have_params = !st_param_get("proc_exit_burst", &saved_burst) &&
+		      !st_param_get("proc_exit_rate", &saved_rate);
 	EXPECT_TRUE(have_params);
 	if (have_params) {
-		ASSERT_EQ(0, param_set("proc_exit_burst", STORM_BURST));
-		ASSERT_EQ(0, param_set("proc_exit_rate", STORM_RATE));
+		ASSERT_EQ(0, st_param_set("proc_exit_burst", STORM_BURST));
+		ASSERT_EQ(0, st_param_set("proc_exit_rate", STORM_RATE));
 	}
 	pid = storm_start(&self->vc, &fds[0], &fds[1]);
 	cmd_fd = fds[0];
@@ -1087,8 +1054,8 @@ TEST_F_TIMEOUT(proc, exit_storm, 120)
 	ASSERT_EQ(0, collect_for(&self->vc, &self->ev, DUP_MS));
 	ASSERT_EQ(0, st_vc_stats(&self->vc, STORM_NODE, &after));
 	if (have_params) {
-		param_set("proc_exit_burst", saved_burst);
-		param_set("proc_exit_rate", saved_rate);
+		st_param_set("proc_exit_burst", saved_burst);
+		st_param_set("proc_exit_rate", saved_rate);
 	}
 
 	EXPECT_TRUE(all) {

@@ -90,7 +90,7 @@
 #define MEMBER		5		/* the forger */
 #define WAIT_MS		5000
 #define JOB		0x706b
-#define VERIFY_PARAM	"/sys/module/ftnl/parameters/test_verify_delay_ms"
+#define VERIFY_PARAM	"test_verify_delay_ms"
 /*
  * Long beside a lock hold (microseconds) or a host's preemption of a vCPU
  * (a few ms), short beside d: a broadcast's copies, verified one after
@@ -139,23 +139,9 @@ FIXTURE_SETUP(pk)
 	ASSERT_EQ(0, st_vc_add_outsider(&self->vc));
 }
 
-static int verify_delay_set(unsigned int ms)
-{
-	FILE *f = fopen(VERIFY_PARAM, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%u\n", ms) < 0)
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
-}
-
 FIXTURE_TEARDOWN(pk)
 {
-	verify_delay_set(0);
+	st_param_set(VERIFY_PARAM, 0);
 	st_vc_fini(&self->vc);
 }
 
@@ -702,11 +688,11 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 	uint32_t id, worst = 0;
 	struct ftnl_stats s;
 
-	if (access(VERIFY_PARAM, W_OK))
+	if (access("/sys/module/ftnl/parameters/" VERIFY_PARAM, W_OK))
 		SKIP(return, "the module has no test_verify_delay_ms");
 	start_signed(_metadata, self, true, true);
 	want = delivered(self) + (uint64_t)4 * (N - 1);
-	ASSERT_EQ(0, verify_delay_set(VERIFY_DELAY_MS));
+	ASSERT_EQ(0, st_param_set(VERIFY_PARAM, VERIFY_DELAY_MS));
 	for (id = 1; id <= 4; id++) {
 		ASSERT_EQ(0, rank_exits(&self->vc, id));
 		st_msleep(D_US / 1000);
@@ -714,7 +700,7 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 	deadline = st_mono_ns() + 10ull * D_US * 1000;
 	while (delivered(self) < want && st_mono_ns() < deadline)
 		st_msleep(100);
-	ASSERT_EQ(0, verify_delay_set(0));
+	ASSERT_EQ(0, st_param_set(VERIFY_PARAM, 0));
 	EXPECT_EQ(want, delivered(self));
 	for (id = 1; id <= N; id++) {
 		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
