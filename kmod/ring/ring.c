@@ -1356,11 +1356,11 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 		st->counters[i] = atomic64_read(&ring->counters[i]);
 	ftnl_bcast_add_counters(&ring->bcast, st->counters);
 	ftnl_transport_read_drops(&ring->xport, st->drops);
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
 		st->lateness[i] = atomic64_read(&ring->lateness[i]);
-	st->lateness_max_ns = READ_ONCE(ring->lateness_max_ns);
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
 		st->hb_lock_wait[i] = atomic64_read(&ring->hb_lock_wait[i]);
+	}
+	st->lateness_max_ns = READ_ONCE(ring->lateness_max_ns);
 	st->hb_lock_wait_max_ns = READ_ONCE(ring->hb_lock_wait_max_ns);
 
 	spin_lock_bh(&ring->lock);

@@ -15,6 +15,19 @@ static uint64_t bucket_low_us(int i)
 	return i ? (uint64_t)1 << (i - 1) : 0;
 }
 
+/* A histogram's 24 bucket counts as the array @key (see struct ftnl_stats). */
+static void json_histogram(struct json *j, const char *key,
+			   const uint64_t *hist)
+{
+	int i;
+
+	json_key(j, key);
+	json_array_begin(j);
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		json_uint(j, hist[i]);
+	json_array_end(j);
+}
+
 static void print_json(const struct cli_command *cmd,
 		       const struct ftnl_stats *st)
 {
@@ -46,11 +59,7 @@ static void print_json(const struct cli_command *cmd,
 		json_kv_uint(&j, ftnl_drop_reason_name((unsigned int)i),
 			     st->drops[i]);
 	json_object_end(&j);
-	json_key(&j, "lateness");
-	json_array_begin(&j);
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
-		json_uint(&j, st->lateness[i]);
-	json_array_end(&j);
+	json_histogram(&j, "lateness", st->lateness);
 	json_kv_uint(&j, "lateness_max_ns", st->lateness_max_ns);
 	json_kv_uint(&j, "probe_req_sent", st->probe_req_sent);
 	json_kv_uint(&j, "probe_req_recv", st->probe_req_recv);
@@ -64,11 +73,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
 	json_kv_uint(&j, "forming_waits", st->forming_waits);
 	json_kv_uint(&j, "host_rx_drops", st->host_rx_drops);
-	json_key(&j, "hb_lock_wait");
-	json_array_begin(&j);
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
-		json_uint(&j, st->hb_lock_wait[i]);
-	json_array_end(&j);
+	json_histogram(&j, "hb_lock_wait", st->hb_lock_wait);
 	json_kv_uint(&j, "hb_lock_wait_max_ns", st->hb_lock_wait_max_ns);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
@@ -78,11 +83,27 @@ static void print_json(const struct cli_command *cmd,
 	json_end(&j);
 }
 
-/* A histogram's non-empty buckets, a line each (see struct ftnl_stats). */
-static void print_histogram(const uint64_t *hist)
+static uint64_t histogram_total(const uint64_t *hist)
+{
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
+		total += hist[i];
+	return total;
+}
+
+/*
+ * A histogram of heartbeats: its @label line with the maximum and the
+ * count, then its non-empty buckets, a line each (see struct ftnl_stats).
+ */
+static void print_histogram(const char *label, const uint64_t *hist,
+			    uint64_t max_ns)
 {
 	int i;
 
+	printf("%-15smax %" PRIu64 "ns over %" PRIu64 " heartbeats\n", label,
+	       max_ns, histogram_total(hist));
 	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
 		if (!hist[i])
 			continue;
@@ -97,7 +118,7 @@ static void print_histogram(const uint64_t *hist)
 
 static void print_text(const struct ftnl_stats *st)
 {
-	uint64_t dropped = 0, emitted = 0, waited = 0;
+	uint64_t dropped = 0;
 	int i;
 
 	printf("heartbeats     sent %" PRIu64 " received %" PRIu64
@@ -140,19 +161,11 @@ static void print_text(const struct ftnl_stats *st)
 			       st->drops[i]);
 	putchar('\n');
 
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
-		emitted += st->lateness[i];
-	printf("lateness       max %" PRIu64 "ns over %" PRIu64 " heartbeats\n",
-	       st->lateness_max_ns, emitted);
-	print_histogram(st->lateness);
+	print_histogram("lateness", st->lateness, st->lateness_max_ns);
 	/* Absent from a module that does not report it: no line then. */
-	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++)
-		waited += st->hb_lock_wait[i];
-	if (!waited)
-		return;
-	printf("lock wait      max %" PRIu64 "ns over %" PRIu64 " heartbeats\n",
-	       st->hb_lock_wait_max_ns, waited);
-	print_histogram(st->hb_lock_wait);
+	if (histogram_total(st->hb_lock_wait))
+		print_histogram("lock wait", st->hb_lock_wait,
+				st->hb_lock_wait_max_ns);
 }
 
 int cmd_stats(const struct cli_command *cmd)
