@@ -342,6 +342,14 @@ static void ftnl_wipe_pair_keys(struct ftnl_cluster_config *config)
 	explicit_bzero(config->sign_seed, sizeof(config->sign_seed));
 }
 
+FTNL_EXPORT void ftnl_config_set_cluster_key(struct ftnl_cluster_config *config,
+					     const uint8_t key[FTNL_KEY_LEN])
+{
+	ftnl_wipe_pair_keys(config);
+	memcpy(config->key, key, FTNL_KEY_LEN);
+	config->unset &= ~FTNL_CONFIG_KEY;
+}
+
 FTNL_EXPORT int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
 					  const char *path, char *err,
 					  size_t errlen)

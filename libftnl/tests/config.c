@@ -855,6 +855,30 @@ static void test_sign_keys(const void *arg)
 	} else {
 		tap_diag("error: %s", err);
 	}
+	/*
+	 * The same signed cluster switched to one cluster key: the key set,
+	 * every pair key, public key and the seed gone, and it validates.
+	 */
+	if (TAP_CHECK_INT(ftnl_config_parse_file(s.conf, 0, &c, err,
+						 sizeof(err)), 0)) {
+		uint8_t zero[64] = { 0 };
+
+		TAP_CHECK(c.unset & FTNL_CONFIG_KEY);
+		ftnl_config_set_cluster_key(&c, secret);
+		TAP_CHECK(!(c.unset & FTNL_CONFIG_KEY));
+		TAP_CHECK_MEM(c.key, secret, FTNL_KEY_LEN);
+		for (i = 0; i < 3; i++) {
+			TAP_CHECK(!c.nodes[i].has_key && !c.nodes[i].has_sign_key);
+			TAP_CHECK_MEM(c.nodes[i].key, zero, FTNL_KEY_LEN);
+			TAP_CHECK_MEM(c.nodes[i].sign_key, zero, FTNL_SIGN_KEY_LEN);
+		}
+		TAP_CHECK(!c.has_sign_seed);
+		TAP_CHECK_MEM(c.sign_seed, zero, FTNL_SIGN_SEED_LEN);
+		TAP_CHECK_INT(ftnl_config_validate(&c, err, sizeof(err)), 0);
+		ftnl_config_free(&c);
+	} else {
+		tap_diag("error: %s", err);
+	}
 	scratch_remove(&s);
 }
 
@@ -1100,7 +1124,7 @@ int main(void)
 			pair_cases[i].want ? pair_cases[i].want : "parses");
 	tap_add(test_no_keys, NULL, "parse without keys: the table alone");
 	tap_add(test_sign_keys, NULL,
-		"pairkeys with signing keys: seed and public keys given, then validated");
+		"pairkeys with signing keys: seed and public keys given, then validated; a cluster key drops them all");
 	tap_add(test_quorum, NULL, "quorum on|off sets the policy; absent leaves the module's default");
 	tap_add(test_epoch, NULL, "epoch and update-grace set; absent leave the module's defaults");
 	tap_add(test_big, NULL, "65536 nodes parse; 65537 fail on the right line");

@@ -87,24 +87,6 @@ static int merge_nodes(const struct cli_cluster_args *args,
 }
 
 /*
- * A cluster key given as an argument replaces the file's pair keys and
- * signing keys.
- */
-static void drop_pair_keys(struct ftnl_cluster_config *config)
-{
-	size_t i;
-
-	for (i = 0; i < config->node_count; i++) {
-		config->nodes[i].has_key = false;
-		explicit_bzero(config->nodes[i].key,
-			       sizeof(config->nodes[i].key));
-		config->nodes[i].has_sign_key = false;
-	}
-	config->has_sign_seed = false;
-	explicit_bzero(config->sign_seed, sizeof(config->sign_seed));
-}
-
-/*
  * FCG's parameters with another algorithm: the kernel keeps them and no
  * broadcast uses them, which is not what whoever gave them meant.
  */
@@ -175,16 +157,6 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		config->timeout_us = args->timeout_us;
 		config->unset &= ~FTNL_CONFIG_TIMEOUT;
 	}
-	if (args->given & CLI_SET_KEY) {
-		memcpy(config->key, args->key, FTNL_KEY_LEN);
-		config->unset &= ~FTNL_CONFIG_KEY;
-	}
-	if (args->given & CLI_SET_KEYFILE) {
-		ret = ftnl_read_key_file(args->keyfile, config->key, err, errlen);
-		if (ret)
-			goto fail;
-		config->unset &= ~FTNL_CONFIG_KEY;
-	}
 	if (args->given & CLI_SET_BCAST) {
 		config->bcast_algo = args->bcast_algo;
 		config->has_bcast_algo = true;
@@ -238,8 +210,19 @@ int cli_build_config(const struct cli_cluster_args *args, bool force,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (args->given & (CLI_SET_KEY | CLI_SET_KEYFILE))
-		drop_pair_keys(config);
+	/* A cluster key replaces the file's pair keys and signing keys. */
+	if (args->given & CLI_SET_KEY)
+		ftnl_config_set_cluster_key(config, args->key);
+	if (args->given & CLI_SET_KEYFILE) {
+		uint8_t key[FTNL_KEY_LEN];
+
+		ret = ftnl_read_key_file(args->keyfile, key, err, errlen);
+		if (!ret)
+			ftnl_config_set_cluster_key(config, key);
+		explicit_bzero(key, sizeof(key));
+		if (ret)
+			goto fail;
+	}
 	if (args->given & CLI_SET_PAIRKEYS) {
 		ret = ftnl_config_set_pair_keys(config, args->pairkeys, err,
 						errlen);

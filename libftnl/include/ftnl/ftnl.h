@@ -1447,6 +1447,23 @@ int ftnl_config_resolve_self(struct ftnl_cluster_config *config,
 int ftnl_config_set_pair_keys(struct ftnl_cluster_config *config,
 			      const char *path, char *err, size_t errlen);
 
+/**
+ * ftnl_config_set_cluster_key() - authenticate with one cluster key
+ * @config: the configuration
+ * @key: the key every node shares (ftnl_parse_key(), ftnl_read_key_file())
+ *
+ * The opposite of ftnl_config_set_pair_keys(), what "key" or "keyfile" in
+ * a configuration file does, for a configuration that had pair keys
+ * (ftnl-cli's "cluster set ... key HEX" over a pairkeys cluster): @key
+ * becomes the cluster key (FTNL_CONFIG_KEY cleared from @unset); every
+ * node loses its pair key and public signing key, and the signing seed is
+ * wiped, since a cluster key authenticates no node on its own and so
+ * cannot carry signatures (ftnl_config_validate() refuses signing keys
+ * without pair keys).
+ */
+void ftnl_config_set_cluster_key(struct ftnl_cluster_config *config,
+				 const uint8_t key[FTNL_KEY_LEN]);
+
 /* ------------------------------------------------------------------------
  * Value helpers (shared with ftnl-cli, usable by any tool)
  */
