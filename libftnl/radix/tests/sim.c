@@ -13,6 +13,7 @@
 
 #include "../engine.h"
 #include "../tree.h"
+#include "evheap.h"
 #include "sim.h"
 
 #define PAIR_MAX 256	/* per-channel FIFO state up to this many ids */
@@ -53,61 +54,7 @@ struct ev {
 	uint64_t pseq;		/* MSG: position on its channel */
 };
 
-struct heap {
-	struct ev *ev;
-	size_t len, cap;
-	uint64_t seq;
-};
-
-static bool ev_before(const struct ev *a, const struct ev *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static int heap_push(struct heap *h, struct ev ev)
-{
-	size_t i;
-
-	if (h->len == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		struct ev *p = realloc(h->ev, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		h->ev = p;
-		h->cap = cap;
-	}
-	ev.seq = h->seq++;
-	for (i = h->len++; i > 0; i = (i - 1) / 2) {
-		if (!ev_before(&ev, &h->ev[(i - 1) / 2]))
-			break;
-		h->ev[i] = h->ev[(i - 1) / 2];
-	}
-	h->ev[i] = ev;
-	return 0;
-}
-
-static struct ev heap_pop(struct heap *h)
-{
-	struct ev top = h->ev[0], last = h->ev[--h->len];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= h->len)
-			break;
-		if (c + 1 < h->len && ev_before(&h->ev[c + 1], &h->ev[c]))
-			c++;
-		if (!ev_before(&h->ev[c], &last))
-			break;
-		h->ev[i] = h->ev[c];
-		i = c;
-	}
-	if (h->len)
-		h->ev[i] = last;
-	return top;
-}
+EVHEAP_CHECK(struct ev);
 
 /* ---- the simulated system -------------------------------------------------- */
 
@@ -140,7 +87,7 @@ struct sim {
 	const struct rsim_cfg *cfg;
 	struct rsim_result *res;
 	uint64_t rng, now;
-	struct heap heap;
+	struct evheap heap;
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
 	struct radix_inbox inbox;
@@ -191,7 +138,7 @@ trace(struct sim *sim, const char *fmt, ...)
 
 static void push(struct sim *sim, struct ev ev)
 {
-	if (heap_push(&sim->heap, ev))
+	if (evheap_push(&sim->heap, &ev))
 		sim->err = -ENOMEM;
 }
 
@@ -737,6 +684,7 @@ int rsim_run(const struct rsim_cfg *c, struct rsim_result *res)
 {
 	struct sim *sim;
 	struct radix_sink out;
+	struct ev ev;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -750,6 +698,7 @@ int rsim_run(const struct rsim_cfg *c, struct rsim_result *res)
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return -ENOMEM;
+	evheap_init(&sim->heap, sizeof(struct ev));
 	sim->cfg = c;
 	sim->res = res;
 	sim->rng = c->seed ^ 0x7ad17ad17ad17ad1ull;
@@ -829,9 +778,7 @@ int rsim_run(const struct rsim_cfg *c, struct rsim_result *res)
 	if (res->stats.messages)
 		violation(sim, "%" PRIu64 " messages at initialization",
 			  res->stats.messages);
-	while (sim->heap.len && !sim->err) {
-		struct ev ev = heap_pop(&sim->heap);
-
+	while (!sim->err && evheap_pop(&sim->heap, &ev)) {
 		if (++res->stats.events > c->max_events) {
 			violation(sim, "livelock: more than %" PRIu64
 				  " events", c->max_events);
@@ -869,7 +816,7 @@ out:
 	free(sim->cut);
 	radix_inbox_free(&sim->inbox);
 	radix_view_free(&sim->scratch);
-	free(sim->heap.ev);
+	evheap_free(&sim->heap);
 	free(sim->arena);
 	free(sim);
 	return err;

@@ -3,7 +3,7 @@
  * The validate-all simulator: events in a time-ordered heap, messages
  * through the real wire format, the real engine in every process, the
  * properties of sim.h checked on every return and at the end. The
- * network model and the heap are those of libftnl/era/tests/sim.c.
+ * network model is that of libftnl/era/tests/sim.c, the heap tools/testing/evheap.h.
  *
  * Process p proposes flag ~(1 << p): the returned flag names its
  * contributors. At its call, p contributes as a ULFM caller does: every
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "era/ulfm.h"
+#include "evheap.h"
 #include "sim.h"
 
 #define SIM_VALUE_WORDS ERA_ULFM_VALUE_WORDS(SIM_MAX_N)
@@ -56,61 +57,7 @@ struct ev {
 	uint64_t pseq;
 };
 
-struct heap {
-	struct ev *ev;
-	size_t len, cap;
-	uint64_t seq;
-};
-
-static bool ev_before(const struct ev *a, const struct ev *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static int heap_push(struct heap *h, struct ev ev)
-{
-	size_t i;
-
-	if (h->len == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		struct ev *p = realloc(h->ev, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		h->ev = p;
-		h->cap = cap;
-	}
-	ev.seq = h->seq++;
-	for (i = h->len++; i > 0; i = (i - 1) / 2) {
-		if (!ev_before(&ev, &h->ev[(i - 1) / 2]))
-			break;
-		h->ev[i] = h->ev[(i - 1) / 2];
-	}
-	h->ev[i] = ev;
-	return 0;
-}
-
-static struct ev heap_pop(struct heap *h)
-{
-	struct ev top = h->ev[0], last = h->ev[--h->len];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= h->len)
-			break;
-		if (c + 1 < h->len && ev_before(&h->ev[c + 1], &h->ev[c]))
-			c++;
-		if (!ev_before(&h->ev[c], &last))
-			break;
-		h->ev[i] = h->ev[c];
-		i = c;
-	}
-	if (h->len)
-		h->ev[i] = last;
-	return top;
-}
+EVHEAP_CHECK(struct ev);
 
 /* ---- the simulated system ------------------------------------------------ */
 
@@ -139,7 +86,7 @@ struct sim {
 	struct sim_result *res;
 	uint64_t rng;
 	uint64_t now;
-	struct heap heap;
+	struct evheap heap;
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
 	struct era_ulfm ulfm;
@@ -185,7 +132,7 @@ trace(struct sim *sim, const char *fmt, ...)
 
 static void push(struct sim *sim, struct ev ev)
 {
-	if (heap_push(&sim->heap, ev))
+	if (evheap_push(&sim->heap, &ev))
 		sim->err = -ENOMEM;
 }
 
@@ -579,6 +526,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 {
 	struct sim *sim;
 	struct vall_sink out;
+	struct ev ev;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -591,6 +539,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return -ENOMEM;
+	evheap_init(&sim->heap, sizeof(struct ev));
 	sim->cfg = c;
 	sim->res = res;
 	sim->rng = c->seed ^ 0x5eed5eed5eed5eedull;
@@ -632,9 +581,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	for (uint32_t p = 0; p < c->n; p++)
 		schedule_start(sim, p, rnd_in(&sim->rng, 0, c->start_jitter));
 
-	while (sim->heap.len && !sim->err) {
-		struct ev ev = heap_pop(&sim->heap);
-
+	while (!sim->err && evheap_pop(&sim->heap, &ev)) {
 		if (++res->stats.events > c->max_events) {
 			violation(sim, "livelock: more than %" PRIu64
 				  " events", c->max_events);
@@ -648,7 +595,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 out:
 	for (uint32_t p = 0; p < c->n; p++)
 		vall_group_destroy(sim->proc[p].g);
-	free(sim->heap.ev);
+	evheap_free(&sim->heap);
 	free(sim->arena);
 	free(sim);
 	return err;
