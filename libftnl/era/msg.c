@@ -2,40 +2,11 @@
 /* ERA wire format: see msg.h for the layout. */
 #include <errno.h>
 
+#include "../bytes.h"
 #include "msg.h"
 
 #define ERA_MAGIC0 0x45
 #define ERA_MAGIC1 0x52
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v = 0;
-
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static int type_has_value(unsigned int type)
 {
@@ -74,11 +45,11 @@ size_t era_msg_encode(const struct era_op *op, const struct era_msg *msg,
 	buf[1] = ERA_MAGIC1;
 	buf[2] = ERA_MSG_VERSION;
 	buf[3] = msg->type;
-	put_le32(buf + 4, (uint32_t)len);
-	put_le64(buf + 8, msg->group);
-	put_le64(buf + 16, msg->id);
+	bytes_put_le32(buf + 4, (uint32_t)len);
+	bytes_put_le64(buf + 8, msg->group);
+	bytes_put_le64(buf + 16, msg->id);
 	if (type_has_value(msg->type)) {
-		put_le64(buf + 24, msg->gc);
+		bytes_put_le64(buf + 24, msg->gc);
 		if (op->encode(op, msg->value, buf + ERA_MSG_VALUE_OFF) !=
 		    len - ERA_MSG_VALUE_OFF)
 			return 0;	/* an op whose sizes disagree */
@@ -96,7 +67,7 @@ int era_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
 		return -EBADMSG;
 	if (buf[2] != ERA_MSG_VERSION)
 		return -EPROTONOSUPPORT;
-	total = get_le32(buf + 4);
+	total = bytes_get_le32(buf + 4);
 	switch (buf[3]) {
 	case ERA_MSG_UP:
 	case ERA_MSG_DOWN:
@@ -128,14 +99,14 @@ int era_msg_decode(const struct era_op *op, const uint8_t *buf, size_t len,
 	if (total != len)
 		return -EBADMSG;
 	msg->type = buf[3];
-	msg->group = get_le64(buf + 8);
-	msg->id = get_le64(buf + 16);
+	msg->group = bytes_get_le64(buf + 8);
+	msg->id = bytes_get_le64(buf + 16);
 	msg->gc = 0;
 	msg->value = NULL;
 	if (!msg->id)
 		return -EBADMSG;
 	if (type_has_value(msg->type)) {
-		msg->gc = get_le64(buf + 24);
+		msg->gc = bytes_get_le64(buf + 24);
 		if (op->decode(op, buf + ERA_MSG_VALUE_OFF,
 			       len - ERA_MSG_VALUE_OFF, value))
 			return -EBADMSG;

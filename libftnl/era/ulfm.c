@@ -6,10 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../bytes.h"
 #include "bitmap.h"
 #include "ulfm.h"
-
-#define VARINT_MAX 10	/* bytes of a 64-bit LEB128 varint */
 
 static const struct era_ulfm *to_ulfm(const struct era_op *op)
 {
@@ -41,51 +40,6 @@ static const uint64_t *acked_map_c(const struct era_ulfm *u, const void *v)
 	return (const uint64_t *)v + 1 + map_words(u);
 }
 
-static size_t varint_size(uint64_t x)
-{
-	size_t n = 1;
-
-	while (x >= 0x80) {
-		x >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static size_t varint_put(uint8_t *p, uint64_t x)
-{
-	size_t n = 0;
-
-	while (x >= 0x80) {
-		p[n++] = (uint8_t)(x | 0x80);
-		x >>= 7;
-	}
-	p[n++] = (uint8_t)x;
-	return n;
-}
-
-/* Read a minimal varint (no redundant zero groups). Return: bytes, 0 if bad. */
-static size_t varint_get(const uint8_t *p, size_t len, uint64_t *x)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < len && i < VARINT_MAX; i++) {
-		uint64_t group = p[i] & 0x7f;
-
-		if (i == VARINT_MAX - 1 && group > 1)
-			return 0;	/* more than 64 bits */
-		v |= group << (7 * i);
-		if (!(p[i] & 0x80)) {
-			if (i > 0 && !group)
-				return 0;	/* not minimal */
-			*x = v;
-			return i + 1;
-		}
-	}
-	return 0;
-}
-
 static uint32_t map_count(const uint64_t *map, size_t words)
 {
 	uint32_t count = 0;
@@ -113,7 +67,7 @@ static size_t ranks_size(const uint64_t *map, uint32_t n)
 	bool first = true;
 
 	era_bitmap_for_each(r, map, n) {
-		size += varint_size(first ? r : r - prev - 1);
+		size += bytes_varint_size(first ? r : r - prev - 1);
 		prev = r;
 		first = false;
 	}
@@ -127,7 +81,7 @@ static size_t ranks_put(const uint64_t *map, uint32_t n, uint8_t *buf)
 	bool first = true;
 
 	era_bitmap_for_each(r, map, n) {
-		off += varint_put(buf + off, first ? r : r - prev - 1);
+		off += bytes_varint_put(buf + off, first ? r : r - prev - 1);
 		prev = r;
 		first = false;
 	}
@@ -145,7 +99,7 @@ static size_t ranks_get(const uint8_t *buf, size_t len, uint64_t count,
 	size_t off = 0, used;
 
 	for (uint64_t i = 0; i < count; i++) {
-		used = varint_get(buf + off, len - off, &gap);
+		used = bytes_varint_get(buf + off, len - off, &gap);
 		if (!used)
 			return 0;
 		off += used;
@@ -192,11 +146,11 @@ static size_t ulfm_wire_size(const struct era_op *op, const void *v)
 	const uint64_t *failed = failed_map_c(v), *acked = acked_map_c(u, v);
 	size_t size = 8;
 
-	size += varint_size(map_count(failed, map_words(u)));
+	size += bytes_varint_size(map_count(failed, map_words(u)));
 	size += ranks_size(failed, n);
 	if (acked_all(u, v))
 		return size + 1;
-	size += varint_size((uint64_t)map_count(acked, map_words(u)) + 1);
+	size += bytes_varint_size((uint64_t)map_count(acked, map_words(u)) + 1);
 	return size + ranks_size(acked, n);
 }
 
@@ -210,14 +164,14 @@ static size_t ulfm_encode(const struct era_op *op, const void *v, uint8_t *buf)
 
 	for (int i = 0; i < 8; i++)
 		buf[i] = (uint8_t)(flag >> (8 * i));
-	off += varint_put(buf + off, map_count(failed, map_words(u)));
+	off += bytes_varint_put(buf + off, map_count(failed, map_words(u)));
 	off += ranks_put(failed, n, buf + off);
 	if (acked_all(u, v)) {
 		buf[off++] = 0;
 		return off;
 	}
-	off += varint_put(buf + off,
-			  (uint64_t)map_count(acked, map_words(u)) + 1);
+	off += bytes_varint_put(buf + off,
+				(uint64_t)map_count(acked, map_words(u)) + 1);
 	return off + ranks_put(acked, n, buf + off);
 }
 
@@ -236,7 +190,7 @@ static int ulfm_decode(const struct era_op *op, const uint8_t *buf, size_t len,
 	memset(v, 0, op->value_size);
 	*(uint64_t *)v = flag;
 
-	used = varint_get(buf + off, len - off, &count);
+	used = bytes_varint_get(buf + off, len - off, &count);
 	if (!used || count > n)
 		return -EBADMSG;
 	off += used;
@@ -245,7 +199,7 @@ static int ulfm_decode(const struct era_op *op, const uint8_t *buf, size_t len,
 		return -EBADMSG;
 	off += used;
 
-	used = varint_get(buf + off, len - off, &count);
+	used = bytes_varint_get(buf + off, len - off, &count);
 	if (!used)
 		return -EBADMSG;
 	off += used;

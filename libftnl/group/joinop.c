@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../bytes.h"
 #include "group/joinop.h"
 
 struct join_part {
@@ -81,18 +82,6 @@ static size_t jop_wire_size(const struct era_op *op, const void *v)
 	       jop->ulfm.op.wire_size(&jop->ulfm.op, v);
 }
 
-static void put_le32(uint8_t *p, uint32_t x)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static size_t jop_encode(const struct era_op *op, const void *v, uint8_t *buf)
 {
 	const struct grp_join_op *jop = to_jop(op);
@@ -101,8 +90,8 @@ static size_t jop_encode(const struct era_op *op, const void *v, uint8_t *buf)
 
 	buf[0] = (uint8_t)jp->count;
 	for (uint64_t i = 0; i < jp->count; i++, off += 8) {
-		put_le32(buf + off, jp->j[i].rank);
-		put_le32(buf + off + 4, jp->j[i].inc);
+		bytes_put_le32(buf + off, jp->j[i].rank);
+		bytes_put_le32(buf + off + 4, jp->j[i].inc);
 	}
 	return off + jop->ulfm.op.encode(&jop->ulfm.op, v, buf + off);
 }
@@ -120,8 +109,8 @@ static int jop_decode(const struct era_op *op, const uint8_t *buf, size_t len,
 		return -EBADMSG;
 	jp.count = buf[0];
 	for (uint64_t i = 0; i < jp.count; i++, off += 8) {
-		jp.j[i].rank = get_le32(buf + off);
-		jp.j[i].inc = get_le32(buf + off + 4);
+		jp.j[i].rank = bytes_get_le32(buf + off);
+		jp.j[i].inc = bytes_get_le32(buf + off + 4);
 		if (jp.j[i].rank >= jop->world || !jp.j[i].inc ||
 		    (i && jp.j[i].rank <= jp.j[i - 1].rank))
 			return -EBADMSG;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bytes.h"
 #include "era/bitmap.h"
 #include "era/msg.h"
 #include "vall/msg.h"
@@ -315,15 +316,6 @@ uint64_t grp_view_returned(const struct grp_view *v)
 
 /* ---- incoming messages -------------------------------------------------- */
 
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t x = 0;
-
-	for (int i = 7; i >= 0; i--)
-		x = x << 8 | p[i];
-	return x;
-}
-
 static void deliver(struct grp_view *v, uint32_t from, const uint8_t *buf,
 		    size_t len)
 {
@@ -414,7 +406,7 @@ void grp_on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len)
 			g->dropped++;
 		return;
 	}
-	era_id = get_le64(buf + 8);
+	era_id = bytes_get_le64(buf + 8);
 	for (struct grp_view *v = g->view; v; v = v->older) {
 		if (v->era_id == era_id) {
 			deliver(v, from, buf, len);
@@ -437,7 +429,7 @@ void grp_replay_early(struct ftnl_group *g)
 	while (m) {
 		struct grp_early_msg *next = m->next;
 
-		if (get_le64(m->bytes + 8) == g->view->era_id)
+		if (bytes_get_le64(m->bytes + 8) == g->view->era_id)
 			deliver(g->view, m->from, m->bytes, m->len);
 		else
 			g->dropped++;

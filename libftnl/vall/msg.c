@@ -3,86 +3,12 @@
 #include <errno.h>
 #include <stdbool.h>
 
+#include "../bytes.h"
 #include "era/bitmap.h"
 #include "vall/msg.h"
 
 #define VALL_MAGIC0 0x56
 #define VALL_MAGIC1 0x41
-#define VARINT_MAX 10
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v = 0;
-
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static size_t varint_size(uint64_t x)
-{
-	size_t n = 1;
-
-	while (x >= 0x80) {
-		x >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static size_t varint_put(uint8_t *p, uint64_t x)
-{
-	size_t n = 0;
-
-	while (x >= 0x80) {
-		p[n++] = (uint8_t)(x | 0x80);
-		x >>= 7;
-	}
-	p[n++] = (uint8_t)x;
-	return n;
-}
-
-/* A minimal varint of at most 64 bits. Return: bytes, 0 if malformed. */
-static size_t varint_get(const uint8_t *p, size_t len, uint64_t *x)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < len && i < VARINT_MAX; i++) {
-		uint64_t group = p[i] & 0x7f;
-
-		if (i == VARINT_MAX - 1 && group > 1)
-			return 0;
-		v |= group << (7 * i);
-		if (!(p[i] & 0x80)) {
-			if (i > 0 && !group)
-				return 0;
-			*x = v;
-			return i + 1;
-		}
-	}
-	return 0;
-}
 
 const char *vall_msg_type_name(unsigned int type)
 {
@@ -119,11 +45,11 @@ static size_t desc_size(const uint64_t *desc, uint32_t nranks)
 	size_t size = 0;
 
 	era_bitmap_for_each(r, desc, nranks) {
-		size += varint_size(count ? r - prev - 1 : r);
+		size += bytes_varint_size(count ? r - prev - 1 : r);
 		prev = r;
 		count++;
 	}
-	return varint_size(count) + size;
+	return bytes_varint_size(count) + size;
 }
 
 size_t vall_msg_size(const struct era_op *op, uint32_t nranks,
@@ -152,25 +78,25 @@ size_t vall_msg_encode(const struct era_op *op, uint32_t nranks,
 	buf[1] = VALL_MAGIC1;
 	buf[2] = VALL_MSG_VERSION;
 	buf[3] = msg->type;
-	put_le32(buf + 4, (uint32_t)len);
-	put_le64(buf + 8, msg->group);
-	put_le64(buf + 16, msg->id);
-	put_le64(buf + 24, msg->bnum);
+	bytes_put_le32(buf + 4, (uint32_t)len);
+	bytes_put_le64(buf + 8, msg->group);
+	bytes_put_le64(buf + 16, msg->id);
+	bytes_put_le64(buf + 24, msg->bnum);
 	if (vall_msg_is_bcast(msg->type)) {
 		uint32_t r, count = 0, prev = 0;
 
 		era_bitmap_for_each(r, msg->desc, nranks)
 			count++;
-		off += varint_put(buf + off, count);
+		off += bytes_varint_put(buf + off, count);
 		count = 0;
 		era_bitmap_for_each(r, msg->desc, nranks) {
-			off += varint_put(buf + off, count ? r - prev - 1 : r);
+			off += bytes_varint_put(buf + off, count ? r - prev - 1 : r);
 			prev = r;
 			count++;
 		}
 	}
 	if (vall_msg_has_gc(msg->type)) {
-		put_le64(buf + off, msg->gc);
+		bytes_put_le64(buf + off, msg->gc);
 		off += 8;
 	}
 	if (vall_msg_has_value(msg->type) &&
@@ -191,7 +117,7 @@ int vall_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
 		return -EPROTONOSUPPORT;
 	if (!buf[3] || buf[3] >= VALL_MSG_NTYPES)
 		return -EBADMSG;
-	total = get_le32(buf + 4);
+	total = bytes_get_le32(buf + 4);
 	if (vall_msg_is_bcast(buf[3]) || vall_msg_has_value(buf[3])) {
 		if (total <= VALL_MSG_HEADER_LEN || total > VALL_MSG_MAX_LEN)
 			return -EBADMSG;
@@ -210,11 +136,11 @@ static size_t desc_get(const uint8_t *buf, size_t len, uint32_t nranks,
 	size_t off, used;
 
 	era_bitmap_zero(desc, nranks);
-	off = varint_get(buf, len, &count);
+	off = bytes_varint_get(buf, len, &count);
 	if (!off || count > nranks)
 		return 0;
 	for (uint64_t i = 0; i < count; i++) {
-		used = varint_get(buf + off, len - off, &gap);
+		used = bytes_varint_get(buf + off, len - off, &gap);
 		if (!used)
 			return 0;
 		off += used;
@@ -242,9 +168,9 @@ int vall_msg_decode(const struct era_op *op, uint32_t nranks,
 		return -EBADMSG;
 	*msg = (struct vall_msg){
 		.type = buf[3],
-		.group = get_le64(buf + 8),
-		.id = get_le64(buf + 16),
-		.bnum = get_le64(buf + 24),
+		.group = bytes_get_le64(buf + 8),
+		.id = bytes_get_le64(buf + 16),
+		.bnum = bytes_get_le64(buf + 24),
 	};
 	if (!msg->id || !msg->bnum)
 		return -EBADMSG;
@@ -258,7 +184,7 @@ int vall_msg_decode(const struct era_op *op, uint32_t nranks,
 	if (vall_msg_has_gc(msg->type)) {
 		if (len - off < 8)
 			return -EBADMSG;
-		msg->gc = get_le64(buf + off);
+		msg->gc = bytes_get_le64(buf + off);
 		off += 8;
 	}
 	if (vall_msg_has_value(msg->type)) {
