@@ -2,7 +2,8 @@
 /*
  * bytes.h: the field encodings libftnl's wire formats share (ERA's and
  * validate-all's messages, the ULFM values they carry, the group's join
- * operation and view messages): little-endian integers at any alignment,
+ * operation, view messages and connection handshake): little-endian
+ * integers at any alignment,
  * and LEB128 varints, read back only in their minimal form so that one
  * value has one encoding. Header only; no I/O.
  */
@@ -15,6 +16,12 @@
 /* Bytes of a 64-bit LEB128 varint at most. */
 #define BYTES_VARINT_MAX 10
 
+static inline void bytes_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
 static inline void bytes_put_le32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
@@ -25,6 +32,11 @@ static inline void bytes_put_le64(uint8_t *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint16_t bytes_get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
 }
 
 static inline uint32_t bytes_get_le32(const uint8_t *p)

@@ -47,7 +47,7 @@ static void blake2s_compress(struct grp_blake2s *s, const uint8_t *block,
 	int i;
 
 	for (i = 0; i < 16; i++)
-		m[i] = grp_wire_get_le32(block + 4 * i);
+		m[i] = bytes_get_le32(block + 4 * i);
 	for (i = 0; i < 8; i++) {
 		v[i] = s->h[i];
 		v[i + 8] = blake2s_iv[i];
@@ -135,7 +135,7 @@ void grp_blake2s_final(struct grp_blake2s *s, uint8_t *out)
 	memset(s->buf + s->buflen, 0, GRP_BLAKE2S_BLOCK - s->buflen);
 	blake2s_compress(s, s->buf, true);
 	for (i = 0; i < 8; i++)
-		grp_wire_put_le32(full + 4 * i, s->h[i]);
+		bytes_put_le32(full + 4 * i, s->h[i]);
 	memcpy(out, full, s->outlen);
 	explicit_bzero(full, sizeof(full));
 	explicit_bzero(s, sizeof(*s));

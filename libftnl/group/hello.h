@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../bytes.h"
+
 #define GRP_HELLO_MAGIC		"FTGH"
 #define GRP_HELLO_VERSION	3
 #define GRP_HELLO_LEN		28
@@ -47,39 +49,6 @@
 /* The connection authenticates with the job key (group/auth.h). */
 #define GRP_HELLO_F_AUTH	0x0001
 
-static inline void grp_wire_put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void grp_wire_put_le32(uint8_t *p, uint32_t v)
-{
-	grp_wire_put_le16(p, (uint16_t)v);
-	grp_wire_put_le16(p + 2, (uint16_t)(v >> 16));
-}
-
-static inline void grp_wire_put_le64(uint8_t *p, uint64_t v)
-{
-	grp_wire_put_le32(p, (uint32_t)v);
-	grp_wire_put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static inline uint16_t grp_wire_get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t grp_wire_get_le32(const uint8_t *p)
-{
-	return grp_wire_get_le16(p) | (uint32_t)grp_wire_get_le16(p + 2) << 16;
-}
-
-static inline uint64_t grp_wire_get_le64(const uint8_t *p)
-{
-	return grp_wire_get_le32(p) | (uint64_t)grp_wire_get_le32(p + 4) << 32;
-}
-
 #define GRP_ACK_MAGIC		"FTGA"
 #define GRP_ACK_LEN		16
 #define GRP_ACK_INC_OFF		4
@@ -90,22 +59,22 @@ static inline void grp_wire_ack(uint8_t ack[GRP_ACK_LEN], uint64_t seq,
 				uint32_t inc)
 {
 	memcpy(ack, GRP_ACK_MAGIC, 4);
-	grp_wire_put_le32(ack + GRP_ACK_INC_OFF, inc);
-	grp_wire_put_le64(ack + GRP_ACK_SEQ_OFF, seq);
+	bytes_put_le32(ack + GRP_ACK_INC_OFF, inc);
+	bytes_put_le64(ack + GRP_ACK_SEQ_OFF, seq);
 }
 
-/* The hello @from (incarnation 1: grp_wire_put_le32() another at
+/* The hello @from (incarnation 1: bytes_put_le32() another at
  * GRP_HELLO_INC_OFF) sends to @to in job @job. */
 static inline void grp_wire_hello(uint8_t hello[GRP_HELLO_LEN], uint64_t job,
 				  uint32_t from, uint32_t to)
 {
 	memcpy(hello, GRP_HELLO_MAGIC, 4);
-	grp_wire_put_le16(hello + GRP_HELLO_VERSION_OFF, GRP_HELLO_VERSION);
-	grp_wire_put_le16(hello + GRP_HELLO_FLAGS_OFF, 0);
-	grp_wire_put_le64(hello + GRP_HELLO_JOB_OFF, job);
-	grp_wire_put_le32(hello + GRP_HELLO_FROM_OFF, from);
-	grp_wire_put_le32(hello + GRP_HELLO_TO_OFF, to);
-	grp_wire_put_le32(hello + GRP_HELLO_INC_OFF, 1);
+	bytes_put_le16(hello + GRP_HELLO_VERSION_OFF, GRP_HELLO_VERSION);
+	bytes_put_le16(hello + GRP_HELLO_FLAGS_OFF, 0);
+	bytes_put_le64(hello + GRP_HELLO_JOB_OFF, job);
+	bytes_put_le32(hello + GRP_HELLO_FROM_OFF, from);
+	bytes_put_le32(hello + GRP_HELLO_TO_OFF, to);
+	bytes_put_le32(hello + GRP_HELLO_INC_OFF, 1);
 }
 
 #endif /* FTNL_GROUP_HELLO_H */

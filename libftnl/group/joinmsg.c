@@ -19,7 +19,7 @@ int grp_join_msg_frame(const uint8_t *buf, size_t avail, size_t *len)
 		return -EBADMSG;
 	if (buf[2] != GRP_JOIN_VERSION)
 		return -EPROTONOSUPPORT;
-	n = grp_wire_get_le32(buf + 4);
+	n = bytes_get_le32(buf + 4);
 	switch (buf[3]) {
 	case GRP_JOIN_T_JOIN:
 		if (n != GRP_JOIN_LEN)
@@ -56,19 +56,19 @@ size_t grp_join_msg_encode(const struct grp_join_msg *m, uint8_t *buf,
 	buf[1] = GRP_JOIN_MAGIC1;
 	buf[2] = GRP_JOIN_VERSION;
 	buf[3] = m->type;
-	grp_wire_put_le32(buf + 4, (uint32_t)len);
-	grp_wire_put_le64(buf + 8, m->job);
-	grp_wire_put_le32(buf + 16, m->inc);
+	bytes_put_le32(buf + 4, (uint32_t)len);
+	bytes_put_le64(buf + 8, m->job);
+	bytes_put_le32(buf + 16, m->inc);
 	if (m->type == GRP_JOIN_T_JOIN)
 		return len;
-	grp_wire_put_le32(buf + 20, m->joiner_inc);
-	grp_wire_put_le64(buf + 24, m->view_id);
-	grp_wire_put_le32(buf + 32, m->count);
+	bytes_put_le32(buf + 20, m->joiner_inc);
+	bytes_put_le64(buf + 24, m->view_id);
+	bytes_put_le32(buf + 32, m->count);
 	for (uint32_t i = 0; i < m->count; i++) {
-		grp_wire_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i,
-				  m->members[i]);
-		grp_wire_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i + 4,
-				  m->incs[i]);
+		bytes_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i,
+			       m->members[i]);
+		bytes_put_le32(buf + GRP_WELCOME_HDR_LEN + 8 * i + 4,
+			       m->incs[i]);
 	}
 	return len;
 }
@@ -84,23 +84,23 @@ int grp_join_msg_decode(const uint8_t *buf, size_t len, uint32_t world,
 	if (err)
 		return err;
 	m->type = buf[3];
-	m->job = grp_wire_get_le64(buf + 8);
-	m->inc = grp_wire_get_le32(buf + 16);
+	m->job = bytes_get_le64(buf + 8);
+	m->inc = bytes_get_le32(buf + 16);
 	if (!m->inc)
 		return -EBADMSG;
 	if (m->type == GRP_JOIN_T_JOIN)
 		return 0;
-	m->joiner_inc = grp_wire_get_le32(buf + 20);
-	m->view_id = grp_wire_get_le64(buf + 24);
-	m->count = grp_wire_get_le32(buf + 32);
+	m->joiner_inc = bytes_get_le32(buf + 20);
+	m->view_id = bytes_get_le64(buf + 24);
+	m->count = bytes_get_le32(buf + 32);
 	if (!m->joiner_inc || m->count != (len - GRP_WELCOME_HDR_LEN) / 8 ||
 	    m->count > world)
 		return -EBADMSG;
 	for (uint32_t i = 0; i < m->count; i++) {
 		const uint8_t *p = buf + GRP_WELCOME_HDR_LEN + 8 * i;
 
-		m->members[i] = grp_wire_get_le32(p);
-		m->incs[i] = grp_wire_get_le32(p + 4);
+		m->members[i] = bytes_get_le32(p);
+		m->incs[i] = bytes_get_le32(p + 4);
 		if (m->members[i] >= world || !m->incs[i] ||
 		    (i && m->members[i] <= m->members[i - 1]))
 			return -EBADMSG;

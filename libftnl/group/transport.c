@@ -400,7 +400,7 @@ static void grp_out_established(struct grp_peer *p)
 	p->pre_off = 0;
 	p->reply_len = 0;
 	memcpy(p->pre, t->hello, GRP_HELLO_LEN);
-	grp_wire_put_le32(p->pre + GRP_HELLO_TO_OFF, p->rank);
+	bytes_put_le32(p->pre + GRP_HELLO_TO_OFF, p->rank);
 	p->pre_len = GRP_HELLO_LEN;
 	p->authed = !t->spec->has_key;
 	if (t->spec->has_key) {
@@ -503,8 +503,8 @@ static void grp_peer_new_incarnation(struct grp_peer *p, uint32_t inc,
  */
 static bool grp_out_ack(struct grp_peer *p)
 {
-	uint64_t seq = grp_wire_get_le64(p->reply + GRP_ACK_SEQ_OFF);
-	uint32_t inc = grp_wire_get_le32(p->reply + GRP_ACK_INC_OFF);
+	uint64_t seq = bytes_get_le64(p->reply + GRP_ACK_SEQ_OFF);
+	uint32_t inc = bytes_get_le32(p->reply + GRP_ACK_INC_OFF);
 
 	if (memcmp(p->reply, GRP_ACK_MAGIC, 4) || inc < p->inc)
 		return false;
@@ -823,16 +823,16 @@ static void grp_conn_kill(struct grp_conn *c)
 static bool grp_hello_ok(struct grp_transport *t, const uint8_t *h,
 			 uint32_t *rank, uint32_t *inc)
 {
-	uint32_t from = grp_wire_get_le32(h + GRP_HELLO_FROM_OFF);
+	uint32_t from = bytes_get_le32(h + GRP_HELLO_FROM_OFF);
 	const struct grp_peer *p;
 
-	*inc = grp_wire_get_le32(h + GRP_HELLO_INC_OFF);
+	*inc = bytes_get_le32(h + GRP_HELLO_INC_OFF);
 	if (memcmp(h, GRP_HELLO_MAGIC, 4) || !*inc ||
-	    grp_wire_get_le16(h + GRP_HELLO_VERSION_OFF) != GRP_HELLO_VERSION ||
-	    grp_wire_get_le16(h + GRP_HELLO_FLAGS_OFF) !=
+	    bytes_get_le16(h + GRP_HELLO_VERSION_OFF) != GRP_HELLO_VERSION ||
+	    bytes_get_le16(h + GRP_HELLO_FLAGS_OFF) !=
 	    (t->spec->has_key ? GRP_HELLO_F_AUTH : 0) ||
-	    grp_wire_get_le64(h + GRP_HELLO_JOB_OFF) != t->spec->job ||
-	    grp_wire_get_le32(h + GRP_HELLO_TO_OFF) != t->spec->rank ||
+	    bytes_get_le64(h + GRP_HELLO_JOB_OFF) != t->spec->job ||
+	    bytes_get_le32(h + GRP_HELLO_TO_OFF) != t->spec->rank ||
 	    from >= t->spec->size || from == t->spec->rank)
 		return false;
 	/* The dead, or an older process than the one known: never again. */
@@ -1180,10 +1180,10 @@ int grp_transport_open(const struct ftnl_group_spec *spec, int epfd,
 	}
 	t->inc = spec->incarnation ? spec->incarnation : 1;
 	grp_wire_hello(t->hello, spec->job, spec->rank, 0);
-	grp_wire_put_le32(t->hello + GRP_HELLO_INC_OFF, t->inc);
+	bytes_put_le32(t->hello + GRP_HELLO_INC_OFF, t->inc);
 	if (spec->has_key)
-		grp_wire_put_le16(t->hello + GRP_HELLO_FLAGS_OFF,
-				  GRP_HELLO_F_AUTH);
+		bytes_put_le16(t->hello + GRP_HELLO_FLAGS_OFF,
+			       GRP_HELLO_F_AUTH);
 
 	sslen = grp_sockaddr(&spec->peers[spec->rank], &ss);
 	t->listen_fd = socket(ss.ss_family,

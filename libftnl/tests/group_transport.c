@@ -67,9 +67,9 @@ static uint8_t *make_frame(uint32_t seq, size_t len)
 	f[1] = 'R';
 	f[2] = ERA_MSG_VERSION;
 	f[3] = ERA_MSG_UP;
-	grp_wire_put_le32(f + 4, (uint32_t)len);
-	grp_wire_put_le64(f + 8, JOB);
-	grp_wire_put_le64(f + 16, (uint64_t)seq + 1);
+	bytes_put_le32(f + 4, (uint32_t)len);
+	bytes_put_le64(f + 8, JOB);
+	bytes_put_le64(f + 16, (uint64_t)seq + 1);
 	for (i = 24; i < len; i++)
 		f[i] = frame_byte(seq, i);
 	return f;
@@ -136,7 +136,7 @@ static bool run_until(bool (*done)(const void *), const void *arg,
 static void on_frame(void *ctx, uint32_t from, const uint8_t *buf, size_t len)
 {
 	struct rx *rx = ctx;
-	uint32_t seq = (uint32_t)grp_wire_get_le64(buf + 16) - 1;
+	uint32_t seq = (uint32_t)bytes_get_le64(buf + 16) - 1;
 	size_t i;
 
 	if (from >= MAX_RANKS) {
@@ -610,7 +610,7 @@ static void test_bad_hello(const void *arg)
 	if (!TAP_CHECK(fd >= 0))
 		goto out;
 	grp_wire_hello(hello, b->job, b->from, b->to);
-	grp_wire_put_le16(hello + GRP_HELLO_VERSION_OFF, b->version);
+	bytes_put_le16(hello + GRP_HELLO_VERSION_OFF, b->version);
 	if (b->garbage)
 		memcpy(hello, "GET / HTTP/1.0\r\nHost: x\r\n\r\n", GRP_HELLO_LEN);
 	TAP_CHECK(raw_send(fd, hello, sizeof(hello)));
@@ -659,7 +659,7 @@ static void test_bad_frame(const void *arg)
 	w.rx[0].next[1] = 1;
 	TAP_CHECK(raw_send(fd, f, len));	/* good */
 	TAP_CHECK(wait_received(&w, 1));
-	grp_wire_put_le32(f + 4, ERA_MSG_MAX_LEN + 1);	/* too long */
+	bytes_put_le32(f + 4, ERA_MSG_MAX_LEN + 1);	/* too long */
 	TAP_CHECK(raw_send(fd, f, len));
 	end = now_ms() + 5000;
 	while (stats_of(w.t[0]).dropped < 1 && now_ms() < end)
@@ -845,7 +845,7 @@ static bool raw_last_ack(int fd, uint64_t *seq)
 			got = 0;
 			if (memcmp(rec, GRP_ACK_MAGIC, 4))
 				return false;
-			*seq = grp_wire_get_le64(rec + GRP_ACK_SEQ_OFF);
+			*seq = bytes_get_le64(rec + GRP_ACK_SEQ_OFF);
 			any = true;
 		}
 	}
@@ -957,7 +957,7 @@ static void test_acks(const void *arg)
 				continue;
 			got = 0;
 			acks++;
-			seq = grp_wire_get_le64(rec + GRP_ACK_SEQ_OFF);
+			seq = bytes_get_le64(rec + GRP_ACK_SEQ_OFF);
 		}
 	}
 	TAP_CHECK_UINT(seq, ACK_FRAMES);
@@ -1074,7 +1074,7 @@ static void test_key_raw(const void *arg)
 	if (!TAP_CHECK(fd >= 0))
 		goto out;
 	grp_wire_hello(first, JOB, 1, 0);
-	grp_wire_put_le16(first + GRP_HELLO_FLAGS_OFF, GRP_HELLO_F_AUTH);
+	bytes_put_le16(first + GRP_HELLO_FLAGS_OFF, GRP_HELLO_F_AUTH);
 	TAP_CHECK_INT(grp_auth_nonce(first + GRP_HELLO_LEN), 0);
 	TAP_CHECK(raw_send(fd, first, sizeof(first)));
 	end = now_ms() + 5000;
