@@ -987,6 +987,7 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_FORMING_WAITS] = &st->forming_waits,
 		[FTNL_A_STATS_HOST_RX_DROPS] = &st->host_rx_drops,
 		[FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS] = &st->hb_lock_wait_max_ns,
+		[FTNL_A_STATS_HB_START_LATE_MAX_NS] = &st->hb_start_late_max_ns,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 
@@ -999,6 +1000,9 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 	if (type == FTNL_A_STATS_HB_LOCK_WAIT)
 		return ftnl_counter_array(attr, st->hb_lock_wait,
 					  FTNL_ARRAY_SIZE(st->hb_lock_wait));
+	if (type == FTNL_A_STATS_HB_START_LATE)
+		return ftnl_counter_array(attr, st->hb_start_late,
+					  FTNL_ARRAY_SIZE(st->hb_start_late));
 	if (type < FTNL_ARRAY_SIZE(counters) && counters[type])
 		return ftnl_attr_u64(attr, counters[type]);
 	return 0;

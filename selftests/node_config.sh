@@ -116,13 +116,29 @@ in_ns "$(ns 1)" "$CLI" node list >"$LIB_TMP/nodes.txt" 2>&1
 check "node list: a NAME column" grep -q '^ID  NAME ' "$LIB_TMP/nodes.txt"
 check "node list: node 2's row names it" grep -q '^ 2  cn002 ' "$LIB_TMP/nodes.txt"
 
-# --- the heartbeats' lock waits in stats --------------------------------------------
+# --- the heartbeats' timer starts and lock waits in stats --------------------------
 
 in_ns "$(ns 1)" "$CLI" stats >"$LIB_TMP/stats.txt" 2>&1
 check "stats: a lock wait line" grep -q '^lock wait      max [0-9]*ns over [1-9][0-9]* heartbeats$' "$LIB_TMP/stats.txt"
+check "stats: a timer start line" grep -q '^timer start    max [0-9]*ns over [1-9][0-9]* heartbeats$' "$LIB_TMP/stats.txt"
 in_ns "$(ns 1)" "$CLI" -j stats | json_flat >"$LIB_TMP/stats" 2>/dev/null
 check "stats -j: hb_lock_wait has 24 buckets" test -n "$(json_get "$LIB_TMP/stats" "hb_lock_wait[23]")"
 check "stats -j: hb_lock_wait_max_ns" test -n "$(json_get "$LIB_TMP/stats" hb_lock_wait_max_ns)"
+check "stats -j: hb_start_late has 24 buckets" test -n "$(json_get "$LIB_TMP/stats" "hb_start_late[23]")"
+# histogram_total NAME: the sum of the 24 buckets of histogram NAME.
+histogram_total() {
+	total=0 k=0
+	while [ "$k" -lt 24 ]; do
+		total=$((total + $(json_get "$LIB_TMP/stats" "$1[$k]")))
+		k=$((k + 1))
+	done
+	echo "$total"
+}
+sent=$(histogram_total lateness)
+started=$(histogram_total hb_start_late)
+# One heartbeat may be between its start and its send while stats reads.
+check "stats -j: every heartbeat sent has its timer start ($started of $sent)" \
+	test "$started" -ge "$sent" -a "$started" -le $((sent + 1)) -a "$sent" -gt 0
 
 # --- refusals ----------------------------------------------------------------------
 

@@ -548,6 +548,9 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 		WRITE_ONCE(ring->stall_hb_due, 0);
 		hrtimer_set_expires(timer, due);
 	}
+	/* The interrupt's and the softirq's delivery, before this handler. */
+	ftnl_ring_record(ring->hb_start_late, &ring->hb_start_late_max_ns,
+			 ktime_to_ns(ktime_sub(now, due)));
 	ftnl_ring_sink(ring, &out);
 	/* Late by more than h: the local health rule wants to know. */
 	ftnl_ring_self_late(ring, due, now);
@@ -1359,9 +1362,11 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	for (i = 0; i < FTNL_LATENESS_BUCKETS; i++) {
 		st->lateness[i] = atomic64_read(&ring->lateness[i]);
 		st->hb_lock_wait[i] = atomic64_read(&ring->hb_lock_wait[i]);
+		st->hb_start_late[i] = atomic64_read(&ring->hb_start_late[i]);
 	}
 	st->lateness_max_ns = READ_ONCE(ring->lateness_max_ns);
 	st->hb_lock_wait_max_ns = READ_ONCE(ring->hb_lock_wait_max_ns);
+	st->hb_start_late_max_ns = READ_ONCE(ring->hb_start_late_max_ns);
 
 	spin_lock_bh(&ring->lock);
 	ftnl_bcast_get_stats(&ring->bcast, &st->bcast);

@@ -47,6 +47,8 @@
  * @lateness_max_ns: largest emission lateness
  * @hb_lock_wait: how long task T1 waited for @lock, histogram as @lateness
  * @hb_lock_wait_max_ns: the longest of those waits
+ * @hb_start_late: how late task T1's timer began to run, as @lateness
+ * @hb_start_late_max_ns: the latest of those starts
  * @bcast: the broadcast layer's state
  * @proc_deaths: process exits being handed to @bcast (under @lock, off
  *	the stack)
@@ -72,6 +74,8 @@ struct ftnl_ring {
 	u64 lateness_max_ns;
 	atomic64_t hb_lock_wait[FTNL_LATENESS_BUCKETS];
 	u64 hb_lock_wait_max_ns;
+	atomic64_t hb_start_late[FTNL_LATENESS_BUCKETS];
+	u64 hb_start_late_max_ns;
 	struct ftnl_bcast bcast;
 	struct ftnl_bcast_death proc_deaths[FTNL_BCAST_MAX_DEATHS];
 	u32 rejoined_pos[FTNL_BCAST_MAX_DEATHS];
@@ -107,6 +111,8 @@ static inline void ftnl_ring_count(struct ftnl_ring *ring, int counter)
  * @hb_lock_wait: how long heartbeats waited for the ring's lock (as
  *	@lateness)
  * @hb_lock_wait_max_ns: the longest of those waits
+ * @hb_start_late: how late heartbeat timers began to run (as @lateness)
+ * @hb_start_late_max_ns: the latest of those starts
  * @bcast: delivery latencies
  */
 struct ftnl_ring_stats {
@@ -116,6 +122,8 @@ struct ftnl_ring_stats {
 	u64 lateness_max_ns;
 	u64 hb_lock_wait[FTNL_LATENESS_BUCKETS];
 	u64 hb_lock_wait_max_ns;
+	u64 hb_start_late[FTNL_LATENESS_BUCKETS];
+	u64 hb_start_late_max_ns;
 	struct ftnl_bcast_stats bcast;
 };
 

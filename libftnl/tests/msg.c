@@ -1058,6 +1058,9 @@ static void test_parse_stats(const void *arg)
 	put_counter_nest(nlh, FTNL_A_STATS_HB_LOCK_WAIT, FTNL_LATENESS_BUCKETS,
 			 3000, FTNL_LATENESS_BUCKETS + 1);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS, 888);
+	put_counter_nest(nlh, FTNL_A_STATS_HB_START_LATE, FTNL_LATENESS_BUCKETS,
+			 4000, FTNL_LATENESS_BUCKETS + 1);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_START_LATE_MAX_NS, 999);
 	mnl_attr_put_u64(nlh, 99, 5);	/* unknown counter: ignored */
 	mnl_attr_nest_end(nlh, nest);
 
@@ -1079,6 +1082,10 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_UINT(st.hb_lock_wait[FTNL_LATENESS_BUCKETS - 1],
 		       3000 + FTNL_LATENESS_BUCKETS - 1);
 	TAP_CHECK_UINT(st.hb_lock_wait_max_ns, 888);
+	TAP_CHECK_UINT(st.hb_start_late[0], 4000);
+	TAP_CHECK_UINT(st.hb_start_late[FTNL_LATENESS_BUCKETS - 1],
+		       4000 + FTNL_LATENESS_BUCKETS - 1);
+	TAP_CHECK_UINT(st.hb_start_late_max_ns, 999);
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_STALE_INCARNATION),
 		      "stale-incarnation");
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_MAX + 1), "unknown");
@@ -1377,7 +1384,10 @@ static void test_struct_growth(const void *arg)
 		  offsetof(struct ftnl_stats, forming_waits) + sizeof(uint64_t));
 	TAP_CHECK(offsetof(struct ftnl_stats, hb_lock_wait) ==
 		  offsetof(struct ftnl_stats, host_rx_drops) + sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, hb_lock_wait_max_ns) +
+	TAP_CHECK(offsetof(struct ftnl_stats, hb_start_late) ==
+		  offsetof(struct ftnl_stats, hb_lock_wait_max_ns) +
+		  sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, hb_start_late_max_ns) +
 		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));

@@ -661,14 +661,16 @@ function print_bcastlat(   i, missed) {
 	print "5. Heartbeat emission lateness of the kernel ring while broadcasts run:"
 	print "   nodes register processes and close them, B process-exit broadcasts per"
 	print "   second over the cluster (default algorithm); lateness = deadline -> the"
-	print "   heartbeat handed to the network (timer, ring lock, build); lock: of it,"
-	print "   the wait for the ring'"'"'s lock (p99.9, max); rx budget: the kernel'"'"'s"
+	print "   heartbeat handed to the network (timer, ring lock, build); start: of it,"
+	print "   the part before the timer'"'"'s handler ran (p99, max); lock: the wait for"
+	print "   the ring'"'"'s lock (p99.9, max); rx budget: the kernel'"'"'s"
 	print "   netdev_budget/netdev_budget_usecs (datagrams/us of one NET_RX run)."
 	print "   Quantiles are histogram bucket upper bounds (powers of two in us);"
 	print "   max is exact."
-	printf "%4s %5s %6s %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+	printf "%4s %5s %6s %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 		"n", "h", "d", "B/s", "rx budget", "emitted", "p50", "p99", "p99.9", \
-		"max", "lock99.9", "lockmax", "missed", "false", "bcasts", "delivered"
+		"max", "start99", "startmax", "lock99.9", "lockmax", "missed", "false", \
+		"bcasts", "delivered"
 	for (i = 1; i <= nbl; i++) {
 		$0 = bl[i]; parse()
 		if (f["verdict"] == "error") {
@@ -678,9 +680,11 @@ function print_bcastlat(   i, missed) {
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		printf "%4s %4sms %4sms %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], f["fires"], \
 			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
+			f["start_p99"] == "" ? "-" : f["start_p99"], \
+			f["start_max_us"] == "" ? "-" : ms(f["start_max_us"]), \
 			f["lock_p999"] == "" ? "-" : f["lock_p999"], \
 			f["lock_max_us"] == "" ? "-" : f["lock_max_us"] "us", "~" missed, \
 			f["suspicions"], f["bcast_originated"], f["bcast_delivered"]

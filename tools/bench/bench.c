@@ -995,6 +995,7 @@ out_free:
 struct ring_sum {
 	struct lat_hist hist;
 	struct lat_hist lock_wait;	/* kernel ring: waits for its lock */
+	struct lat_hist start_late;	/* kernel ring: its timer's starts */
 	uint64_t fires;		/* timer expiries (histogram entries) */
 	uint64_t expected;	/* periods elapsed over all nodes */
 	uint64_t hb_sent;
@@ -1163,6 +1164,16 @@ static void print_ring(const struct opts *o, const char *ring,
 				 bound, sizeof(bound));
 		printf(" %s=%s", names[i], bound);
 	}
+	/* How much of it came before the timer ran (kernel ring only). */
+	if (lat_hist_count(&s->start_late)) {
+		for (i = 1; i < 3; i++) {
+			lat_bucket_bound(lat_hist_quantile_bucket(&s->start_late,
+								  qs[i]),
+					 bound, sizeof(bound));
+			printf(" start_%s=%s", names[i], bound);
+		}
+		printf(" start_max_us=%" PRIu64, s->start_late.max_ns / 1000);
+	}
 	/* How much of it the ring's lock made (kernel ring only). */
 	if (lat_hist_count(&s->lock_wait)) {
 		for (i = 1; i < 3; i++) {
@@ -1279,6 +1290,9 @@ static int cmd_lateness(const struct opts *o)
 		memcpy(hist.bucket, st.hb_lock_wait, sizeof(hist.bucket));
 		hist.max_ns = st.hb_lock_wait_max_ns;
 		lat_hist_merge(&k.lock_wait, &hist);
+		memcpy(hist.bucket, st.hb_start_late, sizeof(hist.bucket));
+		hist.max_ns = st.hb_start_late_max_ns;
+		lat_hist_merge(&k.start_late, &hist);
 		k.hb_sent += st.hb_sent;
 		k.suspicions += st.suspicions;
 		k.stall_waits += st.stall_waits;

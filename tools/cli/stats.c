@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftnl-cli stats: this node's counters, drops by reason, the heartbeat
- * emission lateness histogram and its lock waits, and the broadcast
- * counters (report.c).
+ * emission lateness histogram with its timer starts and lock waits, and
+ * the broadcast counters (report.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -75,6 +75,8 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "host_rx_drops", st->host_rx_drops);
 	json_histogram(&j, "hb_lock_wait", st->hb_lock_wait);
 	json_kv_uint(&j, "hb_lock_wait_max_ns", st->hb_lock_wait_max_ns);
+	json_histogram(&j, "hb_start_late", st->hb_start_late);
+	json_kv_uint(&j, "hb_start_late_max_ns", st->hb_start_late_max_ns);
 	json_key(&j, "bcast");
 	json_object_begin(&j);
 	cli_bcast_json_counters(&j, st);
@@ -162,7 +164,10 @@ static void print_text(const struct ftnl_stats *st)
 	putchar('\n');
 
 	print_histogram("lateness", st->lateness, st->lateness_max_ns);
-	/* Absent from a module that does not report it: no line then. */
+	/* Absent from a module that does not report them: no line then. */
+	if (histogram_total(st->hb_start_late))
+		print_histogram("timer start", st->hb_start_late,
+				st->hb_start_late_max_ns);
 	if (histogram_total(st->hb_lock_wait))
 		print_histogram("lock wait", st->hb_lock_wait,
 				st->hb_lock_wait_max_ns);

@@ -817,6 +817,12 @@ enum ftnl_node_attr {
  *	ring's lock, which other contexts (received datagrams, probes,
  *	broadcasts) held; part of its emission lateness
  * @FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS: u64, the longest of those waits
+ * @FTNL_A_STATS_HB_START_LATE: nest, FTNL_LATENESS_BUCKETS u64 counts, as
+ *	FTNL_A_STATS_LATENESS: how late each heartbeat's timer began to run,
+ *	from its deadline to the first instruction of its handler (interrupt
+ *	and softirq delivery, before the lock wait and the send); part of its
+ *	emission lateness
+ * @FTNL_A_STATS_HB_START_LATE_MAX_NS: u64, the latest of those starts
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -863,6 +869,8 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_HOST_RX_DROPS,
 	FTNL_A_STATS_HB_LOCK_WAIT,
 	FTNL_A_STATS_HB_LOCK_WAIT_MAX_NS,
+	FTNL_A_STATS_HB_START_LATE,
+	FTNL_A_STATS_HB_START_LATE_MAX_NS,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -675,6 +675,12 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	(buckets as @lateness; a part of each heartbeat's lateness). All 0
  *	from a module that does not report it
  * @hb_lock_wait_max_ns: the longest of those waits
+ * @hb_start_late: how late each heartbeat's timer began to run, from its
+ *	deadline to its handler's first instruction: the interrupt's and the
+ *	softirq's delivery, before the lock wait and the send (buckets as
+ *	@lateness; a part of each heartbeat's lateness). All 0 from a module
+ *	that does not report it
+ * @hb_start_late_max_ns: the latest of those starts
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -718,6 +724,8 @@ struct ftnl_stats {
 	uint64_t host_rx_drops;
 	uint64_t hb_lock_wait[FTNL_LATENESS_BUCKETS];
 	uint64_t hb_lock_wait_max_ns;
+	uint64_t hb_start_late[FTNL_LATENESS_BUCKETS];
+	uint64_t hb_start_late_max_ns;
 };
 
 /**
