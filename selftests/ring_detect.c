@@ -17,6 +17,10 @@
  *	on: before the silencing no node has verified a suspicion
  *	(suspicions_verified 0), and node 2 verified one before accusing.
  *
+ * timer_softirq.silence_one: the same with heartbeats sent from the
+ *	timer softirq (module parameter hb_hi_softirq=0) instead of the HI
+ *	tasklet.
+ *
  * consecutive: f = 1, 2, 3 = floor(log2 16) - 1 consecutive nodes
  *	(11-f .. 10) are cut off at the same instant. Node 11 walks back
  *	(Lemma 1's case (i), Lemma 2): it suspects node 10 after d, tells
@@ -63,6 +67,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ftnl_selftest.h"
 #include "st_vcluster.h"
 #include "ksft.h"
 
@@ -394,6 +399,33 @@ static void silence_segment(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(ring, silence_one, 60)
 {
 	/* Node 1: its emitter is node 16, across the wrap of the ring. */
+	silence_segment(_metadata, &self->vc, 1, 1);
+}
+
+/*
+ * timer_softirq.silence_one: silence_one with heartbeats sent from the
+ * soft hrtimer's softirq (module parameter hb_hi_softirq=0), as before
+ * the HI tasklet became the default: both must detect alike. The module
+ * reads the parameter when a cluster is configured.
+ */
+FIXTURE(timer_softirq) {
+	struct st_vc vc;
+};
+
+FIXTURE_SETUP(timer_softirq)
+{
+	ASSERT_EQ(0, st_param_set("hb_hi_softirq", 0));
+	start_cluster(_metadata, &self->vc);
+}
+
+FIXTURE_TEARDOWN(timer_softirq)
+{
+	st_vc_fini(&self->vc);
+	st_param_set("hb_hi_softirq", 1);
+}
+
+TEST_F_TIMEOUT(timer_softirq, silence_one, 60)
+{
 	silence_segment(_metadata, &self->vc, 1, 1);
 }
 

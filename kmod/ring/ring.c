@@ -519,10 +519,51 @@ module_param_cb(test_stall_ms, &ftnl_ring_stall_ops, NULL, 0200);
 MODULE_PARM_DESC(test_stall_ms,
 		 "test only: writing N makes the ring of the writer's network namespace run as if its CPU stalled for N ms (1 to 10000)");
 
-/* Task T1. */
-static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
+/*
+ * Where task T1 runs (issue 11 item 2, issue 10 item 7). 1 (default): a
+ * hard hrtimer that only schedules a HI tasklet, which runs first in
+ * every softirq pass and which 6.1 never leaves to ksoftirqd, so a
+ * heartbeat waits at most for the softirq handler running when it falls
+ * due. 0: the soft hrtimer's softirq, which also waits for the network
+ * receive softirq of the same pass and, on 6.1, for ksoftirqd once
+ * softirq work overflows a pass (Documentation/bench.rst, part 5); kept
+ * for comparison. Read when a ring is created.
+ */
+static bool hb_hi_softirq = true;
+module_param(hb_hi_softirq, bool, 0644);
+MODULE_PARM_DESC(hb_hi_softirq,
+		 "send heartbeats from the HI softirq, a hard hrtimer scheduling a HI tasklet (1, default), or from the timer softirq (0); read when a cluster is configured");
+
+/*
+ * Arm the heartbeat timer to run T1 now (a ring that starts or comes
+ * back); its mode must match the one it was set up with.
+ */
+static void ftnl_ring_hb_start_now(struct ftnl_ring *ring)
 {
-	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
+	hrtimer_start(&ring->hb_timer, 0, ring->hb_hi ? HRTIMER_MODE_REL_HARD :
+			HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * The heartbeat timer's expiry is set for the next period: with the HI
+ * tasklet the timer is re-armed here, under @lock, so that once @lock
+ * saw the ring stopped no tasklet arms it again; the soft timer's
+ * callback restarts it itself.
+ */
+static void ftnl_ring_hb_again(struct ftnl_ring *ring)
+{
+	lockdep_assert_held(&ring->lock);
+	if (ring->hb_hi)
+		hrtimer_start_expires(&ring->hb_timer, HRTIMER_MODE_ABS_HARD);
+}
+
+/*
+ * Task T1, from the soft timer's callback or the HI tasklet. Returns
+ * whether the timer runs again (its expiry set).
+ */
+static bool ftnl_ring_hb_run(struct ftnl_ring *ring)
+{
+	struct hrtimer *timer = &ring->hb_timer;
 	ktime_t now = ktime_get(), due = hrtimer_get_expires(timer);
 	struct ftnl_ring_sink out;
 	u64 periods;
@@ -531,17 +572,19 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	/* What a heartbeat waits for another context's work (item 7). */
 	ftnl_ring_record(ring->hb_lock_wait, &ring->hb_lock_wait_max_ns,
 			 ktime_to_ns(ktime_sub(ktime_get(), now)));
-	if (!ring->core.running) {
+	/* Stopped, or restarted under the lock (a comeback) meanwhile. */
+	if (!ring->core.running || hrtimer_is_queued(timer)) {
 		spin_unlock(&ring->lock);
-		return HRTIMER_NORESTART;
+		return false;
 	}
 	if (ftnl_ring_stalled(ring, now)) {
 		/* Test stall: this expiry runs when it ends, as late as that. */
 		if (!ring->stall_hb_due)
 			WRITE_ONCE(ring->stall_hb_due, due);
 		hrtimer_set_expires(timer, ring->stalled_until);
+		ftnl_ring_hb_again(ring);
 		spin_unlock(&ring->lock);
-		return HRTIMER_RESTART;
+		return true;
 	}
 	if (ring->stall_hb_due) {
 		due = ring->stall_hb_due;
@@ -560,18 +603,41 @@ static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
 	/* No judgement due: what the test stall held back is read now. */
 	if (ktime_after(hrtimer_get_expires(&ring->susp_timer), now))
 		ftnl_ring_stall_backlog(ring, now);
+	periods = hrtimer_forward(timer, now,
+				  ns_to_ktime(ring->core.det.period_ns));
+	ftnl_ring_hb_again(ring);
 	spin_unlock(&ring->lock);
 	ftnl_transport_flush(&ring->xport);
 	/* Lateness: from the deadline to the heartbeat handed to the stack. */
 	ftnl_ring_record(ring->lateness, &ring->lateness_max_ns,
 			 ktime_to_ns(ktime_sub(ktime_get(), due)));
-
-	periods = hrtimer_forward(timer, now,
-				  ns_to_ktime(ring->core.det.period_ns));
 	/* More than one period passed: the heartbeats in between never left. */
 	if (periods > 1)
 		atomic64_add(periods - 1, &ring->counters[FTNL_A_STATS_HB_SKIPPED]);
-	return HRTIMER_RESTART;
+	return true;
+}
+
+static enum hrtimer_restart ftnl_ring_hb_fire(struct hrtimer *timer)
+{
+	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
+
+	return ftnl_ring_hb_run(ring) ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+/* hb_hi_softirq: the hard timer's interrupt only hands T1 on. */
+static enum hrtimer_restart ftnl_ring_hb_kick(struct hrtimer *timer)
+{
+	struct ftnl_ring *ring = container_of(timer, struct ftnl_ring, hb_timer);
+
+	tasklet_hi_schedule(&ring->hb_tasklet);
+	return HRTIMER_NORESTART;
+}
+
+static void ftnl_ring_hb_tasklet(struct tasklet_struct *t)
+{
+	struct ftnl_ring *ring = from_tasklet(ring, t, hb_tasklet);
+
+	ftnl_ring_hb_run(ring);
 }
 
 /*
@@ -634,7 +700,7 @@ static void ftnl_ring_comeback(struct ftnl_ring *ring, ktime_t now,
 	ring->life_start_real = ktime_get_real_ns();
 	pr_notice("node %u of cluster %u comes back: incarnation %llu after %llu\n",
 		  ring->cluster->self_id, ring->cluster->cluster_id, inc, old);
-	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
+	ftnl_ring_hb_start_now(ring);
 }
 
 /* Task T3, the re-check of a deadline moved by T2, the local health rule. */
@@ -1035,8 +1101,17 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 	if (err)
 		goto err_close;
 
-	hrtimer_init(&ring->hb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	ring->hb_timer.function = ftnl_ring_hb_fire;
+	ring->hb_hi = READ_ONCE(hb_hi_softirq);
+	if (ring->hb_hi) {
+		hrtimer_init(&ring->hb_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_HARD);
+		ring->hb_timer.function = ftnl_ring_hb_kick;
+		tasklet_setup(&ring->hb_tasklet, ftnl_ring_hb_tasklet);
+	} else {
+		hrtimer_init(&ring->hb_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_SOFT);
+		ring->hb_timer.function = ftnl_ring_hb_fire;
+	}
 	hrtimer_init(&ring->susp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	ring->susp_timer.function = ftnl_ring_susp_fire;
 	cluster->ring = ring;
@@ -1157,7 +1232,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);
-	hrtimer_start(&ring->hb_timer, 0, HRTIMER_MODE_REL_SOFT);
+	ftnl_ring_hb_start_now(ring);
 	spin_unlock_bh(&ring->lock);
 	ftnl_transport_flush(&ring->xport);
 }
@@ -1177,6 +1252,9 @@ void ftnl_ring_stop(struct ftnl_ring *ring)
 	ftnl_ring_core_stop(&ring->core);
 	spin_unlock_bh(&ring->lock);
 	hrtimer_cancel(&ring->hb_timer);
+	/* A tasklet the timer scheduled sees the ring stopped: no re-arm. */
+	if (ring->hb_hi)
+		tasklet_kill(&ring->hb_tasklet);
 	hrtimer_cancel(&ring->susp_timer);
 	ftnl_bcast_stop(&ring->bcast);
 }

@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/ktime.h>
 #include <linux/net.h>
 #include <linux/spinlock.h>
@@ -30,7 +31,9 @@
  *	and, with BHs off, in process context
  * @core: Algorithm 1 and the membership state (emitter, observer, D,
  *	what is known of every peer), pure
- * @hb_timer: HB-TIMEOUT, task T1
+ * @hb_timer: HB-TIMEOUT, task T1 (or, with @hb_hi, what schedules it)
+ * @hb_tasklet: with @hb_hi, runs task T1 in the HI softirq
+ * @hb_hi: the module's hb_hi_softirq when the ring was created
  * @susp_timer: SUSP-TIMEOUT, tasks T2/T3, set as @core asks
  * @stalled_until: end of the test stall (module parameter test_stall_ms)
  * @stall_hb_due: the heartbeat deadline the test stall held back, 0 if none
@@ -62,6 +65,8 @@ struct ftnl_ring {
 	spinlock_t lock; /* protects the ring state */
 	struct ftnl_ring_core core;
 	struct hrtimer hb_timer;
+	struct tasklet_struct hb_tasklet;
+	bool hb_hi;
 	struct hrtimer susp_timer;
 	ktime_t stalled_until;
 	ktime_t stall_hb_due;

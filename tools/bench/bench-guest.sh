@@ -24,7 +24,9 @@
 #      kernel's; P sets net.core.netdev_budget to P datagrams, the most
 #      one NET_RX softirq run handles before the heartbeat's timer softirq
 #      may run; its time limit, netdev_budget_usecs, cannot go below two
-#      jiffies, 8 ms at HZ = 250);
+#      jiffies, 8 ms at HZ = 250), and for each value of BENCH_BLAT_HB_HI
+#      (the module's hb_hi_softirq: 0, heartbeats from the timer softirq;
+#      1, from a HI tasklet a hard hrtimer schedules);
 #   6. TIPC beside ftnl: for every n in BENCH_TIPC_N and every run
 #      TOL:H/D of BENCH_TIPC_RUNS, TIPC (link tolerance TOL ms) and the ftnl
 #      ring (h = H ms, d = D ms) on the same nodes at once, the same victim
@@ -53,6 +55,7 @@
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
 #   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
 #   BENCH_BLAT_RATES ["0 20 50"] BENCH_BLAT_RX_BUDGET ["default"]
+#   BENCH_BLAT_HB_HI ["1"]
 #   BENCH_TIPC_N ["8 16 32"]   BENCH_TIPC_RUNS ["50:16/50 50:10/30 1500:30/90"]
 #   BENCH_TIPC_TRIALS [10]     BENCH_TIPC_BUDGET_S [150]  BENCH_TIPC_RATE_S [5]
 #   BENCH_ADAPT_N [8]          BENCH_ADAPT_H_MS [10]      BENCH_ADAPT_D_MS [30]
@@ -101,6 +104,7 @@ BLAT_H=${BENCH_BLAT_H_MS:-100}
 BLAT_S=${BENCH_BLAT_S:-20}
 BLAT_RATES=${BENCH_BLAT_RATES:-0 20 50}
 BLAT_RX_BUDGET=${BENCH_BLAT_RX_BUDGET:-default}
+BLAT_HB_HI=${BENCH_BLAT_HB_HI:-1}
 TIPC_N_LIST=${BENCH_TIPC_N:-8 16 32}
 TIPC_RUNS=${BENCH_TIPC_RUNS:-50:16/50 50:10/30 1500:30/90}
 TIPC_TRIALS=${BENCH_TIPC_TRIALS:-10}
@@ -286,20 +290,33 @@ if ! skipped bcastlat; then
 	d=$((BLAT_H * D_FACTOR))
 	rx_sysctl=/proc/sys/net/core/netdev_budget
 	rx_default=$(cat $rx_sysctl)
-	for rx in $BLAT_RX_BUDGET; do
-		[ "$rx" != default ] || rx=$rx_default
-		echo "$rx" >$rx_sysctl
-		rx="$(cat $rx_sysctl)/$(cat $rx_sysctl"_usecs")us"
-		for rate in $BLAT_RATES; do
-			say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx"
-			# shellcheck disable=SC2086
-			{ ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
-				--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
-				--bcast-rate "$rate" --label "bcast=$rate/s" ||
-				echo "RESULT test=bcastlat ring=kernel load=bcast=$rate/s n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error"; } |
-				sed "/^RESULT /s|\$| rx_budget=$rx|" | tee -a "$RESULTS"
+	hi_param=/sys/module/ftnl/parameters/hb_hi_softirq
+	hi_default=$(cat $hi_param 2>/dev/null || echo 0)
+	for hi in $BLAT_HB_HI; do
+		# A module without the parameter runs T1 in the timer softirq.
+		if [ -w $hi_param ]; then
+			echo "$hi" >$hi_param
+		elif [ "$hi" != 0 ]; then
+			echo "RESULT test=bcastlat ring=kernel n=$BLAT_N h_ms=$BLAT_H d_ms=$d hb_hi=$hi verdict=error" |
+				tee -a "$RESULTS"
+			continue
+		fi
+		for rx in $BLAT_RX_BUDGET; do
+			[ "$rx" != default ] || rx=$rx_default
+			echo "$rx" >$rx_sysctl
+			rx="$(cat $rx_sysctl)/$(cat $rx_sysctl"_usecs")us"
+			for rate in $BLAT_RATES; do
+				say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx, hb_hi_softirq $hi"
+				# shellcheck disable=SC2086
+				{ ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
+					--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
+					--bcast-rate "$rate" --label "bcast=$rate/s" ||
+					echo "RESULT test=bcastlat ring=kernel load=bcast=$rate/s n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error"; } |
+					sed "/^RESULT /s|\$| rx_budget=$rx hb_hi=$hi|" | tee -a "$RESULTS"
+			done
 		done
 	done
+	[ ! -w $hi_param ] || echo "$hi_default" >$hi_param
 	echo "$rx_default" >$rx_sysctl
 fi
 
@@ -664,24 +681,28 @@ function print_bcastlat(   i, missed) {
 	print "   heartbeat handed to the network (timer, ring lock, build); start: of it,"
 	print "   the part before the timer'"'"'s handler ran (p99, max); lock: the wait for"
 	print "   the ring'"'"'s lock (p99.9, max); rx budget: the kernel'"'"'s"
-	print "   netdev_budget/netdev_budget_usecs (datagrams/us of one NET_RX run)."
+	print "   netdev_budget/netdev_budget_usecs (datagrams/us of one NET_RX run);"
+	print "   T1 in: the softirq that sends heartbeats (timer: the soft hrtimer'"'"'s;"
+	print "   HI: a HI tasklet a hard hrtimer schedules, module hb_hi_softirq=1)."
 	print "   Quantiles are histogram bucket upper bounds (powers of two in us);"
 	print "   max is exact."
-	printf "%4s %5s %6s %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
-		"n", "h", "d", "B/s", "rx budget", "emitted", "p50", "p99", "p99.9", \
+	printf "%4s %5s %6s %7s %10s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		"n", "h", "d", "B/s", "rx budget", "T1 in", "emitted", "p50", "p99", "p99.9", \
 		"max", "start99", "startmax", "lock99.9", "lockmax", "missed", "false", \
 		"bcasts", "delivered"
 	for (i = 1; i <= nbl; i++) {
 		$0 = bl[i]; parse()
 		if (f["verdict"] == "error") {
-			printf "%4s %4sms %4sms %7s %10s   not measured: error\n", f["n"], \
-				f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"]
+			printf "%4s %4sms %4sms %7s %10s %5s   not measured: error\n", f["n"], \
+				f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
+				f["hb_hi"] == 1 ? "HI" : "timer"
 			continue
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %7s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
-			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], f["fires"], \
+		printf "%4s %4sms %4sms %7s %10s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
+			f["hb_hi"] == 1 ? "HI" : "timer", f["fires"], \
 			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
 			f["start_p99"] == "" ? "-" : f["start_p99"], \
 			f["start_max_us"] == "" ? "-" : ms(f["start_max_us"]), \
