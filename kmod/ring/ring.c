@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The observation ring in the kernel: the pure state machine of core.c
- * (Algorithm 1 and the node's membership state) driven by two soft
- * hrtimers and the receive path, under @lock:
+ * (Algorithm 1 and the node's membership state) driven by two timers and
+ * the receive path, under @lock:
  *
- *   HB-TIMEOUT   ftnl_ring_hb_fire()    task T1, every h
+ *   HB-TIMEOUT   ftnl_ring_hb_run()     task T1, every h, in a HI tasklet
+ *                                        a hard hrtimer schedules
  *   SUSP-TIMEOUT ftnl_ring_susp_fire()  task T3 when due, set where the
  *                                        core asks (ftnl_ring_sync_timer())
  *   datagrams    ftnl_ring_rx()         T2, T4, leave, broadcasts (T5),
