@@ -1140,6 +1140,28 @@ static pid_t start_bcast_load(struct cluster *c, unsigned int idx)
 	}
 }
 
+/*
+ * A part of the kernel ring's lateness (its timer's start, its lock wait):
+ * PREFIX_p99, PREFIX_p999 and PREFIX_max_us; nothing if the module did not
+ * report it.
+ */
+static void print_lateness_part(const char *prefix, const struct lat_hist *h)
+{
+	static const double qs[] = { 0.99, 0.999 };
+	static const char *const names[] = { "p99", "p999" };
+	char bound[24];
+	size_t i;
+
+	if (!lat_hist_count(h))
+		return;
+	for (i = 0; i < 2; i++) {
+		lat_bucket_bound(lat_hist_quantile_bucket(h, qs[i]), bound,
+				 sizeof(bound));
+		printf(" %s_%s=%s", prefix, names[i], bound);
+	}
+	printf(" %s_max_us=%" PRIu64, prefix, h->max_ns / 1000);
+}
+
 static void print_ring(const struct opts *o, const char *ring,
 		       const struct ring_sum *s, double window_s)
 {
@@ -1164,26 +1186,9 @@ static void print_ring(const struct opts *o, const char *ring,
 				 bound, sizeof(bound));
 		printf(" %s=%s", names[i], bound);
 	}
-	/* How much of it came before the timer ran (kernel ring only). */
-	if (lat_hist_count(&s->start_late)) {
-		for (i = 1; i < 3; i++) {
-			lat_bucket_bound(lat_hist_quantile_bucket(&s->start_late,
-								  qs[i]),
-					 bound, sizeof(bound));
-			printf(" start_%s=%s", names[i], bound);
-		}
-		printf(" start_max_us=%" PRIu64, s->start_late.max_ns / 1000);
-	}
-	/* How much of it the ring's lock made (kernel ring only). */
-	if (lat_hist_count(&s->lock_wait)) {
-		for (i = 1; i < 3; i++) {
-			lat_bucket_bound(lat_hist_quantile_bucket(&s->lock_wait,
-								  qs[i]),
-					 bound, sizeof(bound));
-			printf(" lock_%s=%s", names[i], bound);
-		}
-		printf(" lock_max_us=%" PRIu64, s->lock_wait.max_ns / 1000);
-	}
+	/* How much of it came before the timer ran, and the ring's lock. */
+	print_lateness_part("start", &s->start_late);
+	print_lateness_part("lock", &s->lock_wait);
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
 	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64
