@@ -453,21 +453,22 @@ void ftnl_transport_flush(struct ftnl_transport *t)
  *
  * The window of the datagram's space (enum ftnl_wire_space) decides. A
  * window starts at the first datagram of its space in the incarnation and
- * holds every number below it as seen: the sender used them before, for
- * datagrams this node may have acted on already (before the sender's life
- * was pinned, ftnl_ring_core_admit()).
+ * holds every number below it as seen (ftnl_replay_start()): the sender
+ * used them before, for datagrams this node may have acted on already
+ * (before the sender's life was pinned, ftnl_ring_core_admit()).
  *
  * Under the ring's lock (the ring decides which incarnation is current).
  *
- * Return: the number was never seen and is not too old.
+ * Return: FTNL_REPLAY_NEW if the number was never seen and is not too old
+ * (now recorded), else why not.
  */
-bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  const struct ftnl_wire_hdr *hdr, bool fresh)
+enum ftnl_replay_verdict
+ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
+			     const struct ftnl_wire_hdr *hdr, bool fresh)
 {
 	struct ftnl_rx_window *rx = &t->replay[pos];
 	struct ftnl_replay *win = &rx->win[ftnl_wire_space(hdr->type)];
-	u64 seq = hdr->seq;
-	bool ok;
+	enum ftnl_replay_verdict v;
 
 	write_seqcount_begin(&t->replay_seq);
 	if (fresh || rx->incarnation != hdr->incarnation)
@@ -476,13 +477,10 @@ bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
 		};
 	/* No datagram of this space accepted yet in this incarnation. */
 	if (!win->top && !win->seen)
-		*win = (struct ftnl_replay){
-			.top = seq ? seq - 1 : 0,
-			.seen = ~0ULL,
-		};
-	ok = ftnl_replay_accept(win, seq);
+		ftnl_replay_start(win, hdr->seq);
+	v = ftnl_replay_accept(win, hdr->seq);
 	write_seqcount_end(&t->replay_seq);
-	return ok;
+	return v;
 }
 
 /**
@@ -517,23 +515,27 @@ void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 }
 
 /*
- * A replay of what the ring already accepted from @pos, told without the
- * ring's lock (the lock still decides for everything else).
+ * A replay of what the ring already accepted from @pos, or a number below
+ * its window's start, told without the ring's lock (the lock still
+ * decides for everything else). Return: the window's verdict,
+ * FTNL_REPLAY_NEW if it has none for this incarnation.
  */
-static bool ftnl_transport_replay_seen(struct ftnl_transport *t, u32 pos,
-				       const struct ftnl_wire_hdr *hdr)
+static enum ftnl_replay_verdict
+ftnl_transport_replay_seen(struct ftnl_transport *t, u32 pos,
+			   const struct ftnl_wire_hdr *hdr)
 {
 	const struct ftnl_rx_window *rx = &t->replay[pos];
+	enum ftnl_replay_verdict v;
 	unsigned int start;
-	bool seen;
 
 	do {
 		start = read_seqcount_begin(&t->replay_seq);
-		seen = rx->incarnation && rx->incarnation == hdr->incarnation &&
-		       ftnl_replay_seen(&rx->win[ftnl_wire_space(hdr->type)],
-					hdr->seq);
+		v = FTNL_REPLAY_NEW;
+		if (rx->incarnation && rx->incarnation == hdr->incarnation)
+			v = ftnl_replay_check(&rx->win[ftnl_wire_space(hdr->type)],
+					      hdr->seq);
 	} while (read_seqcount_retry(&t->replay_seq, start));
-	return seen;
+	return v;
 }
 
 static bool ftnl_dgram_type_ok(const struct ftnl_wire_hdr *hdr)
@@ -691,7 +693,13 @@ void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,
 			return;
 		}
 	}
-	if (ftnl_transport_replay_seen(t, pos, &hdr)) {
+	switch (ftnl_transport_replay_seen(t, pos, &hdr)) {
+	case FTNL_REPLAY_NEW:
+		break;
+	case FTNL_REPLAY_EARLY:
+		ftnl_transport_drop(t, FTNL_DROP_UNPROVEN);
+		return;
+	case FTNL_REPLAY_SEEN:
 		/* The spare copy of what the current key brought. */
 		ftnl_transport_drop(t, prev_key && hdr.epoch == cluster->epoch ?
 				    FTNL_DROP_OTHER_KEY : FTNL_DROP_REPLAY);

@@ -209,8 +209,9 @@ int ftnl_sock_xmit(struct ftnl_transport *t, const struct ftnl_node *to,
 int ftnl_transport_send(struct ftnl_transport *t, u32 pos, u8 type,
 			const u8 *payload, u32 len);
 void ftnl_transport_flush(struct ftnl_transport *t);
-bool ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
-				  const struct ftnl_wire_hdr *hdr, bool fresh);
+enum ftnl_replay_verdict
+ftnl_transport_replay_accept(struct ftnl_transport *t, u32 pos,
+			     const struct ftnl_wire_hdr *hdr, bool fresh);
 void ftnl_transport_replay_copy(struct ftnl_transport *t, u32 pos,
 				const struct ftnl_transport *prev, u32 prev_pos);
 void ftnl_dgram_rcv(struct ftnl_net *fn, struct sk_buff *skb,

@@ -60,56 +60,82 @@ int ftnl_wire_probe_decode(struct ftnl_wire_probe *probe, const u8 *buf,
 }
 
 /**
- * ftnl_replay_accept - accept a sequence number at most once
+ * ftnl_replay_start - start a window above what may have come before
+ * @win: the window
+ * @seq: the first sequence number it is to count
+ *
+ * Every number below @seq is held as seen: the sender used them before,
+ * for datagrams this node may have acted on without a window (or in an
+ * earlier life of its own). They are refused as FTNL_REPLAY_EARLY while
+ * within the window's reach, so that a datagram merely reordered around
+ * the start is not counted as a replay.
+ */
+void ftnl_replay_start(struct ftnl_replay *win, u64 seq)
+{
+	u64 floor = seq ? seq - 1 : 0;
+
+	*win = (struct ftnl_replay){
+		.top = floor,
+		.seen = ~0ULL,
+		.floor = floor,
+	};
+}
+
+/**
+ * ftnl_replay_check - what the window says of a sequence number
  * @win: the sender's window
  * @seq: the datagram's sequence number
  *
  * Datagrams may be reordered by the network: anything within
- * FTNL_REPLAY_WINDOW of the highest number seen is accepted once.
+ * FTNL_REPLAY_WINDOW of the highest number accepted is accepted once.
+ * Nothing is recorded: the receive path uses it to drop a replay before
+ * it takes the ring's lock.
  *
- * Return: true if @seq is new (and now recorded), false for a replay,
- * a number older than the window, or 0.
+ * Return: FTNL_REPLAY_NEW for a number to accept; FTNL_REPLAY_EARLY for
+ * one at or below the window's floor and within its reach;
+ * FTNL_REPLAY_SEEN for one accepted already, older than the window, or 0.
  */
-bool ftnl_replay_accept(struct ftnl_replay *win, u64 seq)
+enum ftnl_replay_verdict ftnl_replay_check(const struct ftnl_replay *win,
+					   u64 seq)
 {
 	u64 age;
 
 	if (!seq)
-		return false;
-	if (seq > win->top) {
-		u64 shift = seq - win->top;
-
-		win->seen = shift >= FTNL_REPLAY_WINDOW ? 0 : win->seen << shift;
-		win->seen |= 1;
-		win->top = seq;
-		return true;
-	}
+		return FTNL_REPLAY_SEEN;
+	if (seq > win->top)
+		return FTNL_REPLAY_NEW;
 	age = win->top - seq;
-	if (age >= FTNL_REPLAY_WINDOW || (win->seen >> age) & 1)
-		return false;
-	win->seen |= 1ULL << age;
-	return true;
+	if (age >= FTNL_REPLAY_WINDOW)
+		return FTNL_REPLAY_SEEN;
+	if (seq <= win->floor)
+		return FTNL_REPLAY_EARLY;
+	return (win->seen >> age) & 1 ? FTNL_REPLAY_SEEN : FTNL_REPLAY_NEW;
 }
 
 /**
- * ftnl_replay_seen - would ftnl_replay_accept() refuse @seq?
+ * ftnl_replay_accept - accept a sequence number at most once
  * @win: the sender's window
  * @seq: the datagram's sequence number
  *
- * The same rule, without recording anything: the receive path uses it to
- * drop a replay before it takes the ring's lock.
+ * ftnl_replay_check(), and a new number is recorded.
  *
- * Return: true for 0, a number already accepted, or one older than the
- * window.
+ * Return: its verdict; FTNL_REPLAY_NEW only the first time.
  */
-bool ftnl_replay_seen(const struct ftnl_replay *win, u64 seq)
+enum ftnl_replay_verdict ftnl_replay_accept(struct ftnl_replay *win, u64 seq)
 {
-	u64 age;
+	enum ftnl_replay_verdict v = ftnl_replay_check(win, seq);
+	u64 shift;
 
-	if (!seq)
-		return true;
-	if (seq > win->top)
-		return false;
-	age = win->top - seq;
-	return age >= FTNL_REPLAY_WINDOW || ((win->seen >> age) & 1);
+	if (v != FTNL_REPLAY_NEW)
+		return v;
+	if (seq > win->top) {
+		shift = seq - win->top;
+		win->seen = shift >= FTNL_REPLAY_WINDOW ? 0 :
+			    win->seen << shift;
+		win->seen |= 1;
+		win->top = seq;
+	} else {
+		win->seen |= 1ULL << (win->top - seq);
+	}
+	return v;
 }

@@ -186,17 +186,30 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf);
  * struct ftnl_replay - anti-replay window over one sender incarnation's
  *	sequence numbers of one space (they start at 1)
  * @top: highest sequence number accepted, 0 if none
- * @seen: bit i set when sequence number top - i was accepted
+ * @seen: bit i set when sequence number top - i was accepted, or is at
+ *	or below @floor
+ * @floor: numbers up to it predate the window (ftnl_replay_start()):
+ *	never accepted in it, refused all the same
  */
 struct ftnl_replay {
 	u64 top;
 	u64 seen;
+	u64 floor;
 };
 
 #define FTNL_REPLAY_WINDOW	64
 
-bool ftnl_replay_accept(struct ftnl_replay *win, u64 seq);
-bool ftnl_replay_seen(const struct ftnl_replay *win, u64 seq);
+/* What a window says of a sequence number (ftnl_replay_check()). */
+enum ftnl_replay_verdict {
+	FTNL_REPLAY_NEW,	/* never accepted: to accept */
+	FTNL_REPLAY_SEEN,	/* accepted already, 0, or too old */
+	FTNL_REPLAY_EARLY,	/* within reach but not above the floor */
+};
+
+void ftnl_replay_start(struct ftnl_replay *win, u64 seq);
+enum ftnl_replay_verdict ftnl_replay_check(const struct ftnl_replay *win,
+					   u64 seq);
+enum ftnl_replay_verdict ftnl_replay_accept(struct ftnl_replay *win, u64 seq);
 
 /*
  * During the update grace after a key change a node holds its current key

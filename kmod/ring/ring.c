@@ -788,9 +788,21 @@ static int ftnl_ring_admit(struct ftnl_ring *ring, u32 pos,
 	case FTNL_RING_ACCEPT:
 		break;
 	}
-	if (!ftnl_transport_replay_accept(&ring->xport, pos, hdr, fresh))
-		return FTNL_DROP_REPLAY;
-	return -1;
+	switch (ftnl_transport_replay_accept(&ring->xport, pos, hdr, fresh)) {
+	case FTNL_REPLAY_NEW:
+		return -1;
+	case FTNL_REPLAY_EARLY:
+		/*
+		 * Numbered below the datagram its window began with: sent
+		 * before it, perhaps before the sender heard this node (a
+		 * copy reordered around the pin, or a replay): not proven
+		 * fresh.
+		 */
+		return FTNL_DROP_UNPROVEN;
+	case FTNL_REPLAY_SEEN:
+		break;
+	}
+	return FTNL_DROP_REPLAY;
 }
 
 /* PROBE_REQ or PROBE_ACK: ids of members only. Return: 0, or -EINVAL. */

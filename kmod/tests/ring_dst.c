@@ -3103,7 +3103,7 @@ static void roll_rx(struct roll *r, const struct roll_ev *ev)
 		prev = true;
 	}
 	/* The transport's replay window (one life per node here). */
-	if (!ftnl_replay_accept(&x->rx[ev->from], ev->dseq))
+	if (ftnl_replay_accept(&x->rx[ev->from], ev->dseq) != FTNL_REPLAY_NEW)
 		return;
 	roll_sink(r, ev->node, &out);
 	if (ev->kind == ROLL_RING && ev->wire == FTNL_MSG_EXPELLED) {

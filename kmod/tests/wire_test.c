@@ -52,16 +52,22 @@ static void test_header_layout(const void *arg)
 	TAP_CHECK_UINT(back.first, hdr.first);
 }
 
+/* The window took @seq as new. */
+static bool replay_new(struct ftnl_replay *win, u64 seq)
+{
+	return ftnl_replay_accept(win, seq) == FTNL_REPLAY_NEW;
+}
+
 static void test_replay_in_order(const void *arg)
 {
 	struct ftnl_replay win = { 0 };
 
 	(void)arg;
-	TAP_CHECK(!ftnl_replay_accept(&win, 0));
+	TAP_CHECK(!replay_new(&win, 0));
 	for (u64 seq = 1; seq <= 1000; seq++)
-		TAP_CHECK(ftnl_replay_accept(&win, seq));
+		TAP_CHECK(replay_new(&win, seq));
 	for (u64 seq = 1; seq <= 1000; seq++)
-		TAP_CHECK(!ftnl_replay_accept(&win, seq));
+		TAP_CHECK(!replay_new(&win, seq));
 }
 
 static void test_replay_reordered(const void *arg)
@@ -69,22 +75,22 @@ static void test_replay_reordered(const void *arg)
 	struct ftnl_replay win = { 0 };
 
 	(void)arg;
-	TAP_CHECK(ftnl_replay_accept(&win, 100));
+	TAP_CHECK(replay_new(&win, 100));
 	/* Late but within the window: accepted once. */
-	TAP_CHECK(ftnl_replay_accept(&win, 99));
-	TAP_CHECK(!ftnl_replay_accept(&win, 99));
-	TAP_CHECK(ftnl_replay_accept(&win, 100 - FTNL_REPLAY_WINDOW + 1));
-	TAP_CHECK(!ftnl_replay_accept(&win, 100 - FTNL_REPLAY_WINDOW + 1));
+	TAP_CHECK(replay_new(&win, 99));
+	TAP_CHECK(!replay_new(&win, 99));
+	TAP_CHECK(replay_new(&win, 100 - FTNL_REPLAY_WINDOW + 1));
+	TAP_CHECK(!replay_new(&win, 100 - FTNL_REPLAY_WINDOW + 1));
 	/* Older than the window: refused even if never seen. */
-	TAP_CHECK(!ftnl_replay_accept(&win, 100 - FTNL_REPLAY_WINDOW));
-	TAP_CHECK(!ftnl_replay_accept(&win, 1));
+	TAP_CHECK(!replay_new(&win, 100 - FTNL_REPLAY_WINDOW));
+	TAP_CHECK(!replay_new(&win, 1));
 	/* A jump past the window forgets the old bits but keeps the rule. */
-	TAP_CHECK(ftnl_replay_accept(&win, 1000));
-	TAP_CHECK(!ftnl_replay_accept(&win, 100));
-	TAP_CHECK(ftnl_replay_accept(&win, 999));
-	TAP_CHECK(!ftnl_replay_accept(&win, 1000));
-	TAP_CHECK(ftnl_replay_accept(&win, UINT64_MAX));
-	TAP_CHECK(!ftnl_replay_accept(&win, UINT64_MAX));
+	TAP_CHECK(replay_new(&win, 1000));
+	TAP_CHECK(!replay_new(&win, 100));
+	TAP_CHECK(replay_new(&win, 999));
+	TAP_CHECK(!replay_new(&win, 1000));
+	TAP_CHECK(replay_new(&win, UINT64_MAX));
+	TAP_CHECK(!replay_new(&win, UINT64_MAX));
 }
 
 /* Random arrival orders: each number accepted exactly once. */
@@ -114,8 +120,8 @@ static void test_replay_random(const void *arg)
 			}
 		}
 		for (int i = 0; i < 256; i++) {
-			accepted += ftnl_replay_accept(&win, order[i]);
-			TAP_CHECK(!ftnl_replay_accept(&win, order[i]));
+			accepted += replay_new(&win, order[i]);
+			TAP_CHECK(!replay_new(&win, order[i]));
 		}
 		TAP_CHECK_INT(accepted, 256);
 	}
@@ -157,14 +163,54 @@ static void test_replay_seen_agrees(const void *arg)
 	for (int round = 0; round < 200; round++) {
 		struct ftnl_replay win = { 0 };
 
+		if (round & 1)
+			ftnl_replay_start(&win, 1 + rand_r(&seed) % 200);
 		for (int i = 0; i < 300; i++) {
 			u64 seq = (u64)(rand_r(&seed) % 400);
-			bool seen = ftnl_replay_seen(&win, seq);
+			enum ftnl_replay_verdict v = ftnl_replay_check(&win, seq);
 
-			TAP_CHECK(seen == !ftnl_replay_accept(&win, seq));
-			TAP_CHECK(ftnl_replay_seen(&win, seq));
+			TAP_CHECK(v == ftnl_replay_accept(&win, seq));
+			TAP_CHECK(ftnl_replay_check(&win, seq) != FTNL_REPLAY_NEW);
 		}
 	}
+}
+
+/*
+ * A window started at a datagram (its sender's life pinned there) holds
+ * every earlier number as seen, but tells those within its reach apart:
+ * sent before the first one counted, not accepted here (a copy reordered
+ * around the start is no replay).
+ */
+static void test_replay_start(const void *arg)
+{
+	struct ftnl_replay win;
+
+	(void)arg;
+	ftnl_replay_start(&win, 100);
+	TAP_CHECK_INT(ftnl_replay_check(&win, 99), FTNL_REPLAY_EARLY);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 100), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 100), FTNL_REPLAY_SEEN);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 99), FTNL_REPLAY_EARLY);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 99), FTNL_REPLAY_EARLY);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 37), FTNL_REPLAY_EARLY);
+	/* Beyond the window's reach: too old, whatever the floor. */
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 36), FTNL_REPLAY_SEEN);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 0), FTNL_REPLAY_SEEN);
+	/* Above the floor, reordered: accepted once. */
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 103), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 101), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 102), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 101), FTNL_REPLAY_SEEN);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 98), FTNL_REPLAY_EARLY);
+	/* The top moves on: the floor falls out of reach. */
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 170), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 107), FTNL_REPLAY_NEW);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 106), FTNL_REPLAY_SEEN);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 99), FTNL_REPLAY_SEEN);
+	/* A window started at the first number has nothing below it. */
+	ftnl_replay_start(&win, 1);
+	TAP_CHECK_INT(ftnl_replay_check(&win, 0), FTNL_REPLAY_SEEN);
+	TAP_CHECK_INT(ftnl_replay_accept(&win, 1), FTNL_REPLAY_NEW);
 }
 
 /*
@@ -223,6 +269,7 @@ int main(void)
 	tap_add(test_replay_random, NULL, "replay window: locally shuffled arrivals accepted exactly once");
 	tap_add(test_probe_payload, NULL, "probe payload: ids and flags at fixed offsets, wrong length or flags rejected");
 	tap_add(test_replay_seen_agrees, NULL, "replay pre-check refuses exactly what the window refuses");
+	tap_add(test_replay_start, NULL, "a started window tells numbers before its start from replays");
 	tap_add(test_sign, NULL, "update grace: the key each peer can verify");
 	tap_add(test_spaces, NULL, "sequence number spaces: ring datagrams apart from those with a payload");
 	return tap_run();

@@ -273,7 +273,7 @@ static void on_dgram(struct uring *r, const u8 *buf, ssize_t len, uint64_t now)
 	default:
 		goto drop;
 	}
-	if (!ftnl_replay_accept(&r->replay[pos], hdr.seq))
+	if (ftnl_replay_accept(&r->replay[pos], hdr.seq) != FTNL_REPLAY_NEW)
 		goto drop;
 act:
 	switch (hdr.type) {

@@ -77,6 +77,18 @@ static void wire_seeds(void)
 	for (i = 0; i < sizeof(steps); i++)
 		buf[len++] = (u8)steps[i];
 	write_seed("wire", "reordered", buf, len);
+
+	/* A window started at 500: numbers just below it, then above. */
+	len = FTNL_WIRE_HDR_LEN;
+	hdr.type = FTNL_MSG_HEARTBEAT;
+	hdr.payload_len = 0;
+	hdr.seq = 500;
+	ftnl_wire_hdr_encode(buf, &hdr);
+	const int8_t started[] = { -1, 1, -1, -2, 0, 3, -2, -1, -63, -64,
+				   -65, 64, -1, -60 };
+	for (i = 0; i < sizeof(started); i++)
+		buf[len++] = (u8)started[i];
+	write_seed("wire", "started", buf, len);
 }
 
 static bool member_1_to_n(const void *ctx, u32 id)

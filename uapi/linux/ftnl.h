@@ -281,7 +281,8 @@ enum ftnl_rejoin {
  *	node's own id
  * @FTNL_DROP_MAC: authentication failed (wrong key or altered)
  * @FTNL_DROP_STALE_INCARNATION: older incarnation than the one known
- * @FTNL_DROP_REPLAY: sequence number already seen or too old
+ * @FTNL_DROP_REPLAY: sequence number already accepted from that sender
+ *	incarnation, or more than 64 behind the highest accepted
  * @FTNL_DROP_DEAD_SENDER: sender is dead or left for this incarnation
  * @FTNL_DROP_NOT_FOR_US: addressed to another node id
  * @FTNL_DROP_TYPE: unknown datagram type or malformed payload
@@ -292,7 +293,10 @@ enum ftnl_rejoin {
  *	just started, or readmitted it) that does not echo this node's
  *	incarnation: it may be a previous life's (other such datagrams are
  *	acted on, pin nothing, and are answered with a HELLO so that a live
- *	sender echoes this node's incarnation next time)
+ *	sender echoes this node's incarnation next time); or a datagram
+ *	numbered just below the first one its replay window counted (sent
+ *	before it, perhaps before the sender heard this node: usually one
+ *	reordered around first contact, a few while a cluster forms)
  * @FTNL_DROP_OTHER_KEY: during a rolling update, a copy signed with the key
  *	of another configuration: no key held here verifies it and it names
  *	another epoch, or it is the previous key's spare copy of a datagram
