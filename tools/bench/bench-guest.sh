@@ -70,6 +70,9 @@
 #   BENCH_QUIET_BACKLOG [the kernel's, 1000 shared by all nodes]: N gives
 #               every emulated node a real node's input backlog of N
 #               (net.core.netdev_max_backlog = N * n for each quiet run)
+#   BENCH_QUIET_HB_HI [the module's]: values of hb_hi_softirq, the loads
+#               run once for each, in this order, in one boot (labels
+#               ",T1:timer" and ",T1:HI")
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
 #   BENCH_SEED [time]
@@ -127,6 +130,10 @@ QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
 QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
 QUIET_QUORUM=${BENCH_QUIET_QUORUM:-}
 QUIET_BACKLOG=${BENCH_QUIET_BACKLOG:-}
+# The module's hb_hi_softirq for the quiet runs, each value in turn;
+# empty: the module's default, one pass.
+QUIET_HB_HI=${BENCH_QUIET_HB_HI:-}
+HB_HI_PARAM=/sys/module/ftnl/parameters/hb_hi_softirq
 SKIP=${BENCH_SKIP:-}
 SEED=${BENCH_SEED:-$(date +%s)}
 
@@ -427,36 +434,51 @@ fi
 # --- 8. quiet runs: every false suspicion attributed ------------------------------
 
 if ! skipped quiet; then
+	hi_default=$(cat $HB_HI_PARAM 2>/dev/null || echo 0)
 	for n in $QUIET_N_LIST; do
-		for load in $QUIET_LOADS; do
-			# Options of this run: the broadcasts, the quorum rule.
-			extra=
-			case $load in
-			bcast) label=bcast:$QUIET_BCAST_RATE/s extra="--bcast-rate $QUIET_BCAST_RATE" ;;
-			0) label=idle ;;
-			*) label=$load/cpu ;;
-			esac
-			[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
-			# One kernel's input backlogs serve all n nodes; a real
-			# node has its own (Documentation/bench.rst, part 8).
-			if [ -n "$QUIET_BACKLOG" ]; then
-				echo $((QUIET_BACKLOG * n)) >/proc/sys/net/core/netdev_max_backlog
-				label=$label,backlog:$QUIET_BACKLOG/node
+		for hi in ${QUIET_HB_HI:-default}; do
+			# A value only a module with the parameter can take.
+			if [ "$hi" != default ] && ! echo "$hi" 2>/dev/null >$HB_HI_PARAM; then
+				echo "RESULT test=quiet load=T1:$hi n=$n h_ms=$QUIET_H d_ms=$QUIET_D verdict=error" |
+					tee -a "$RESULTS"
+				continue
 			fi
-			say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label${QUIET_QUORUM:+, quorum $QUIET_QUORUM}, netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog)"
-			case $load in bcast | 0) ;; *) start_load "$load" ;; esac
-			# Its lateness line joins the quiet table, not the lateness one.
-			# shellcheck disable=SC2086 # options, one per word
-			ftnl-bench lateness $common --nodes "$n" --hb-ms "$QUIET_H" \
-				--timeout-ms "$QUIET_D" --duration-s "$QUIET_S" --no-uring \
-				--attribute $extra --label "$label" >/tmp/ftnl-bench.quiet ||
-				echo "RESULT test=quiet load=$label n=$n h_ms=$QUIET_H d_ms=$QUIET_D verdict=error" \
-					>>/tmp/ftnl-bench.quiet
-			stop_load
-			sed -E 's/^RESULT test=(lateness|bcastlat) /RESULT test=quietlat /' \
-				/tmp/ftnl-bench.quiet | tee -a "$RESULTS"
+			for load in $QUIET_LOADS; do
+				# Options of this run: the broadcasts, the quorum rule.
+				extra=
+				case $load in
+				bcast) label=bcast:$QUIET_BCAST_RATE/s extra="--bcast-rate $QUIET_BCAST_RATE" ;;
+				0) label=idle ;;
+				*) label=$load/cpu ;;
+				esac
+				case $hi in
+				default) ;;
+				1) label=$label,T1:HI ;;
+				*) label=$label,T1:timer ;;
+				esac
+				[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
+				# One kernel's input backlogs serve all n nodes; a real
+				# node has its own (Documentation/bench.rst, part 8).
+				if [ -n "$QUIET_BACKLOG" ]; then
+					echo $((QUIET_BACKLOG * n)) >/proc/sys/net/core/netdev_max_backlog
+					label=$label,backlog:$QUIET_BACKLOG/node
+				fi
+				say "quiet: n=$n h=${QUIET_H}ms d=${QUIET_D}ms, ${QUIET_S}s, $label${QUIET_QUORUM:+, quorum $QUIET_QUORUM}, netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog)"
+				case $load in bcast | 0) ;; *) start_load "$load" ;; esac
+				# Its lateness line joins the quiet table, not the lateness one.
+				# shellcheck disable=SC2086 # options, one per word
+				ftnl-bench lateness $common --nodes "$n" --hb-ms "$QUIET_H" \
+					--timeout-ms "$QUIET_D" --duration-s "$QUIET_S" --no-uring \
+					--attribute $extra --label "$label" >/tmp/ftnl-bench.quiet ||
+					echo "RESULT test=quiet load=$label n=$n h_ms=$QUIET_H d_ms=$QUIET_D verdict=error" \
+						>>/tmp/ftnl-bench.quiet
+				stop_load
+				sed -E 's/^RESULT test=(lateness|bcastlat) /RESULT test=quietlat /' \
+					/tmp/ftnl-bench.quiet | tee -a "$RESULTS"
+			done
 		done
 	done
+	[ ! -w $HB_HI_PARAM ] || echo "$hi_default" >$HB_HI_PARAM
 fi
 
 # --- tables ------------------------------------------------------------------------
@@ -500,14 +522,14 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
 	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
-	printf "%4s %-12s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s\n", "n", "load", "window", \
+	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s\n", "n", "load", "window", \
 		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "ftnl", "stalls", \
 		"longest", "waits", "kern%", "user%", "idle%"
 	for (i = 1; i <= nqt; i++) {
 		$0 = qt[i]; parse()
 		key = f["load"] " " f["n"]
 		if (f["verdict"] == "error") {
-			printf "%4s %-12s   not measured: error\n", f["n"], f["load"]
+			printf "%4s %-16s   not measured: error\n", f["n"], f["load"]
 			continue
 		}
 		other = f["other"] + f["follow_other"]
@@ -520,7 +542,7 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
 		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
 		$0 = ql[key]; parse()
-		printf "%4s %-12s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s%s\n", n, load, \
+		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s%s\n", n, load, \
 			f["window_s"] == "" ? "-" : f["window_s"], \
 			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
 			stalled, follow, other, nstall, ms(longest), \
