@@ -185,7 +185,7 @@ void ftnl_wire_hdr_decode(struct ftnl_wire_hdr *hdr, const u8 *buf);
 /**
  * struct ftnl_replay - anti-replay window over one sender incarnation's
  *	sequence numbers of one space (they start at 1)
- * @top: highest sequence number accepted, 0 if none
+ * @top: highest sequence number accepted; before any, @floor
  * @seen: bit i set when sequence number top - i was accepted, or is at
  *	or below @floor
  * @floor: numbers up to it predate the window (ftnl_replay_start()):
