@@ -24,7 +24,10 @@
 #      kernel's; P sets net.core.netdev_budget to P datagrams, the most
 #      one NET_RX softirq run handles before the heartbeat's timer softirq
 #      may run; its time limit, netdev_budget_usecs, cannot go below two
-#      jiffies, 8 ms at HZ = 250), and for each value of BENCH_BLAT_HB_HI
+#      jiffies, 8 ms at HZ = 250; P:W also sets net.core.dev_weight to W,
+#      the most one poll of a CPU's input backlog handles, which a run
+#      never cuts short: one broadcast's datagrams for one node rather
+#      than for all the bed's), and for each value of BENCH_BLAT_HB_HI
 #      (the module's hb_hi_softirq: 0, heartbeats from the timer softirq;
 #      1, from a HI tasklet a hard hrtimer schedules);
 #   6. TIPC beside ftnl: for every n in BENCH_TIPC_N and every run
@@ -297,6 +300,8 @@ if ! skipped bcastlat; then
 	d=$((BLAT_H * D_FACTOR))
 	rx_sysctl=/proc/sys/net/core/netdev_budget
 	rx_default=$(cat $rx_sysctl)
+	weight_sysctl=/proc/sys/net/core/dev_weight
+	weight_default=$(cat $weight_sysctl)
 	hi_param=/sys/module/ftnl/parameters/hb_hi_softirq
 	hi_default=$(cat $hi_param 2>/dev/null || echo 0)
 	for hi in $BLAT_HB_HI; do
@@ -310,8 +315,13 @@ if ! skipped bcastlat; then
 		fi
 		for rx in $BLAT_RX_BUDGET; do
 			[ "$rx" != default ] || rx=$rx_default
+			weight=$weight_default
+			case $rx in *:*) weight=${rx#*:} rx=${rx%%:*} ;; esac
 			echo "$rx" >$rx_sysctl
+			echo "$weight" >$weight_sysctl
 			rx="$(cat $rx_sysctl)/$(cat $rx_sysctl"_usecs")us"
+			[ "$(cat $weight_sysctl)" = "$weight_default" ] ||
+				rx="$rx/w$(cat $weight_sysctl)"
 			for rate in $BLAT_RATES; do
 				say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx, hb_hi_softirq $hi"
 				# shellcheck disable=SC2086
@@ -325,6 +335,7 @@ if ! skipped bcastlat; then
 	done
 	[ ! -w $hi_param ] || echo "$hi_default" >$hi_param
 	echo "$rx_default" >$rx_sysctl
+	echo "$weight_default" >$weight_sysctl
 fi
 
 # --- 6. TIPC beside ftnl ---------------------------------------------------------
@@ -703,26 +714,27 @@ function print_bcastlat(   i, missed) {
 	print "   heartbeat handed to the network (timer, ring lock, build); start: of it,"
 	print "   the part before the timer'"'"'s handler ran (p99, max); lock: the wait for"
 	print "   the ring'"'"'s lock (p99.9, max); rx budget: the kernel'"'"'s"
-	print "   netdev_budget/netdev_budget_usecs (datagrams/us of one NET_RX run);"
+	print "   netdev_budget/netdev_budget_usecs (datagrams/us of one NET_RX run),"
+	print "   /wW: dev_weight W (datagrams of one input backlog poll, default 64);"
 	print "   T1 in: the softirq that sends heartbeats (timer: the soft hrtimer'"'"'s;"
 	print "   HI: a HI tasklet a hard hrtimer schedules, module hb_hi_softirq=1)."
 	print "   Quantiles are histogram bucket upper bounds (powers of two in us);"
 	print "   max is exact."
-	printf "%4s %5s %6s %7s %10s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+	printf "%4s %5s %6s %7s %14s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 		"n", "h", "d", "B/s", "rx budget", "T1 in", "emitted", "p50", "p99", "p99.9", \
 		"max", "start99", "startmax", "lock99.9", "lockmax", "missed", "false", \
 		"bcasts", "delivered"
 	for (i = 1; i <= nbl; i++) {
 		$0 = bl[i]; parse()
 		if (f["verdict"] == "error") {
-			printf "%4s %4sms %4sms %7s %10s %5s   not measured: error\n", f["n"], \
+			printf "%4s %4sms %4sms %7s %14s %5s   not measured: error\n", f["n"], \
 				f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
 				f["hb_hi"] == 1 ? "HI" : "timer"
 			continue
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %7s %10s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		printf "%4s %4sms %4sms %7s %14s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
 			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
 			f["hb_hi"] == 1 ? "HI" : "timer", f["fires"], \
 			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
