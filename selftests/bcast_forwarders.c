@@ -42,8 +42,8 @@
  *     the forwarders' deaths (which carry D, hence X, but observer != O);
  *     or, observer V, from V's welcome (a node pinning a life it never
  *     heard sends it D, whose entries name the sender): the observers of
- *     the forwarders start probing them d/2 before they can accuse, and
- *     their first PROBE_REQ to a helper may end in a welcome that outruns
+ *     the forwarders start probing them (d - h)/2 before they can accuse,
+ *     and their first PROBE_REQ to a helper may end in a welcome that outruns
  *     O's copy (seen in make check on 6.1 and 6.12). V must then have had
  *     X from O's broadcast before, and the node must still deliver O's
  *     broadcast before a forwarder can be detected (its bcast delivered

@@ -30,8 +30,8 @@
  *
  * Margins: DEAF expels itself about d + 2d = 90 ms after the last
  * heartbeat it heard (on 8 nodes with the quorum rule its probe asks 3
- * helpers d/2 before the deadline, all 6 other live nodes at it, and the
- * round closes 2d later), and is detected d later; 5 s
+ * helpers (d - h)/2 before the deadline, all 6 other live nodes at it,
+ * and the round closes 2d later), and is detected d later; 5 s
  * leaves TCG room. A false event about a live node is a
  * failure whatever the load (the VM stall diagnostic is logged with it).
  */

@@ -28,10 +28,11 @@
  * The members tell a node they hold dead only 2d after its death (a node
  * resuming from a freeze may accuse its emitter first, see core.h), so the
  * cut lasts until 2d after the first death event plus a margin. The node
- * has expelled itself by then: its probe of its emitter starts d/2 before
- * the deadline, and the round closes 2d later with no helper heard, 2.5d
- * after the emitter's last heartbeat (at most h before the cut); the cut
- * to the expulsion is logged and must lie within (2d, 2.5d + MARGIN).
+ * has expelled itself by then: its probe of its emitter starts (d - h)/2
+ * before the deadline, and the round closes 2d later with no helper
+ * heard, 2.5d + h/2 after the emitter's last heartbeat (at most h before
+ * the cut); the cut to the expulsion is logged and must lie within
+ * (2d, 2.5d + MARGIN), the margin (0.5 s) covering h/2 (50 ms).
  * d = 1 s keeps machine stalls from causing failures that would muddle
  * the picture (see ring_leave.c). Having expelled itself, node 3 does not
  * come back by itself, even with rejoin auto (Documentation/ring.rst,
@@ -563,7 +564,7 @@ TEST_F_TIMEOUT(expel, minority_first_waits, 150)
 	for (id = 1; id <= 2; id++)
 		ASSERT_EQ(0, st_vc_configure(vc, id));
 	first = st_mono_ns();
-	/* The grace, the probe d/2 before its end, a round of 2d: closed. */
+	/* The grace, the probe (d - h)/2 before its end, 2d: closed. */
 	while (st_mono_ns() < first + BOOT_GRACE_NS + 3 * D_NS + 2 * MARGIN_NS)
 		ASSERT_LE(0, st_vc_poll_events(vc, 100));
 	for (id = 1; id <= 2; id++) {

@@ -42,8 +42,8 @@
  *
  * The rule for a node's judgement of itself (starved_through_round_close):
  * node 3's receive path is cut (an nft input-drop rule on ftnl's port in
- * its netns, as in ring_deaf), so it hears nothing from node 2 and, d/2
- * before its deadline, probes; none of the answers reach it. 150 ms
+ * its netns, as in ring_deaf), so it hears nothing from node 2 and,
+ * (d - h)/2 before its deadline, probes; none of the answers reach it. 150 ms
  * before that round closes (2d after the probe began, which the test
  * sees in node 3's counters, polled every 5 ms), node 3 stalls for
  * 300 ms (< d - h: node 4 does not suspect it), and its receive path is
@@ -253,7 +253,7 @@ TEST_F_TIMEOUT(health, starved_through_round_close, 120)
 			      "add rule inet ftnl_health input udp dport %u drop'",
 			      ST_VC_PORT));
 	cut = st_mono_ns();
-	/* Its probe starts d/2 before its deadline, between two polls. */
+	/* Its probe starts (d - h)/2 before its deadline, between polls. */
 	for (t = cut; t < cut + 2000 * ms; t = st_mono_ns()) {
 		ASSERT_EQ(0, st_vc_stats(&self->vc, ACCUSER, &now));
 		if (now.probe_req_sent > s0.probe_req_sent) {

@@ -155,8 +155,10 @@ static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
 	 * heartbeat is overdue, halfway between h and the deadline.
 	 */
 	if (det->adaptive && det->adapt.timeout_ns > det->period_ns &&
-	    lead > (det->adapt.timeout_ns - det->period_ns) / 2)
-		lead = (det->adapt.timeout_ns - det->period_ns) / 2;
+	    lead > FTNL_RING_PROBE_LEAD(det->adapt.timeout_ns,
+					det->period_ns))
+		lead = FTNL_RING_PROBE_LEAD(det->adapt.timeout_ns,
+					    det->period_ns);
 	if (lead && lead < det->susp_deadline)
 		return det->susp_deadline - lead;
 	return det->susp_deadline;
@@ -224,7 +226,8 @@ void ftnl_ring_det_set_adaptive(struct ftnl_ring_detector *det, u64 min_ns,
 	det->adaptive = true;
 	det->timeout_ns = max_ns;
 	if (det->probe_lead_ns)
-		det->probe_lead_ns = max_ns / 2;
+		det->probe_lead_ns = FTNL_RING_PROBE_LEAD(max_ns,
+							  det->period_ns);
 	ftnl_adapt_init(&det->adapt, det->period_ns, min_ns, max_ns, nines);
 }
 
@@ -684,7 +687,9 @@ void ftnl_ring_core_set_rules(struct ftnl_ring_core *core, bool quorum,
 {
 	core->quorum = quorum;
 	core->probes = probes;
-	core->det.probe_lead_ns = probes ? core->det.timeout_ns / 2 : 0;
+	core->det.probe_lead_ns = probes ?
+		FTNL_RING_PROBE_LEAD(core->det.timeout_ns,
+				     core->det.period_ns) : 0;
 	core->probe_budget = ftnl_ring_probe_budget(core);
 }
 
@@ -1315,7 +1320,8 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 	p->round_size = asked;
 	p->started = now;
 	p->close = now + 2 * core->det.timeout_ns;
-	p->retry_at = now + core->det.timeout_ns / 2;	/* the deadline */
+	/* A round in time asks again from the deadline (its caller's). */
+	p->retry_at = now + core->det.timeout_ns / 2;
 	return asked;
 }
 
@@ -1326,8 +1332,9 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
  * alone made into an accusation (ring-dst lossy 1 9271: 3 nodes, one
  * crashed, a live emitter accused when the answer to the single request
  * was lost). So the suspect is asked every FTNL_RING_PROBE_RETRY_ALONE
- * until the deadline: four requests from d/2 before it, the last with d/8
- * for its answer. Detection time does not change.
+ * until the deadline: four requests from the probe lead before it, the
+ * last with a quarter of the lead for its answer. Detection time does not
+ * change.
  */
 static void ftnl_ring_probe_alone_next(struct ftnl_ring_core *core, u64 now)
 {
@@ -1357,7 +1364,8 @@ static void ftnl_ring_probe_ask_alone(struct ftnl_ring_core *core, u64 now,
  * earlier one (of this suspect too) count for nothing. The suspect is
  * asked too, directly: when only its heartbeats were lost, its own answer
  * refutes the suspicion, even with no helper to ask (two nodes). In time
- * (@late false, d/2 before the deadline) it asks k helpers: most probes
+ * (@late false, the probe lead before the deadline) it asks k helpers:
+ * most probes
  * are of a heartbeat merely late, which the deadline never sees (n = 64
  * in one emulated guest, h = 10 ms, d = 30 ms: a first round of the
  * majority made 2.7 million probe datagrams in 20 s against 137,000
@@ -1384,8 +1392,11 @@ static bool ftnl_ring_probe_start(struct ftnl_ring_core *core, u64 now,
 	};
 	ftnl_ring_probe_ask(core, p->target, out);
 	if (ftnl_ring_probe_round(core, late ? ftnl_ring_probe_first(core) :
-				  FTNL_RING_PROBE_HELPERS, now, out))
+				  FTNL_RING_PROBE_HELPERS, now, out)) {
+		if (!late && core->det.susp_deadline > now)
+			p->retry_at = core->det.susp_deadline;
 		return true;
+	}
 	ftnl_ring_probe_alone_next(core, now);
 	return false;
 }
@@ -1732,7 +1743,7 @@ static enum ftnl_ring_expiry ftnl_ring_probe_judge(struct ftnl_ring_core *core,
 		/*
 		 * It answers: only its heartbeats to this node are lost. Its
 		 * answer is as fresh as a heartbeat: a new deadline d from
-		 * now, probed again d/2 before it (a new probe decided at
+		 * now, probed again the lead before it (a new probe decided at
 		 * once would not wait for the suspect's answer); and tell it
 		 * again who observes it.
 		 */
@@ -1939,7 +1950,8 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
  * @now: current time
  * @out: the sink
  *
- * With probes on, the emitter is probed first (d/2 before the deadline)
+ * With probes on, the emitter is probed first ((d - h)/2 before the
+ * deadline)
  * and declared dead only as ftnl_ring_probe_judge() allows; with the
  * quorum rule, only if this node keeps a majority.
  *

@@ -16,6 +16,8 @@
 #define N_MAX	16
 #define H	10
 #define D	50
+/* The first probe's lead before the deadline: (d - h)/2 */
+#define LEAD	FTNL_RING_PROBE_LEAD(D, H)
 #define GRACE	FTNL_RING_BOOT_GRACE_NS
 #define MS	1000000ULL
 
@@ -1233,8 +1235,8 @@ static void test_probe_observer(const void *arg)
 
 	(void)arg;
 	probing_node(&x, false);
-	/* The timer first fires d/2 before the deadline: probe, not accuse. */
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out),
+	/* The timer first fires the lead before the deadline: probe only. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_UINT(timer(&x), 1000 + D);
 	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
@@ -1275,8 +1277,8 @@ static void test_probe_observer(const void *arg)
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 2);
-	/* The next emitter (2d) is probed d/2 before its deadline too. */
-	TAP_CHECK_UINT(timer(&x), 1000 + D + 3 + 2 * D - D / 2);
+	/* The next emitter (2d) is probed the lead before its deadline. */
+	TAP_CHECK_UINT(timer(&x), 1000 + D + 3 + 2 * D - LEAD);
 
 	/*
 	 * Deaf right after its helpers answered (ring-dst deaf, seed 7483):
@@ -1287,7 +1289,7 @@ static void test_probe_observer(const void *arg)
 	 * round closes, 2d later, nobody is left to ask: it resigns, unheard.
 	 */
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	probe_ack(&x, 4, 2, false, 1, 1030);
 	probe_ack(&x, 5, 2, false, 1, 1031);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
@@ -1299,12 +1301,12 @@ static void test_probe_observer(const void *arg)
 
 	/*
 	 * The suspect answers a helper: no accusation. Its answer is as
-	 * fresh as a heartbeat: a new deadline d from now, probed again d/2
-	 * before it, nobody asked meanwhile (a probe decided at once would
-	 * not wait for the suspect's answer).
+	 * fresh as a heartbeat: a new deadline d from now, probed again the
+	 * lead before it, nobody asked meanwhile (a probe decided at once
+	 * would not wait for the suspect's answer).
 	 */
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	ftnl_ring_core_probe_rx(&x.core, 4, FTNL_MSG_PROBE_ACK,
 				&(struct ftnl_ring_probe){ 2, 3, false, 1 }, 1030,
 				&x.out);
@@ -1320,8 +1322,8 @@ static void test_probe_observer(const void *arg)
 	TAP_CHECK_INT(x.rec.nsent, 1);
 	TAP_CHECK_INT(x.rec.type[0], FTNL_MSG_NEW_OBSERVER);
 	TAP_CHECK(!x.core.probe.active);
-	TAP_CHECK_UINT(timer(&x), 1000 + D + D - D / 2);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D - D / 2,
+	TAP_CHECK_UINT(timer(&x), 1000 + D + D - LEAD);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D + D - LEAD,
 					    &x.out), FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
 	TAP_CHECK(heartbeat(&x, 2, 1100));
@@ -1332,7 +1334,7 @@ static void test_probe_observer(const void *arg)
 	 * helpers, then it resigns.
 	 */
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	for (i = 0; i < 3; i++) {
 		clear(&x);
 		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core,
@@ -1343,11 +1345,11 @@ static void test_probe_observer(const void *arg)
 		TAP_CHECK_UINT(timer(&x), 1000 + D + (i + 1) * (D / 4));
 	}
 	clear(&x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD) + 2 * D,
 					    &x.out), FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 1);	/* 8 / 2 = 4 in all */
 	TAP_CHECK_INT(x.rec.probe_to[0], 7);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 4 * D,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD) + 4 * D,
 					    &x.out), FTNL_RING_RESIGNED);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
@@ -1367,7 +1369,7 @@ static void test_probe_observer(const void *arg)
 	TAP_CHECK(heartbeat(&x, 0, 1000));
 	timer(&x);
 	clear(&x);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);
 	TAP_CHECK_INT(x.rec.probe_to[0], 0);
 	TAP_CHECK_INT(x.rec.probe[0].target, 0);
@@ -1381,7 +1383,7 @@ static void test_probe_observer(const void *arg)
 	TAP_CHECK_UINT(x.core.refuted, 1);
 	/* Silent this time: accused at the deadline, as before. */
 	clear(&x);
-	ftnl_ring_core_expire(&x.core, 1000 + D + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + D + (D - LEAD), &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + 2 * D, &x.out),
 		      FTNL_RING_SUSPECT);
@@ -1399,8 +1401,8 @@ static void test_probe_observer(const void *arg)
  */
 static void refute_after_retry(struct node *x)
 {
-	/* Probe at d/2 before, nobody answers by the deadline: a retry. */
-	ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out);
+	/* Probe the lead before, nobody answers by the deadline: a retry. */
+	ftnl_ring_core_expire(&x->core, 1000 + (D - LEAD), &x->out);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D, &x->out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_UINT(timer(x), 1000 + D + D / 4);
@@ -1426,18 +1428,18 @@ static void check_next_window(struct node *x, u64 alive_at)
 
 	TAP_CHECK_UINT(x->core.det.susp_deadline, deadline);
 	/* A heartbeat moves the timer only earlier: it fires and is reset. */
-	if (at && at < deadline - D / 2) {
+	if (at && at < deadline - LEAD) {
 		TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
 			      FTNL_RING_WAIT);
 		at = timer(x);
 	}
-	TAP_CHECK_UINT(at, deadline - D / 2);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline - D / 2,
+	TAP_CHECK_UINT(at, deadline - LEAD);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline - LEAD,
 					    &x->out), FTNL_RING_WAIT);
 	ftnl_ring_core_probe_rx(&x->core, 4, FTNL_MSG_PROBE_ACK,
 				&(struct ftnl_ring_probe){ 2, 3, false,
 							   x->core.probe.id },
-				deadline - D / 2 + 2, &x->out);
+				deadline - LEAD + 2, &x->out);
 	ftnl_ring_core_self_late(&x->core, 2 * H, deadline - 5);
 	clear(x);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, deadline, &x->out),
@@ -1452,23 +1454,23 @@ static void check_next_window(struct node *x, u64 alive_at)
 
 /*
  * Node 3 of 8 probes its silent emitter, nobody answers, and its second
- * round (helper 7) closes at 1000 + D / 2 + 4D. Return: that close.
+ * round (helper 7) closes at 1000 + (D - LEAD) + 4D. Return: that close.
  */
 static u64 unanswered_rounds(struct node *x)
 {
 	u64 at;
 
 	probing_node(x, false);
-	ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out);
-	for (at = 1000 + D; at < 1000 + D / 2 + 2 * D; at += D / 4)
+	ftnl_ring_core_expire(&x->core, 1000 + (D - LEAD), &x->out);
+	for (at = 1000 + D; at < 1000 + (D - LEAD) + 2 * D; at += D / 4)
 		ftnl_ring_core_expire(&x->core, at, &x->out);
 	clear(x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2 + 2 * D,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + (D - LEAD) + 2 * D,
 					    &x->out), FTNL_RING_WAIT);
 	TAP_CHECK_INT(x->rec.nprobes, 1);
 	TAP_CHECK_INT(x->rec.probe_to[0], 7);
 	clear(x);
-	return 1000 + D / 2 + 4 * D;
+	return 1000 + (D - LEAD) + 4 * D;
 }
 
 /*
@@ -1645,8 +1647,8 @@ static void test_host_rx_dropped(const void *arg)
 	 * suspect's next heartbeat and its travel).
 	 */
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
-	probe_ack(&x, 4, 2, false, x.core.probe.id, 1000 + D / 2 + 2);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, 1000 + (D - LEAD) + 2);
 	ftnl_ring_core_rx_dropped(&x.core, deadline - 5);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
 		      FTNL_RING_WAIT);
@@ -1706,7 +1708,7 @@ static void test_probe_verify_after_drops(const void *arg)
 
 	(void)arg;
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	probe_ack(&x, 5, 2, false, 1, 1030);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D, &x.out),
 		      FTNL_RING_WAIT);
@@ -1738,13 +1740,13 @@ static void answer_requests(struct node *x, u32 mask, u64 at)
 /*
  * Node 3 of 8 with the quorum rule, started at 1000 and booting: its
  * emitter 2 never heard, the boot grace shortened to 10d. Its probe
- * starts d/2 before the deadline and grows to every live member at it;
+ * starts the lead before the deadline and grows to every live member at it;
  * the helpers in @mask answer every request at once. Return: the close
  * of its last round, 2d after the deadline.
  */
 static u64 booting_rounds(struct node *x, u32 mask)
 {
-	u64 start = 1000 + D + 10 * D - D / 2, at;
+	u64 start = 1000 + D + 10 * D - LEAD, at;
 	u32 i;
 
 	node_init(x, 8, 3);
@@ -1753,16 +1755,16 @@ static u64 booting_rounds(struct node *x, u32 mask)
 	ftnl_ring_core_start(&x->core, 1000, &x->out);
 	TAP_CHECK(x->core.det.booting);
 	TAP_CHECK_UINT(timer(x), start);
-	for (at = start, i = 0; at < start + D / 2 + 2 * D && i < 100;
+	for (at = start, i = 0; at < start + LEAD + 2 * D && i < 100;
 	     at = timer(x), i++) {
 		x->rec.nprobes = 0;
 		TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, at, &x->out),
 			      FTNL_RING_WAIT);
 		answer_requests(x, mask, at + 1);
 	}
-	TAP_CHECK_UINT(x->core.probe.close, start + D / 2 + 2 * D);
+	TAP_CHECK_UINT(x->core.probe.close, start + LEAD + 2 * D);
 	clear(x);
-	return start + D / 2 + 2 * D;
+	return start + LEAD + 2 * D;
 }
 
 /*
@@ -1844,7 +1846,7 @@ static void test_probe_forming(const void *arg)
 	TAP_CHECK(!x.core.det.booting);
 	TAP_CHECK(!x.core.probe.active);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
-	TAP_CHECK_UINT(timer(&x), at + 2 * D - D / 2);
+	TAP_CHECK_UINT(timer(&x), at + 2 * D - LEAD);
 	/*
 	 * At the deadline, on the answers to its verification (1 later),
 	 * twice their round trip after it.
@@ -1884,7 +1886,7 @@ static void test_probe_forming(const void *arg)
  */
 static void test_probe_cap_live(const void *arg)
 {
-	u64 now = 1000 + D / 2, close = 1000 + D / 2 + 2 * D;
+	u64 now = 1000 + (D - LEAD), close = 1000 + (D - LEAD) + 2 * D;
 	bool to[8] = { false };
 	u32 i, helpers = 0;
 	struct node x;
@@ -1916,15 +1918,16 @@ static void test_probe_cap_live(const void *arg)
 }
 
 /*
- * No helper to ask (two nodes): the suspect is asked every d/8 from d/2
- * before the deadline until it, so one lost request or answer does not
+ * No helper to ask (two nodes): the suspect is asked every quarter of the
+ * probe lead from the lead before the deadline until it, so one lost
+ * request or answer does not
  * accuse it (ring-dst lossy 1 9271: the single request's answer lost, a
  * live emitter accused). An answer to the third request refutes; a
  * silent suspect is asked four times, then accused at the deadline.
  */
 static void test_probe_alone_retries(const void *arg)
 {
-	u64 start = 1000 + D / 2, deadline = 1000 + D, at;
+	u64 start = 1000 + (D - LEAD), deadline = 1000 + D, at;
 	u32 i;
 	struct node x;
 
@@ -1939,7 +1942,7 @@ static void test_probe_alone_retries(const void *arg)
 		      FTNL_RING_WAIT);
 	for (i = 1; i <= 2; i++) {
 		at = timer(&x);
-		TAP_CHECK_UINT(at, start + i * (D / 8));
+		TAP_CHECK_UINT(at, start + i * (LEAD / 4));
 		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
 			      FTNL_RING_WAIT);
 	}
@@ -1951,10 +1954,10 @@ static void test_probe_alone_retries(const void *arg)
 	ftnl_ring_core_probe_rx(&x.core, 0, FTNL_MSG_PROBE_ACK,
 				&(struct ftnl_ring_probe){ 0, 1, true,
 							   x.rec.probe[0].id },
-				start + 2 * (D / 8) + 2, &x.out);
+				start + 2 * (LEAD / 4) + 2, &x.out);
 	/* Answered: nobody is asked again; the deadline refutes. */
 	at = timer(&x);
-	TAP_CHECK_UINT(at, start + 3 * (D / 8));
+	TAP_CHECK_UINT(at, start + 3 * (LEAD / 4));
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 3);
@@ -1966,14 +1969,14 @@ static void test_probe_alone_retries(const void *arg)
 
 	/* Silent: asked until the deadline, accused at the deadline, as Algorithm 1. */
 	clear(&x);
-	start = deadline + D / 2;
+	start = deadline + (D - LEAD);
 	deadline += D;
 	for (at = timer(&x), i = 0; at && at < deadline && i < 10;
 	     at = timer(&x), i++)
 		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
 			      FTNL_RING_WAIT);
-	/* From d/2 before, every d/8 (rounded down here: one more). */
-	TAP_CHECK_INT(x.rec.nprobes, (D / 2 + D / 8 - 1) / (D / 8));
+	/* From the lead before, every quarter of it: four. */
+	TAP_CHECK_INT(x.rec.nprobes, 4);
 	TAP_CHECK_UINT(at, deadline);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
 		      FTNL_RING_SUSPECT);
@@ -2039,7 +2042,7 @@ static void test_refutation_is_heartbeat(const void *arg)
 
 	/* A heartbeat at the same moment instead: the same. */
 	probing_node(&x, false);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	ftnl_ring_core_expire(&x.core, 1000 + D, &x.out);
 	TAP_CHECK(heartbeat(&x, 2, 1000 + D + D / 4));
 	check_next_window(&x, 1000 + D + D / 4);
@@ -2149,7 +2152,7 @@ static u32 confirming_node(struct node *x, u32 n, u32 self)
 	TAP_CHECK(heartbeat(x, x->core.det.emitter, 1000));
 	timer(x);
 	clear(x);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D / 2, &x->out),
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + (D - LEAD), &x->out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK(x->rec.nprobes > 0);
 	return x->rec.probe[0].id;
@@ -2163,7 +2166,7 @@ static u32 confirming_node(struct node *x, u32 n, u32 self)
  */
 static void check_resigns(struct node *x, u8 why)
 {
-	u64 close = x->core.det.n > 5 ? 1000 + 3 * D : 1000 + D / 2 + 2 * D;
+	u64 close = x->core.det.n > 5 ? 1000 + 3 * D : 1000 + (D - LEAD) + 2 * D;
 
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x->core, 1000 + D, &x->out),
 		      FTNL_RING_WAIT);
@@ -2191,8 +2194,8 @@ static void test_confirm_split(const void *arg)
 	(void)arg;
 	/*
 	 * 3 | 5 split of 8, node 3 on the minority side {3, 4, 5}, its
-	 * emitter 2 on the majority side. The first round, d/2 before the
-	 * deadline, asks the suspect itself and k helpers from its
+	 * emitter 2 on the majority side. The first round, the lead before
+	 * the deadline, asks the suspect itself and k helpers from its
 	 * observer's side on: a heartbeat merely late costs no more.
 	 */
 	id = confirming_node(&x, 8, 3);
@@ -2335,7 +2338,7 @@ static void test_confirm_split(const void *arg)
 	/* The next emitter, 1, under a new probe: 0's old answer is void. */
 	clear(&x);
 	at = timer(&x);
-	TAP_CHECK_UINT(at, 1000 + D + 5 + 2 * D - D / 2);
+	TAP_CHECK_UINT(at, 1000 + D + 5 + 2 * D - LEAD);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 4);	/* 1 itself, 4, 5, 6 */
@@ -2345,11 +2348,11 @@ static void test_confirm_split(const void *arg)
 		probe_ack(&x, i, 1, false, x.rec.probe[0].id, at + 2);
 	probe_ack(&x, 0, 1, false, id, at + 2);
 	/* At the deadline 0 is asked too; old answers count for nothing. */
-	TAP_CHECK_INT(confirm_again(&x, at + D / 2, 1 << 4 | 1 << 5 | 1 << 6),
+	TAP_CHECK_INT(confirm_again(&x, at + (D - LEAD), 1 << 4 | 1 << 5 | 1 << 6),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
-	probe_ack(&x, 0, 1, false, x.rec.probe[0].id, at + D / 2 + 3);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at + D / 2 + 6, &x.out),
+	probe_ack(&x, 0, 1, false, x.rec.probe[0].id, at + (D - LEAD) + 3);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at + (D - LEAD) + 6, &x.out),
 		      FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	TAP_CHECK_INT(x.rec.failed[0], 1);
@@ -2372,7 +2375,7 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 1);
 	/* Then 1 of 3 alive besides itself: nobody can confirm. Resigns. */
 	clear(&x);
-	ftnl_ring_core_expire(&x.core, 1004 + D + 2 * D - D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1004 + D + 2 * D - LEAD, &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 1);	/* the suspect only */
 	TAP_CHECK_INT(x.rec.probe_to[0], 1);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1004 + 3 * D, &x.out),
@@ -2389,7 +2392,7 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK_INT(x.rec.nprobes, 3);
 	probe_ack(&x, 1, 3, false, id, 1030);
 	TAP_CHECK_INT(confirm_again(&x, 1000 + D, 1 << 1), FTNL_RING_WAIT);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2 + 2 * D,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD) + 2 * D,
 					    &x.out), FTNL_RING_RESIGNED);
 	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNCONFIRMED);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
@@ -2429,7 +2432,7 @@ static void test_confirm_small(const void *arg)
 	TAP_CHECK(heartbeat(&x, 2, 1000));
 	timer(&x);
 	clear(&x);
-	ftnl_ring_core_expire(&x.core, 1000 + D / 2, &x.out);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 4);
 	id = x.rec.probe[0].id;
 	probe_ack(&x, 4, 2, false, id, 1030);
@@ -2448,7 +2451,7 @@ static void test_confirm_small(const void *arg)
 }
 
 /*
- * A heartbeat merely late - the probe started d/2 before the deadline,
+ * A heartbeat merely late - the probe started the lead before the deadline,
  * the heartbeat came before it - costs the suspect and k helpers whatever
  * n, with the quorum rule too: the majority is asked only once the
  * silence lasted d (64 nodes in one emulated guest: a first round of the
@@ -2468,25 +2471,25 @@ static void test_probe_late_heartbeat(const void *arg)
 		ftnl_ring_core_set_rules(&x.core, quorum, true);
 		ftnl_ring_core_start(&x.core, 1000, &x.out);
 		TAP_CHECK(heartbeat(&x, 2, 1000));
-		TAP_CHECK_UINT(timer(&x), 1000 + D / 2);
+		TAP_CHECK_UINT(timer(&x), 1000 + (D - LEAD));
 		clear(&x);
-		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + D / 2,
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD),
 						    &x.out), FTNL_RING_WAIT);
 		TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
 		TAP_CHECK_INT(x.rec.probe_to[0], 2);
 		for (i = 4; i < 7; i++)
 			probe_ack(&x, i, 2, false, x.core.probe.id,
-				  1000 + D / 2 + 1);
+				  1000 + (D - LEAD) + 1);
 		TAP_CHECK(heartbeat(&x, 2, 1000 + D - 1));
-		/* Nothing more until the next probe time, d/2 after it. */
+		/* Nothing more until the next probe time, d - lead after it. */
 		at = timer(&x);
-		for (i = 0; i < 10 && at && at < 1000 + D - 1 + D / 2; i++) {
+		for (i = 0; i < 10 && at && at < 1000 + D - 1 + (D - LEAD); i++) {
 			TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at,
 							    &x.out),
 				      FTNL_RING_WAIT);
 			at = timer(&x);
 		}
-		TAP_CHECK_UINT(at, 1000 + D - 1 + D / 2);
+		TAP_CHECK_UINT(at, 1000 + D - 1 + (D - LEAD));
 		TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
 		TAP_CHECK_INT(x.rec.nfailed, 0);
 		TAP_CHECK_INT(x.rec.resigned, 0);
@@ -3618,7 +3621,7 @@ int main(void)
 	tap_add(test_exhaustive_orders, NULL,
 		"n <= 7, every self, every order of deaths learned: closest live emitter, each published once, T3 finds broadcast");
 	tap_add(test_probe_observer, NULL,
-		"probes: d/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
+		"probes: (d - h)/2 early, a helper's answer accuses, the suspect's refutes, nobody's resigns");
 	tap_add(test_probe_verify_after_drops, NULL,
 		"local health: a verification that input drops interrupted starts again, and accuses only on answers after it");
 	tap_add(test_host_rx_lost, NULL,
@@ -3634,7 +3637,7 @@ int main(void)
 	tap_add(test_host_rx_dropped, NULL,
 		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop; a round extended for drops asks every d");
 	tap_add(test_probe_alone_retries, NULL,
-		"a probe with no helper asks the suspect every d/8 until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
+		"a probe with no helper asks the suspect every quarter of the lead until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_expelled_by_kept_out_life, NULL,
 		"EXPELLED from a later life kept out under rejoin manual is ignored, two nodes; from the life that died, or a name of it, obeyed");
 	tap_add(test_refutation_is_heartbeat, NULL,

@@ -1685,9 +1685,9 @@ static u32 log2_floor(u32 n)
 
 /*
  * Theorem 1 with B(n) = t: f(f+1)d + f t + f(f+1)/2 t, d taken as the
- * time to accuse: the probe starts d/2 before the deadline and its
- * silence is established twice a helper's round trip (at most 4t) after
- * it started, so at d, or d + 4t - d/2 when that is later; then a
+ * time to accuse: the probe starts L = (d - h)/2 before the deadline and
+ * its silence is established twice a helper's round trip (at most 4t)
+ * after it started, so at d, or d + 4t - L when that is later; then a
  * helper's answer received after it, one more round trip (2t), proves
  * that the observer heard all of it (ftnl_ring_probe_verify()). With the
  * quorum rule the majority is asked at the deadline and the accusation
@@ -1696,7 +1696,8 @@ static u32 log2_floor(u32 n)
  */
 static u64 theorem1_bound(const struct dst *s, u32 f)
 {
-	u64 off = (8 * s->t_ns > D_NS ? D_NS + 4 * s->t_ns - D_NS / 2 : D_NS) +
+	u64 lead = FTNL_RING_PROBE_LEAD(D_NS, H_NS);
+	u64 off = (4 * s->t_ns > lead ? D_NS + 4 * s->t_ns - lead : D_NS) +
 		  2 * s->t_ns;
 	u64 on = D_NS + 4 * s->t_ns;
 	u64 d = s->quorum && on > off ? on : off;
@@ -1814,9 +1815,10 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				   rnd(s) % 4 ? 12 : MAX_N);
 	s->t_ns = rnd_in(s, MS / 10, 20 * MS);
 	/*
-	 * Lossy: a probe's four crossings within d/2, as the admin guide's
-	 * detection bound assumes; only then can the suspect's own answer,
-	 * when not lost, refute a suspicion that lost heartbeats raised.
+	 * Lossy: a probe's four crossings within d/2, where the suspect's
+	 * own answer, when not lost, can still refute a suspicion that lost
+	 * heartbeats raised; a little beyond the probe lead, (d - h)/2, that
+	 * the admin guide's detection bound assumes.
 	 */
 	if (mode == MODE_LOSSY)
 		s->t_ns = rnd_in(s, MS / 10, D_NS / 8);

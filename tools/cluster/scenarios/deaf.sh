@@ -13,10 +13,10 @@
 #     itself, naming its incarnation; it accused nobody (suspicions 0),
 #     it asked helpers (probe requests sent), its heartbeats stop;
 #   - every other node publishes exactly one failure event about V
-#     within (2R + 1.5)d + h + the harness margin of the cut, every node
-#     list agrees, the ring closes over the others. V gives up when its
-#     R-th probe round closes: the first starts d/2 before its deadline,
-#     each lasts 2d; with the quorum rule (the default) R = 1 up to 10
+#     within (2R + 1.5)d + 1.5h + the harness margin of the cut, every
+#     node list agrees, the ring closes over the others. V gives up when
+#     its R-th probe round closes: the first starts (d - h)/2 before its
+#     deadline, each lasts 2d; with the quorum rule (the default) R = 1 up to 10
 #     nodes, 2 beyond (the first round asks N/2 + 3 helpers, the second
 #     the rest); without it R = 1 from 5 to 7 nodes, 2 on 4 or 8 (the
 #     rounds ask 3 helpers, then twice as many, max(3, N/2) in all); its
@@ -69,7 +69,7 @@ else
 		asked=$((asked + take)) size=$((2 * take)) rounds=$((rounds + 1))
 	done
 fi
-bound=$(((4 * rounds + 3) * D / 2 + FTNL_CLUSTER_H_MS + CL_MARGIN_MS))
+bound=$(((4 * rounds + 3) * D / 2 + 3 * FTNL_CLUSTER_H_MS / 2 + CL_MARGIN_MS))
 diag "$rounds probe round(s) before node $V gives up: its death known within $bound ms"
 deadline=$((${EPOCHREALTIME%.*} + bound / 1000 + 30))
 while [ "${EPOCHREALTIME%.*}" -lt $deadline ]; do
