@@ -1320,7 +1320,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 	p->round_size = asked;
 	p->started = now;
 	p->close = now + 2 * core->det.timeout_ns;
-	/* A round in time asks again from the deadline (its caller's). */
+	/* A later round's; the first, in time, from the deadline (its caller). */
 	p->retry_at = now + core->det.timeout_ns / 2;
 	return asked;
 }
@@ -1364,9 +1364,9 @@ static void ftnl_ring_probe_ask_alone(struct ftnl_ring_core *core, u64 now,
  * earlier one (of this suspect too) count for nothing. The suspect is
  * asked too, directly: when only its heartbeats were lost, its own answer
  * refutes the suspicion, even with no helper to ask (two nodes). In time
- * (@late false, the probe lead before the deadline) it asks k helpers:
- * most probes
- * are of a heartbeat merely late, which the deadline never sees (n = 64
+ * (@late false, the probe lead before the deadline) it asks k helpers,
+ * and asks them again from the deadline: most probes are of a heartbeat
+ * merely late, which the deadline never sees (n = 64
  * in one emulated guest, h = 10 ms, d = 30 ms: a first round of the
  * majority made 2.7 million probe datagrams in 20 s against 137,000
  * heartbeats, and the input backlog dropped as many, heartbeats too).
@@ -1951,9 +1951,8 @@ void ftnl_ring_core_probe_rx(struct ftnl_ring_core *core, u32 from, u8 type,
  * @out: the sink
  *
  * With probes on, the emitter is probed first ((d - h)/2 before the
- * deadline)
- * and declared dead only as ftnl_ring_probe_judge() allows; with the
- * quorum rule, only if this node keeps a majority.
+ * deadline) and declared dead only as ftnl_ring_probe_judge() allows;
+ * with the quorum rule, only if this node keeps a majority.
  *
  * Return: enum ftnl_ring_expiry; FTNL_RING_SUSPECT when the emitter was
  * declared dead, FTNL_RING_RESIGNED when this node gave up its membership

@@ -50,10 +50,10 @@
  * Indirect probes (SWIM's ping-req), so that a node that cannot hear is no
  * judge: before an observer declares its emitter dead it asks helpers,
  * other live members, to reach it, FTNL_RING_PROBE_LEAD before the
- * suspicion deadline; a round closes 2d after it started (four network crossings: request,
- * forward, answer, relay). A helper that answers (it hears the observer)
- * while the suspect answers nobody confirms the suspicion; one that hears
- * no helper at all doubts itself and resigns.
+ * suspicion deadline; a round closes 2d after it started (four network
+ * crossings: request, forward, answer, relay). A helper that answers (it
+ * hears the observer) while the suspect answers nobody confirms the
+ * suspicion; one that hears no helper at all doubts itself and resigns.
  *
  * The first round, before the deadline, asks FTNL_RING_PROBE_HELPERS
  * (k) helpers: a heartbeat merely late arrives before the deadline and

@@ -16,8 +16,8 @@
 #     within (2R + 1.5)d + 1.5h + the harness margin of the cut, every
 #     node list agrees, the ring closes over the others. V gives up when
 #     its R-th probe round closes: the first starts (d - h)/2 before its
-#     deadline, each lasts 2d; with the quorum rule (the default) R = 1 up to 10
-#     nodes, 2 beyond (the first round asks N/2 + 3 helpers, the second
+#     deadline, each lasts 2d; with the quorum rule (the default) R = 1 up
+#     to 10 nodes, 2 beyond (the first round asks N/2 + 3 helpers, the second
 #     the rest); without it R = 1 from 5 to 7 nodes, 2 on 4 or 8 (the
 #     rounds ask 3 helpers, then twice as many, max(3, N/2) in all); its
 #     observer finds it silent d later.
