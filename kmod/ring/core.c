@@ -154,11 +154,13 @@ static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
 	 * An adaptive timeout may be far below d: probe only once the
 	 * heartbeat is overdue, halfway between h and the deadline.
 	 */
-	if (det->adaptive && det->adapt.timeout_ns > det->period_ns &&
-	    lead > FTNL_RING_PROBE_LEAD(det->adapt.timeout_ns,
-					det->period_ns))
-		lead = FTNL_RING_PROBE_LEAD(det->adapt.timeout_ns,
-					    det->period_ns);
+	if (det->adaptive && det->adapt.timeout_ns > det->period_ns) {
+		u64 estimated = FTNL_RING_PROBE_LEAD(det->adapt.timeout_ns,
+						     det->period_ns);
+
+		if (lead > estimated)
+			lead = estimated;
+	}
 	if (lead && lead < det->susp_deadline)
 		return det->susp_deadline - lead;
 	return det->susp_deadline;

@@ -485,8 +485,8 @@ enum ftnl_ring_resign {
  *	hears this node
  * @heard_alive: a helper relayed the suspect's own answer
  * @retry_at: the silent helpers and the suspect are asked again from then
- *	(ftnl_ring_probe_retry()): d/2 after the round started (the
- *	deadline), then every FTNL_RING_PROBE_RETRY
+ *	(ftnl_ring_probe_retry()): the deadline for the first round, d/2
+ *	after a later round started, then every FTNL_RING_PROBE_RETRY
  * @confirmed: helpers' answers counted (once per helper asked and @cid)
  * @asked: helpers asked for this suspicion
  * @round_size: helpers the current round asked
