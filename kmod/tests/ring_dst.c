@@ -453,8 +453,7 @@ static u64 rnd2(struct dst *s)
 	return z ^ (z >> 31);
 }
 
-static void fail(struct dst *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static __printf(2, 3) void fail(struct dst *s, const char *fmt, ...);
 
 static void fail(struct dst *s, const char *fmt, ...)
 {

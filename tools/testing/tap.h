@@ -39,6 +39,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* The kernel's printf-format annotation, for tests in kernel style. */
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+
 typedef void (*tap_case_fn)(const void *arg);
 
 struct tap_case {
