@@ -21,6 +21,7 @@
 # the harness did it.
 
 CL_DIR=${FTNL_CLUSTER_DIR:?not run by tools/cluster/run}
+CL_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CL_N=${FTNL_CLUSTER_NODES:?}
 CL_NS=${FTNL_CLUSTER_NS:?}
 CL_EVENTS=$CL_DIR/events.log
@@ -226,12 +227,35 @@ node_reboot() {
 	node_wait_ready "$1"
 }
 
+# node_wait_boot I: node I's kernel reaches init (tools/vm/boot-watch,
+# FTNL_CLUSTER_BOOT_DEADLINE seconds, 300 by default: it takes under 10 s
+# of guest time). A kernel that hangs in its own boot, before any ftnl
+# code runs, is the emulator's (Documentation/vm-runner.rst): its QEMU is
+# killed and the node booted once more, its console kept. Fails only on a
+# second hang; a QEMU that ended is left to the caller.
+node_wait_boot() {
+	local i=$1 d pid last
+	local watch=$CL_LIB/../vm/boot-watch secs=${FTNL_CLUSTER_BOOT_DEADLINE:-300}
+	d=$(node_dir "$i")
+	pid=$(node_pid "$i") || return 1
+	"$watch" "$d/console.log" "$pid" "$secs"
+	[ $? -eq 124 ] || return 0
+	last=$(grep -v '^[[:space:]]*$' "$d/console.log" | tail -n 1)
+	cl_log "node $i: its kernel hung in its own boot, no init within $secs s (last line: $last): booting it again, once"
+	kill -KILL "$pid" 2>/dev/null
+	node_wait_exit "$i" 10 || return 1
+	node_start "$i" || return 1
+	"$watch" "$d/console.log" "$(node_pid "$i")" "$secs"
+	[ $? -ne 124 ] || { cl_log "node $i: its kernel hung in its own boot again"; return 1; }
+}
+
 # node_wait_ready I [SECONDS]: node I answers on its control port (boot
-# done); its boot time (QEMU start to answer, host clock) goes to
-# node-I/boot.
+# done; node_wait_boot() first); its boot time (QEMU start to answer,
+# host clock) goes to node-I/boot.
 node_wait_ready() {
 	local i=$1 t=${2:-300} d fd line deadline
 	d=$(node_dir "$i")
+	node_wait_boot "$i" || return 1
 	# The agent's first line: before it, requests would be lost.
 	deadline=$((${EPOCHREALTIME%.*} + t))
 	exec {fd}<>"$d/ctl.out"
