@@ -145,8 +145,8 @@ static void ftnl_ring_send(const struct ftnl_ring_detector *det,
 		out->send(out->ctx, to, type);
 }
 
-/* When the timer must fire first: the deadline, or the time to probe. */
-static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
+/* How long before the deadline a probe starts (0: probes are off). */
+static u64 ftnl_ring_det_lead(const struct ftnl_ring_detector *det)
 {
 	u64 lead = det->probe_lead_ns;
 
@@ -161,6 +161,14 @@ static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
 		if (lead > estimated)
 			lead = estimated;
 	}
+	return lead;
+}
+
+/* When the timer must fire first: the deadline, or the time to probe. */
+static u64 ftnl_ring_det_wake(const struct ftnl_ring_detector *det)
+{
+	u64 lead = ftnl_ring_det_lead(det);
+
 	if (lead && lead < det->susp_deadline)
 		return det->susp_deadline - lead;
 	return det->susp_deadline;
@@ -1341,9 +1349,10 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 static void ftnl_ring_probe_alone_next(struct ftnl_ring_core *core, u64 now)
 {
 	struct ftnl_ring_detector *det = &core->det;
-	u64 next = now + FTNL_RING_PROBE_RETRY_ALONE(det);
+	u64 step = FTNL_RING_PROBE_RETRY_ALONE(ftnl_ring_det_lead(det));
+	u64 next = now + step;
 
-	if (next < det->susp_deadline) {
+	if (step && next < det->susp_deadline) {
 		core->probe.retry_at = next;
 		ftnl_ring_det_rearm(det, next);
 	}

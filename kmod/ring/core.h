@@ -90,9 +90,11 @@
 #define FTNL_RING_PROBE_RETRY(det)	((det)->timeout_ns / 4)
 /*
  * A probe with no helper to ask (two nodes, or every other one dead) asks
- * the suspect this often until the deadline (ftnl_ring_probe_ask_alone()).
+ * the suspect this often until the deadline (ftnl_ring_probe_ask_alone()):
+ * a quarter of the lead it started with, the one an adaptive timeout's
+ * estimate gives when that is shorter than d_max's.
  */
-#define FTNL_RING_PROBE_RETRY_ALONE(det)	((det)->probe_lead_ns / 4)
+#define FTNL_RING_PROBE_RETRY_ALONE(lead)	((lead) / 4)
 /*
  * A death broadcast in flight while a node rejoins was planned without it
  * (it was dead then): it may reach the admitting member after that member

@@ -1985,6 +1985,51 @@ static void test_probe_alone_retries(const void *arg)
 }
 
 /*
+ * The same with an adaptive timeout whose estimate is far below d_max:
+ * the probe starts half the estimate less h before the deadline, and the
+ * suspect is asked every quarter of that lead, four times, not every
+ * quarter of d_max's (which asked once: a single lost answer made the
+ * accusation).
+ */
+static void test_probe_alone_retries_adaptive(const void *arg)
+{
+	u64 last, deadline, lead, at;
+	struct node x;
+	u32 i;
+
+	(void)arg;
+	node_init_hd(&x, 2, 1, 10 * MS, 50 * MS);
+	ftnl_ring_core_set_rules(&x.core, false, true);
+	ftnl_ring_det_set_adaptive(&x.core.det, 11 * MS, 50 * MS, 3);
+	ftnl_ring_core_start(&x.core, 0, &x.out);
+	for (i = 0; i <= FTNL_ADAPT_WINDOW; i++)
+		TAP_CHECK(heartbeat(&x, 0, (u64)(i + 1) * 10 * MS));
+	last = (u64)(FTNL_ADAPT_WINDOW + 1) * 10 * MS;
+	deadline = x.core.det.susp_deadline;
+	lead = FTNL_RING_PROBE_LEAD(deadline - last, 10 * MS);
+	/* The estimate's lead is well under d_max's: the case at hand. */
+	TAP_CHECK(lead > 0 && 4 * lead < FTNL_RING_PROBE_LEAD(50 * MS, 10 * MS));
+	clear(&x);
+	/* Timers armed before the last heartbeat find nothing to do. */
+	for (at = timer(&x), i = 0; at < deadline - lead && i < 100;
+	     at = timer(&x), i++)
+		ftnl_ring_core_expire(&x.core, at, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	for (i = 0; at && at < deadline && i < 10; at = timer(&x), i++) {
+		TAP_CHECK_UINT(at, deadline - lead + i * (lead / 4));
+		TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+			      FTNL_RING_WAIT);
+	}
+	TAP_CHECK_INT(x.rec.nprobes, 4);
+	for (i = 0; i < x.rec.nprobes && i < 4; i++)
+		TAP_CHECK_INT(x.rec.probe_to[i], 0);
+	TAP_CHECK_UINT(at, deadline);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
+/*
  * Two nodes under rejoin manual: the other's new life is kept out (its
  * previous one published dead). Kept out, it hears nothing, accuses this
  * node and tells it EXPELLED: a life never admitted here is no member,
@@ -3638,6 +3683,8 @@ int main(void)
 		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop; a round extended for drops asks every d");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every quarter of the lead until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
+	tap_add(test_probe_alone_retries_adaptive, NULL,
+		"the same with an adaptive estimate far below d_max: four requests, every quarter of the estimate's lead, not d_max's");
 	tap_add(test_expelled_by_kept_out_life, NULL,
 		"EXPELLED from a later life kept out under rejoin manual is ignored, two nodes; from the life that died, or a name of it, obeyed");
 	tap_add(test_refutation_is_heartbeat, NULL,
