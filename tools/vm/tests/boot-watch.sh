@@ -7,7 +7,8 @@
 # hang (the deadline passes, and not much later), QEMU exiting first, the
 # line already there, a command line that names ftnl and /init (not a
 # sign of /init), a console that does not exist yet; then tools/vm/run
-# itself with a stand-in QEMU that hangs once, and twice.
+# itself with a stand-in QEMU that hangs once, twice, and whose kernel
+# dies once before /init (its command line naming an ftnl parameter).
 #
 # Installed as build/tests/vm-boot-watch by tools/Makefile; finds the
 # script from its own location (build/tests -> tools/vm) or $FTNL_ROOT.
@@ -119,7 +120,11 @@ for a; do
 done
 n=$(($(cat "$FAKEQ_BOOTS") + 1))
 echo "$n" >"$FAKEQ_BOOTS"
-printf '[    0.00] Command line: console=ttyS0 rdinit=/init\n[    1.23] pnp: PnP ACPI: found 5 devices\n' >"$con"
+printf '[    0.00] Command line: console=ttyS0 rdinit=/init ftnl.test_sign_delay_ms=0\n[    1.23] pnp: PnP ACPI: found 5 devices\n' >"$con"
+if [ "$n" -le "${FAKEQ_DIES:-0}" ]; then
+	printf '[    1.50] Kernel panic - not syncing: Attempted to kill the idle task!\n' >>"$con"
+	exit 0
+fi
 if [ "$n" -le "$FAKEQ_HANGS" ]; then
 	trap 'exit 0' TERM
 	while :; do sleep 1; done
@@ -128,14 +133,15 @@ printf '[    4.10] Run /init as init process\n' >>"$con"
 printf 'boot=4.1\nstatus=0\n' >>"$st"
 EOF
 chmod +x "$dir/bin/qemu-system-x86_64"
-# runner HANGS: the runner on 6.1 with a 3 s boot deadline; sets rc,
-# boots, took and err (its stderr).
+# runner HANGS [DIES]: the runner on 6.1 with a 3 s boot deadline, the
+# first HANGS boots hanging and the first DIES (0) dying before /init;
+# sets rc, boots, took and err (its stderr).
 runner() {
 	local t0
 	echo 0 >"$dir/boots"
 	rm -rf "$dir/log"
 	t0=$(now)
-	err=$(PATH="$dir/bin:$PATH" FAKEQ_BOOTS="$dir/boots" FAKEQ_HANGS=$1 \
+	err=$(PATH="$dir/bin:$PATH" FAKEQ_BOOTS="$dir/boots" FAKEQ_HANGS=$1 FAKEQ_DIES=${2:-0} \
 		FTNL_VM_BOOT_DEADLINE=3 "$ROOT/tools/vm/run" --kernel 6.1 --accel tcg \
 		--no-load --timeout 120 --log-dir "$dir/log" -- true 2>&1 >/dev/null)
 	rc=$?
@@ -174,6 +180,9 @@ else
 	runner 2
 	check "runner: a second hang fails the run as a timeout (124), well before --timeout" 124 "$rc" "$took" 5.9 100
 	said "runner: not a third boot" 2 'hung in its own boot (boot 2 of at most 2)'
+	runner 0 1
+	check "runner: a kernel that dies before /init is booted again, and the run passes" 0 "$rc" "$took" 0 100
+	said "runner: two boots, the death said, though the command line names ftnl" 2 'died in its own boot, before /init'
 fi
 
 echo "1..$n"
