@@ -64,10 +64,19 @@
  *	refused, nobody is suspected, and no heartbeat waited for the lock
  *	as long as half a verification (the stats' hb_lock_wait_max_ns).
  *	With the verification under the lock, heartbeats waited for it.
+ *   slow_signing_holds_no_heartbeat: the same for signing, at the origin:
+ *	every signature made to take SIGN_DELAY_MS more (the module's
+ *	test_sign_delay_ms), twelve process-exit broadcasts from four
+ *	origins, each signing on both CPUs: each is delivered everywhere,
+ *	none is refused, nobody is suspected, and no heartbeat waited half a
+ *	signature for the lock. With the signing under the lock (before it
+ *	moved to the flush that follows it), the origins' heartbeats waited
+ *	for it.
  */
 #include <alloca.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -97,6 +106,12 @@
  * another on one CPU (eight here), keep it busy 8 x 60 ms < d.
  */
 #define VERIFY_DELAY_MS	60
+#define SIGN_PARAM	"test_sign_delay_ms"
+/*
+ * Longer than h: a heartbeat timer on another CPU than the signing comes
+ * due while it runs, whichever the phase.
+ */
+#define SIGN_DELAY_MS	150
 
 #define ADDR(id) st_vc_addr(id, (char[16]){ 0 }, 16)
 #define U(v) ({ char *_b = alloca(24); snprintf(_b, 24, "%llu", (unsigned long long)(v)); (const char *)_b; })
@@ -643,10 +658,11 @@ TEST_F(pk, bad_keys)
 }
 
 /*
- * A process of job JOB, rank @id, registers at node @id and exits: node
- * @id broadcasts its exit. Return: 0, or what went wrong.
+ * A process of job JOB, rank @id, registers at node @id and exits on CPU
+ * @cpu (-1: any): node @id broadcasts its exit, from that CPU (the exit's
+ * work item runs where it was queued). Return: 0, or what went wrong.
  */
-static int rank_exits(struct st_vc *vc, uint32_t id)
+static int rank_exits_on(struct st_vc *vc, uint32_t id, int cpu)
 {
 	int status;
 	pid_t pid;
@@ -658,8 +674,13 @@ static int rank_exits(struct st_vc *vc, uint32_t id)
 		return -errno;
 	if (pid == 0) {
 		struct ftnl_handle *h;
+		cpu_set_t set;
 
-		if (st_setns(vc->node[id].ns) || ftnl_open(&h) ||
+		CPU_ZERO(&set);
+		if (cpu >= 0)
+			CPU_SET(cpu, &set);
+		if ((cpu >= 0 && sched_setaffinity(0, sizeof(set), &set)) ||
+		    st_setns(vc->node[id].ns) || ftnl_open(&h) ||
 		    ftnl_proc_register(h, JOB, id))
 			_exit(1);
 		_exit(0);	/* the registration ends with the socket */
@@ -667,6 +688,11 @@ static int rank_exits(struct st_vc *vc, uint32_t id)
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+static int rank_exits(struct st_vc *vc, uint32_t id)
+{
+	return rank_exits_on(vc, id, -1);
 }
 
 /* Broadcasts delivered over every node whose stats could be read. */
@@ -682,11 +708,40 @@ static uint64_t delivered(FIXTURE_DATA(pk) *self)
 	return sum;
 }
 
-TEST_F(pk, slow_verification_holds_no_heartbeat)
+/*
+ * No node's heartbeat waited half of @delay_ms for the ring's lock, nobody
+ * was suspected, no signature was refused.
+ */
+static void expect_no_lock_wait(struct __test_metadata *_metadata,
+				FIXTURE_DATA(pk) *self, unsigned int delay_ms)
 {
-	uint64_t deadline, want, longest = 0;
+	uint64_t longest = 0;
 	uint32_t id, worst = 0;
 	struct ftnl_stats s;
+
+	for (id = 1; id <= N; id++) {
+		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
+		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]);
+		EXPECT_EQ(0u, s.suspicions) {
+			ST_VC_LOG_NODE(&self->vc, id);
+		}
+		EXPECT_LT(s.hb_lock_wait_max_ns, delay_ms * 1000000ull / 2) {
+			TH_LOG("node %u: a heartbeat waited %.1f ms for the lock",
+			       id, s.hb_lock_wait_max_ns / 1e6);
+		}
+		if (s.hb_lock_wait_max_ns > longest) {
+			longest = s.hb_lock_wait_max_ns;
+			worst = id;
+		}
+	}
+	TH_LOG("longest wait of a heartbeat for the lock: %.3f ms (node %u)",
+	       longest / 1e6, worst);
+}
+
+TEST_F(pk, slow_verification_holds_no_heartbeat)
+{
+	uint64_t deadline, want;
+	uint32_t id;
 
 	if (access("/sys/module/ftnl/parameters/" VERIFY_PARAM, W_OK))
 		SKIP(return, "the module has no test_verify_delay_ms");
@@ -702,24 +757,39 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 		st_msleep(100);
 	ASSERT_EQ(0, st_param_set(VERIFY_PARAM, 0));
 	EXPECT_EQ(want, delivered(self));
-	for (id = 1; id <= N; id++) {
-		ASSERT_EQ(0, st_vc_stats(&self->vc, id, &s));
-		EXPECT_EQ(0u, s.drops[FTNL_DROP_SIGNATURE]);
-		EXPECT_EQ(0u, s.suspicions) {
-			ST_VC_LOG_NODE(&self->vc, id);
-		}
-		EXPECT_LT(s.hb_lock_wait_max_ns,
-			  VERIFY_DELAY_MS * 1000000ull / 2) {
-			TH_LOG("node %u: a heartbeat waited %.1f ms for the lock",
-			       id, s.hb_lock_wait_max_ns / 1e6);
-		}
-		if (s.hb_lock_wait_max_ns > longest) {
-			longest = s.hb_lock_wait_max_ns;
-			worst = id;
-		}
+	expect_no_lock_wait(_metadata, self, VERIFY_DELAY_MS);
+}
+
+TEST_F(pk, slow_signing_holds_no_heartbeat)
+{
+	uint64_t deadline, want;
+	uint32_t id, round;
+
+	if (access("/sys/module/ftnl/parameters/" SIGN_PARAM, W_OK))
+		SKIP(return, "the module has no test_sign_delay_ms");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: no heartbeat timer runs beside a signing");
+	start_signed(_metadata, self, true, true);
+	want = delivered(self) + (uint64_t)3 * 4 * (N - 1);
+	ASSERT_EQ(0, st_param_set(SIGN_PARAM, SIGN_DELAY_MS));
+	/*
+	 * One exit per origin per d: none is batched with the next. Each
+	 * origin signs on CPU 0 and on CPU 1, so at least once on another
+	 * CPU than its heartbeat timer's (on the same one the timer waits
+	 * for the softirq, not the lock).
+	 */
+	for (round = 0; round < 3; round++) {
+		for (id = 1; id <= 4; id++)
+			ASSERT_EQ(0, rank_exits_on(&self->vc, id,
+						   (id + round) % 2));
+		st_msleep(D_US / 1000);
 	}
-	TH_LOG("longest wait of a heartbeat for the lock: %.3f ms (node %u)",
-	       longest / 1e6, worst);
+	deadline = st_mono_ns() + 10ull * D_US * 1000;
+	while (delivered(self) < want && st_mono_ns() < deadline)
+		st_msleep(100);
+	ASSERT_EQ(0, st_param_set(SIGN_PARAM, 0));
+	EXPECT_EQ(want, delivered(self));
+	expect_no_lock_wait(_metadata, self, SIGN_DELAY_MS);
 }
 
 TEST_HARNESS_MAIN

@@ -14,10 +14,13 @@
  * (window.h), looked up from the payload's fixed header before anything
  * costing O(n) is decoded.
  *
- * Everything here but init and stop runs under the ring's lock
- * (env->lock), in softirq or with BHs off.
+ * Everything here but init, stop and the signing and sending of the
+ * broadcasts this node starts (ftnl_bcast_send_unsigned()) runs under the
+ * ring's lock (env->lock), in softirq or with BHs off.
  */
 
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -39,6 +42,7 @@ int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env)
 
 	bcast->env = *env;
 	bcast->algo = cluster->bcast_algo;
+	init_llist_head(&bcast->unsigned_q);
 	bcast->txbuf_len = max_t(u32, ftnl_bcast_msg_max_len(npos),
 				 FTNL_GOSSIP_PAYLOAD_MAX) +
 			   FTNL_BCAST_MAX_SIGS * FTNL_BCAST_SIG_LEN;
@@ -86,6 +90,13 @@ void ftnl_bcast_stop(struct ftnl_bcast *bcast)
 /* May run in softirq (an RCU callback): kvfree() defers what must wait. */
 void ftnl_bcast_free(struct ftnl_bcast *bcast)
 {
+	struct ftnl_bcast_unsigned *u, *next;
+
+	llist_for_each_entry_safe(u, next, llist_del_all(&bcast->unsigned_q),
+				  node) {
+		ftnl_uncount(u);
+		kfree(u);
+	}
 	ftnl_uncount(bcast->txbuf);
 	kfree(bcast->txbuf);
 	bcast->txbuf = NULL;
@@ -144,6 +155,45 @@ void ftnl_bcast_add_counters(const struct ftnl_bcast *bcast, u64 *sums)
 }
 
 /*
+ * Neighbors(s, D) of the node labeled @label, which got the broadcast from
+ * @from_label (@label itself at the source), in @cube: their positions go
+ * to @pos (room for FTNL_BCAST_MAX_FANOUT), this node and @from_label
+ * left out. Return: how many.
+ */
+static u32 ftnl_bcast_neighbors(struct ftnl_bcast *bcast,
+				const struct ftnl_bcast_view *view, u8 algo,
+				u8 cube, u32 label, u32 from_label, u32 *pos)
+{
+	u32 *to = bcast->to, count, i, n = 0;
+
+	if (algo == FTNL_BCAST_BMG)
+		count = ftnl_bmg_forward(view->n, label, to);
+	else
+		count = ftnl_hcube_forward(view->n, cube, label, from_label, to);
+	for (i = 0; i < count; i++) {
+		u32 p = ftnl_bcast_pos(view, to[i]);
+
+		if (p != bcast->env.self && to[i] != from_label)
+			pos[n++] = p;
+	}
+	return n;
+}
+
+/* Send a copy of a BCAST payload to the node at @pos; any context. */
+static void ftnl_bcast_send_to(struct ftnl_bcast *bcast, u32 pos,
+			       const u8 *payload, u32 len, int counter)
+{
+	if (ftnl_transport_send(bcast->env.transport, pos, FTNL_MSG_BCAST,
+				payload, len)) {
+		ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
+		return;
+	}
+	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_SENT);
+	if (counter)
+		ftnl_bcast_count(bcast, counter);
+}
+
+/*
  * Send @payload to Neighbors(s, D) of the node labeled @label, which got
  * it from @from_label (@label itself at the source), in @cube.
  */
@@ -153,30 +203,64 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
 				      u32 from_label, const u8 *payload,
 				      u32 len, int counter)
 {
-	u32 *to = bcast->to, count, i;
+	u32 *pos = bcast->to_pos, count, i;
 
-	if (algo == FTNL_BCAST_BMG)
-		count = ftnl_bmg_forward(view->n, label, to);
-	else
-		count = ftnl_hcube_forward(view->n, cube, label, from_label, to);
-	for (i = 0; i < count; i++) {
-		u32 pos = ftnl_bcast_pos(view, to[i]);
+	count = ftnl_bcast_neighbors(bcast, view, algo, cube, label,
+				     from_label, pos);
+	for (i = 0; i < count; i++)
+		ftnl_bcast_send_to(bcast, pos[i], payload, len, counter);
+}
 
-		if (pos == bcast->env.self || to[i] == from_label)
-			continue;
-		if (ftnl_transport_send(bcast->env.transport, pos,
-					FTNL_MSG_BCAST, payload, len)) {
-			ftnl_bcast_count(bcast, FTNL_A_STATS_TX_ERRORS);
-			continue;
-		}
-		ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_SENT);
-		if (counter)
-			ftnl_bcast_count(bcast, counter);
+static unsigned int test_sign_delay_ms;
+module_param(test_sign_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_sign_delay_ms,
+		 "test only: signing a broadcast this node starts takes N ms more (0 to 1000; busy-waits)");
+
+/* How many signatures a broadcast this node starts at @now carries. */
+static u32 ftnl_bcast_sigs_due(const struct ftnl_bcast *bcast, u64 now)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+
+	return (env->cluster->signs ? 1 : 0) +
+	       (ftnl_transport_prev_signing(env->transport, now) ? 1 : 0);
+}
+
+/*
+ * Sign @buf, @len bytes, flagged here, with @n signatures at @sigs: by
+ * this node's key when its cluster signs, and during a key change's grace
+ * by its previous key as well (for the nodes not updated yet). Without the
+ * ring's lock that grace may have ended since @n was counted (the ring's
+ * timer ends it): then the payload carries one fewer. Return: how many.
+ */
+static u32 ftnl_bcast_sign_with(struct ftnl_bcast *bcast,
+				struct ftnl_ed25519_ctx *ctx, u8 type, u8 *buf,
+				u32 len, u8 *sigs, u32 n)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_cluster *cluster = env->cluster;
+	unsigned int delay = READ_ONCE(test_sign_delay_ms);
+
+	if (!n)
+		return 0;
+	ftnl_bcast_sig_flag(type, buf, n);
+	if (n > (cluster->signs ? 1U : 0U) &&
+	    ftnl_transport_prev_sign(env->transport, ctx, ktime_get_ns(), type,
+				     buf, len,
+				     sigs + (n - 1) * FTNL_BCAST_SIG_LEN)) {
+		n--;
+		ftnl_bcast_sig_flag(type, buf, n);
 	}
+	if (cluster->signs)
+		ftnl_bcast_sig_make(ctx, type, buf, len, &cluster->sign_key,
+				    sigs);
+	if (unlikely(delay))
+		mdelay(min(delay, 1000U));
+	return n;
 }
 
 /**
- * ftnl_bcast_sign - the origin's signatures of a payload this node wrote
+ * ftnl_bcast_sign - the origin's signatures of a payload this node wrote,
+ *	under the ring's lock
  * @bcast: the broadcast state, the ring locked
  * @type: FTNL_MSG_BCAST or FTNL_MSG_GOSSIP
  * @buf: the payload, flagged here as signed
@@ -184,40 +268,18 @@ static void ftnl_bcast_send_neighbors(struct ftnl_bcast *bcast,
  * @sigs: where the signatures go, room for FTNL_BCAST_MAX_SIGS (a BCAST's
  *	right after the payload)
  *
- * By this node's key when its cluster signs, and during a key change's
- * grace by its previous key as well (for the nodes not updated yet). In
- * softirq: an Ed25519 signature costs a fraction of a millisecond, once
- * per broadcast this node starts.
+ * Corrected gossip's root signs so, once per broadcast, and so does a
+ * BCAST origin that had no memory to defer it (ftnl_bcast_originate()).
  *
  * Return: how many, 0 when the cluster does not sign.
  */
 u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
 		    u8 *sigs)
 {
-	const struct ftnl_bcast_env *env = &bcast->env;
-	const struct ftnl_cluster *cluster = env->cluster;
-	u64 now = ktime_get_ns();
-	bool prev = ftnl_transport_prev_signing(env->transport, now);
-	u32 n = (cluster->signs ? 1 : 0) + (prev ? 1 : 0);
-
-	lockdep_assert_held(env->lock);
-	if (!n)
-		return 0;
-	ftnl_bcast_sig_flag(type, buf, n);
-	if (prev &&
-	    WARN_ON_ONCE(ftnl_transport_prev_sign(env->transport,
-						  &bcast->sig_ctx, now, type,
-						  buf, len,
-						  sigs + (n - 1) *
-						  FTNL_BCAST_SIG_LEN))) {
-		/* Only the ring's timer ends the grace, under this lock. */
-		n--;
-		ftnl_bcast_sig_flag(type, buf, n);
-	}
-	if (cluster->signs)
-		ftnl_bcast_sig_make(&bcast->sig_ctx, type, buf, len,
-				    &cluster->sign_key, sigs);
-	return n;
+	lockdep_assert_held(bcast->env.lock);
+	return ftnl_bcast_sign_with(bcast, &bcast->sig_ctx, type, buf, len,
+				    sigs,
+				    ftnl_bcast_sigs_due(bcast, ktime_get_ns()));
 }
 
 /**
@@ -320,6 +382,75 @@ int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
 	return -EAGAIN;
 }
 
+/*
+ * Queue the broadcast in @bcast->txbuf, @len bytes, for its @nsigs
+ * signatures and its sending once the ring's lock is released: its
+ * destinations are the source's Neighbors(s, D) of this moment. Return:
+ * false when there was no memory for it (the caller signs it now).
+ */
+static bool ftnl_bcast_defer(struct ftnl_bcast *bcast,
+			     const struct ftnl_bcast_view *view, u32 len,
+			     u32 nsigs)
+{
+	struct ftnl_bcast_unsigned *u;
+
+	u = ftnl_counted(kmalloc(struct_size(u, payload, len +
+					     nsigs * FTNL_BCAST_SIG_LEN),
+				 GFP_ATOMIC));
+	if (!u)
+		return false;
+	u->incarnation = bcast->env.transport->incarnation;
+	u->len = len;
+	u->nsigs = nsigs;
+	memcpy(u->payload, bcast->txbuf, len);
+	u->ncopies = ftnl_bcast_neighbors(bcast, view, bcast->algo, 0, 0, 0,
+					  u->to);
+	u->cube1 = u->ncopies;
+	if (bcast->algo == FTNL_BCAST_HYPERCUBE)
+		u->ncopies += ftnl_bcast_neighbors(bcast, view, bcast->algo,
+						   1, 0, 0, u->to + u->cube1);
+	llist_add(&u->node, &bcast->unsigned_q);
+	return true;
+}
+
+/**
+ * ftnl_bcast_send_unsigned - sign and send the broadcasts this node started
+ * @bcast: the broadcast layer; the ring's lock released
+ * @ctx: working memory, the caller's alone (this CPU's, BHs disabled)
+ *
+ * Called by the ring after each section of its lock, once what the
+ * section built has left: the copies are queued for the transport's next
+ * flush. A broadcast started in a life this node has since left is not
+ * sent: the cluster held that life dead.
+ */
+void ftnl_bcast_send_unsigned(struct ftnl_bcast *bcast,
+			      struct ftnl_ed25519_ctx *ctx)
+{
+	struct ftnl_bcast_unsigned *u, *next;
+	struct llist_node *list;
+	u32 len, i;
+
+	list = llist_reverse_order(llist_del_all(&bcast->unsigned_q));
+	llist_for_each_entry_safe(u, next, list, node) {
+		if (u->incarnation ==
+		    READ_ONCE(bcast->env.transport->incarnation)) {
+			len = u->len + FTNL_BCAST_SIG_LEN *
+			      ftnl_bcast_sign_with(bcast, ctx, FTNL_MSG_BCAST,
+						   u->payload, u->len,
+						   u->payload + u->len,
+						   u->nsigs);
+			for (i = 0; i < u->ncopies; i++) {
+				if (i == u->cube1)
+					ftnl_bcast_msg_set_cube(u->payload, 1);
+				ftnl_bcast_send_to(bcast, u->to[i], u->payload,
+						   len, 0);
+			}
+		}
+		ftnl_uncount(u);
+		kfree(u);
+	}
+}
+
 /**
  * ftnl_bcast_originate - start a broadcast of @deaths over this node's D
  * @bcast: the broadcast state, the ring locked
@@ -345,7 +476,7 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 	struct ftnl_bcast_msg *msg = &bcast->tx_msg;
 	struct ftnl_bcast_window *own;
 	struct ftnl_bcast_view view;
-	u32 len;
+	u32 len, nsigs;
 
 	lockdep_assert_held(env->lock);
 	if (WARN_ON_ONCE(!n || n > FTNL_BCAST_MAX_DEATHS))
@@ -367,8 +498,6 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 				    msg, env->dead, &incs);
 	if (WARN_ON_ONCE(!len))
 		return 0;
-	len += ftnl_bcast_sign(bcast, FTNL_MSG_BCAST, bcast->txbuf, len,
-			       bcast->txbuf + len) * FTNL_BCAST_SIG_LEN;
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
 	/* Copies coming back are duplicates, never forwarded again. */
 	own = &bcast->windows[env->self];
@@ -379,6 +508,12 @@ u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 	ftnl_bcast_view_init(&view, env->dead, cluster->node_count, env->self);
 	if (view.n < 2)
 		return 1;
+	nsigs = ftnl_bcast_sigs_due(bcast, ktime_get_ns());
+	if (nsigs && ftnl_bcast_defer(bcast, &view, len, nsigs))
+		return 1;
+	len += ftnl_bcast_sign_with(bcast, &bcast->sig_ctx, FTNL_MSG_BCAST,
+				    bcast->txbuf, len, bcast->txbuf + len,
+				    nsigs) * FTNL_BCAST_SIG_LEN;
 	ftnl_bcast_send_neighbors(bcast, &view, bcast->algo, 0, 0, 0,
 				  bcast->txbuf, len, 0);
 	if (bcast->algo == FTNL_BCAST_HYPERCUBE) {

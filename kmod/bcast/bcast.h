@@ -19,6 +19,7 @@
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/llist.h>
 #include <linux/spinlock.h>
 
 #include "../compat.h"
@@ -164,6 +165,30 @@ struct ftnl_fcg {
 };
 
 /**
+ * struct ftnl_bcast_unsigned - a broadcast this node started, signed and
+ *	sent once the ring's lock is released (ftnl_bcast_send_unsigned())
+ * @node: in struct ftnl_bcast's @unsigned_q
+ * @incarnation: this node's incarnation when it started it: not sent in
+ *	another life
+ * @len: the payload's length without signatures
+ * @nsigs: how many signatures it is to carry (room for them follows)
+ * @ncopies: destinations in @to
+ * @cube1: @to[@cube1] on get the copy of the second hypercube
+ * @to: the destinations' positions
+ * @payload: the payload
+ */
+struct ftnl_bcast_unsigned {
+	struct llist_node node;
+	u64 incarnation;
+	u32 len;
+	u8 nsigs;
+	u8 ncopies;
+	u8 cube1;
+	u32 to[2 * FTNL_BCAST_MAX_FANOUT];
+	u8 payload[];
+};
+
+/**
  * struct ftnl_bcast - a ring's broadcast state, under the ring's lock
  * @env: the node as seen from here
  * @algo: enum ftnl_bcast_algo of broadcasts this node starts
@@ -172,15 +197,21 @@ struct ftnl_fcg {
  * @tx_msg: a message this node starts, while it is built (a delivery may
  *	start one while @msg is in use)
  * @to: the labels a copy is forwarded to, while it is (off the stack)
+ * @to_pos: their positions
  * @scratch: a message's D while it is handled
  * @txbuf: payload being sent
  * @txbuf_len: size of @txbuf
  * @stats: delivery latencies
  * @counters: what the layer counts, by enum ftnl_stats_attr
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
- * @sig_ctx: the working memory of signing the broadcasts this node starts
- *	(signature.h), off the stack; received ones are verified without the
- *	ring's lock, in the caller's (ftnl_bcast_verify_origin())
+ * @sig_ctx: the working memory of signing under the ring's lock (corrected
+ *	gossip's, and a broadcast @unsigned_q had no memory for), off the
+ *	stack; the others are signed, and received ones verified, without
+ *	the lock, in the caller's (ftnl_bcast_send_unsigned(),
+ *	ftnl_bcast_verify_origin())
+ * @unsigned_q: broadcasts this node started, to be signed and sent once
+ *	the lock is released: a signature costs a fraction of a millisecond
+ *	(milliseconds in an emulated guest) that no heartbeat waits for
  */
 struct ftnl_bcast {
 	struct ftnl_bcast_env env;
@@ -189,6 +220,7 @@ struct ftnl_bcast {
 	struct ftnl_bcast_msg msg;
 	struct ftnl_bcast_msg tx_msg;
 	u32 to[FTNL_BCAST_MAX_FANOUT];
+	u32 to_pos[FTNL_BCAST_MAX_FANOUT];
 	unsigned long *scratch;
 	u8 *txbuf;
 	u32 txbuf_len;
@@ -196,11 +228,14 @@ struct ftnl_bcast {
 	atomic64_t counters[FTNL_BCAST_NR_COUNTERS];
 	struct ftnl_fcg fcg;
 	struct ftnl_ed25519_ctx sig_ctx;
+	struct llist_head unsigned_q;
 };
 
 int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);
 u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 			 const struct ftnl_bcast_death *deaths, u32 n);
+void ftnl_bcast_send_unsigned(struct ftnl_bcast *bcast,
+			      struct ftnl_ed25519_ctx *ctx);
 int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
 		       const struct ftnl_bcast_death *join);
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,

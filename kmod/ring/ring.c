@@ -16,8 +16,9 @@
  * The core's outputs come back through ftnl_ring_sink: datagrams go to the
  * transport, failures become events and broadcasts, this node's expulsion
  * an event and the fencing of its registered processes. Datagrams are built
- * under @lock and sent once it is released (ftnl_transport_flush()), so
- * that a heartbeat never waits while another context transmits.
+ * under @lock and sent once it is released (ftnl_ring_flush()), so that a
+ * heartbeat never waits while another context transmits, nor while this
+ * node signs a broadcast it started.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -249,6 +250,31 @@ static void ftnl_ring_sink_held_out(void *ctx, u32 pos)
 			      ring->cluster->cluster_id, ftnl_ring_id(ring, pos),
 			      ring->cluster->flap_limit,
 			      ring->cluster->flap_window_s);
+}
+
+/*
+ * Working memory of verifying broadcasts' signatures and of signing those
+ * this node starts, one per CPU, used with BHs disabled: both run without
+ * the ring's lock, so they cannot use the ring's (ftnl_ring_rx_signed(),
+ * ftnl_ring_flush()).
+ */
+static struct ftnl_ed25519_ctx __percpu *ftnl_ring_crypto_ctx;
+
+/*
+ * After each section of @lock: send what it built (a heartbeat first),
+ * then sign the broadcasts it started and send them
+ * (ftnl_transport_flush(), ftnl_bcast_send_unsigned()).
+ */
+static void ftnl_ring_flush(struct ftnl_ring *ring)
+{
+	ftnl_transport_flush(&ring->xport);
+	if (llist_empty(&ring->bcast.unsigned_q))
+		return;
+	local_bh_disable();
+	ftnl_bcast_send_unsigned(&ring->bcast,
+				 this_cpu_ptr(ftnl_ring_crypto_ctx));
+	local_bh_enable();
+	ftnl_transport_flush(&ring->xport);
 }
 
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
@@ -608,7 +634,7 @@ static bool ftnl_ring_hb_run(struct ftnl_ring *ring)
 				  ns_to_ktime(ring->core.det.period_ns));
 	ftnl_ring_hb_again(ring);
 	spin_unlock(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 	/* Lateness: from the deadline to the heartbeat handed to the stack. */
 	ftnl_ring_record(ring->lateness, &ring->lateness_max_ns,
 			 ktime_to_ns(ktime_sub(ktime_get(), due)));
@@ -745,7 +771,7 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	}
 out:
 	spin_unlock(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 	return ret;
 }
 
@@ -858,13 +884,6 @@ static void ftnl_ring_bcast_drop(struct ftnl_ring *ring, int err)
 			    FTNL_DROP_SIGNATURE : FTNL_DROP_TYPE);
 }
 
-/*
- * Working memory of verifying broadcasts' signatures, one per CPU: the
- * verification runs in softirq without the ring's lock, so it cannot use
- * the ring's (ftnl_ring_rx_signed()).
- */
-static struct ftnl_ed25519_ctx __percpu *ftnl_ring_verify_ctx;
-
 static unsigned int test_verify_delay_ms;
 module_param(test_verify_delay_ms, uint, 0600);
 MODULE_PARM_DESC(test_verify_delay_ms,
@@ -887,7 +906,7 @@ static void ftnl_ring_rx_signed(struct ftnl_ring *ring, u32 pos,
 
 	local_bh_disable();
 	err = ftnl_bcast_verify_origin(ring->cluster, &ring->xport,
-				       this_cpu_ptr(ftnl_ring_verify_ctx),
+				       this_cpu_ptr(ftnl_ring_crypto_ctx),
 				       hdr->type, payload, hdr->payload_len);
 	local_bh_enable();
 	if (unlikely(delay))
@@ -904,7 +923,7 @@ static void ftnl_ring_rx_signed(struct ftnl_ring *ring, u32 pos,
 	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 }
 
 /**
@@ -914,14 +933,14 @@ out:
  */
 int ftnl_ring_module_init(void)
 {
-	ftnl_ring_verify_ctx = alloc_percpu(struct ftnl_ed25519_ctx);
-	return ftnl_ring_verify_ctx ? 0 : -ENOMEM;
+	ftnl_ring_crypto_ctx = alloc_percpu(struct ftnl_ed25519_ctx);
+	return ftnl_ring_crypto_ctx ? 0 : -ENOMEM;
 }
 
 /* At module unload, every ring gone. */
 void ftnl_ring_module_exit(void)
 {
-	free_percpu(ftnl_ring_verify_ctx);
+	free_percpu(ftnl_ring_crypto_ctx);
 }
 
 /**
@@ -1024,7 +1043,7 @@ sync:
 	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 	if (verify)
 		ftnl_ring_rx_signed(ring, pos, hdr, payload);
 }
@@ -1247,7 +1266,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	ftnl_ring_sync_timer(ring);
 	ftnl_ring_hb_start_now(ring);
 	spin_unlock_bh(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 }
 
 /**
@@ -1315,7 +1334,7 @@ void ftnl_ring_leave(struct ftnl_ring *ring)
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_leave(&ring->core, &out);
 	spin_unlock_bh(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 }
 
 /**
@@ -1346,7 +1365,7 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 				     why);
 	ftnl_ring_sync_timer(ring);
 	spin_unlock_bh(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 	return err;
 }
 
@@ -1430,7 +1449,7 @@ u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 	if (ring->core.running)
 		started = ftnl_bcast_originate(&ring->bcast, deaths, n);
 	spin_unlock_bh(&ring->lock);
-	ftnl_transport_flush(&ring->xport);
+	ftnl_ring_flush(ring);
 	return started;
 }
 
