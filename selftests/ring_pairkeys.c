@@ -71,7 +71,9 @@
  *	none is refused, nobody is suspected, and no heartbeat waited half a
  *	signature for the lock. With the signing under the lock (before it
  *	moved to the flush that follows it), the origins' heartbeats waited
- *	for it.
+ *	for it;
+ *   slow_signing_fcg_holds_no_heartbeat: the same with corrected gossip,
+ *	whose origin starts a broadcast once it is signed.
  */
 #include <alloca.h>
 #include <errno.h>
@@ -760,7 +762,8 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 	expect_no_lock_wait(_metadata, self, VERIFY_DELAY_MS);
 }
 
-TEST_F(pk, slow_signing_holds_no_heartbeat)
+static void slow_signing(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(pk) *self, uint8_t algo)
 {
 	uint64_t deadline, want;
 	uint32_t id, round;
@@ -769,6 +772,8 @@ TEST_F(pk, slow_signing_holds_no_heartbeat)
 		SKIP(return, "the module has no test_sign_delay_ms");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU: no heartbeat timer runs beside a signing");
+	self->vc.cfg.has_bcast_algo = true;
+	self->vc.cfg.bcast_algo = algo;
 	start_signed(_metadata, self, true, true);
 	want = delivered(self) + (uint64_t)3 * 4 * (N - 1);
 	ASSERT_EQ(0, st_param_set(SIGN_PARAM, SIGN_DELAY_MS));
@@ -790,6 +795,16 @@ TEST_F(pk, slow_signing_holds_no_heartbeat)
 	ASSERT_EQ(0, st_param_set(SIGN_PARAM, 0));
 	EXPECT_EQ(want, delivered(self));
 	expect_no_lock_wait(_metadata, self, SIGN_DELAY_MS);
+}
+
+TEST_F(pk, slow_signing_holds_no_heartbeat)
+{
+	slow_signing(_metadata, self, FTNL_BCAST_HYPERCUBE);
+}
+
+TEST_F(pk, slow_signing_fcg_holds_no_heartbeat)
+{
+	slow_signing(_metadata, self, FTNL_BCAST_FCG);
 }
 
 TEST_HARNESS_MAIN

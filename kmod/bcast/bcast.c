@@ -15,8 +15,8 @@
  * costing O(n) is decoded.
  *
  * Everything here but init, stop and the signing and sending of the
- * broadcasts this node starts (ftnl_bcast_send_unsigned()) runs under the
- * ring's lock (env->lock), in softirq or with BHs off.
+ * broadcasts this node starts (ftnl_bcast_flush()) runs under the ring's
+ * lock (env->lock), in softirq or with BHs off.
  */
 
 #include <linux/delay.h>
@@ -268,8 +268,9 @@ static u32 ftnl_bcast_sign_with(struct ftnl_bcast *bcast,
  * @sigs: where the signatures go, room for FTNL_BCAST_MAX_SIGS (a BCAST's
  *	right after the payload)
  *
- * Corrected gossip's root signs so, once per broadcast, and so does a
- * BCAST origin that had no memory to defer it (ftnl_bcast_originate()).
+ * For a broadcast that had no memory to be signed after the lock
+ * (ftnl_bcast_originate(), ftnl_bcast_defer_gossip()): corrected
+ * gossip's root signs at its first message.
  *
  * Return: how many, 0 when the cluster does not sign.
  */
@@ -383,6 +384,32 @@ int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
 }
 
 /*
+ * An entry of @bcast->unsigned_q for the @len bytes of @bcast->txbuf, with
+ * room for @nsigs signatures; NULL if there is no memory for it.
+ */
+static struct ftnl_bcast_unsigned *
+ftnl_bcast_unsigned_new(struct ftnl_bcast *bcast, u8 type, u64 incarnation,
+			u64 seq, u32 len, u32 nsigs)
+{
+	struct ftnl_bcast_unsigned *u;
+
+	u = ftnl_counted(kmalloc(struct_size(u, payload, len +
+					     nsigs * FTNL_BCAST_SIG_LEN),
+				 GFP_ATOMIC));
+	if (!u)
+		return NULL;
+	u->type = type;
+	u->incarnation = incarnation;
+	u->seq = seq;
+	u->len = len;
+	u->nsigs = nsigs;
+	u->ncopies = 0;
+	u->cube1 = 0;
+	memcpy(u->payload, bcast->txbuf, len);
+	return u;
+}
+
+/*
  * Queue the broadcast in @bcast->txbuf, @len bytes, for its @nsigs
  * signatures and its sending once the ring's lock is released: its
  * destinations are the source's Neighbors(s, D) of this moment. Return:
@@ -394,15 +421,11 @@ static bool ftnl_bcast_defer(struct ftnl_bcast *bcast,
 {
 	struct ftnl_bcast_unsigned *u;
 
-	u = ftnl_counted(kmalloc(struct_size(u, payload, len +
-					     nsigs * FTNL_BCAST_SIG_LEN),
-				 GFP_ATOMIC));
+	u = ftnl_bcast_unsigned_new(bcast, FTNL_MSG_BCAST,
+				    bcast->env.transport->incarnation, 0, len,
+				    nsigs);
 	if (!u)
 		return false;
-	u->incarnation = bcast->env.transport->incarnation;
-	u->len = len;
-	u->nsigs = nsigs;
-	memcpy(u->payload, bcast->txbuf, len);
 	u->ncopies = ftnl_bcast_neighbors(bcast, view, bcast->algo, 0, 0, 0,
 					  u->to);
 	u->cube1 = u->ncopies;
@@ -414,41 +437,100 @@ static bool ftnl_bcast_defer(struct ftnl_bcast *bcast,
 }
 
 /**
- * ftnl_bcast_send_unsigned - sign and send the broadcasts this node started
- * @bcast: the broadcast layer; the ring's lock released
- * @ctx: working memory, the caller's alone (this CPU's, BHs disabled)
+ * ftnl_bcast_defer_gossip - have a corrected gossip this node starts
+ *	signed once the ring's lock is released
+ * @bcast: the broadcast state, the ring locked
+ * @wire: the broadcast (what its origin writes in every message)
  *
- * Called by the ring after each section of its lock, once what the
- * section built has left: the copies are queued for the transport's next
- * flush. A broadcast started in a life this node has since left is not
- * sent: the cluster held that life dead.
+ * Its slot waits, sending nothing, until ftnl_fcg_signed() hands it the
+ * signatures and starts it.
+ *
+ * Return: it will be (false: the cluster does not sign, or there was no
+ * memory for it; the caller starts it and signs at its first message).
  */
-void ftnl_bcast_send_unsigned(struct ftnl_bcast *bcast,
-			      struct ftnl_ed25519_ctx *ctx)
+bool ftnl_bcast_defer_gossip(struct ftnl_bcast *bcast,
+			     const struct ftnl_gossip_wire *wire)
 {
+	static const struct ftnl_gossip_msg first;
+	struct ftnl_bcast_unsigned *u;
+	u32 nsigs, len;
+
+	lockdep_assert_held(bcast->env.lock);
+	nsigs = ftnl_bcast_sigs_due(bcast, ktime_get_ns());
+	if (!nsigs)
+		return false;
+	/* The forwarder's part is not signed: any message will do. */
+	len = ftnl_gossip_payload_encode(bcast->txbuf, bcast->txbuf_len -
+					 FTNL_BCAST_MAX_SIGS *
+					 FTNL_BCAST_SIG_LEN, wire, &first);
+	if (WARN_ON_ONCE(!len))
+		return false;
+	u = ftnl_bcast_unsigned_new(bcast, FTNL_MSG_GOSSIP,
+				    wire->origin_incarnation, wire->seq, len,
+				    nsigs);
+	if (!u)
+		return false;
+	llist_add(&u->node, &bcast->unsigned_q);
+	return true;
+}
+
+/* Sign and send, or hand to its slot, what @bcast->unsigned_q holds. */
+static void ftnl_bcast_sign_queued(struct ftnl_bcast *bcast,
+				   struct ftnl_ed25519_ctx *ctx)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
 	struct ftnl_bcast_unsigned *u, *next;
 	struct llist_node *list;
-	u32 len, i;
+	u32 n, i;
 
 	list = llist_reverse_order(llist_del_all(&bcast->unsigned_q));
 	llist_for_each_entry_safe(u, next, list, node) {
-		if (u->incarnation ==
-		    READ_ONCE(bcast->env.transport->incarnation)) {
-			len = u->len + FTNL_BCAST_SIG_LEN *
-			      ftnl_bcast_sign_with(bcast, ctx, FTNL_MSG_BCAST,
-						   u->payload, u->len,
-						   u->payload + u->len,
-						   u->nsigs);
+		n = ftnl_bcast_sign_with(bcast, ctx, u->type, u->payload,
+					 u->len, u->payload + u->len,
+					 u->nsigs);
+		if (u->type == FTNL_MSG_GOSSIP) {
+			spin_lock(env->lock);
+			ftnl_fcg_signed(bcast, u->incarnation, u->seq,
+					u->payload + u->len, n);
+			spin_unlock(env->lock);
+		} else if (u->incarnation ==
+			   READ_ONCE(env->transport->incarnation)) {
 			for (i = 0; i < u->ncopies; i++) {
 				if (i == u->cube1)
 					ftnl_bcast_msg_set_cube(u->payload, 1);
 				ftnl_bcast_send_to(bcast, u->to[i], u->payload,
-						   len, 0);
+						   u->len + n *
+						   FTNL_BCAST_SIG_LEN, 0);
 			}
 		}
 		ftnl_uncount(u);
 		kfree(u);
 	}
+}
+
+/**
+ * ftnl_bcast_flush - send what a section of the ring's lock built
+ * @bcast: the broadcast layer; the lock released
+ *
+ * What the section built leaves first (a heartbeat before all); then the
+ * broadcasts it started are signed, in this CPU's working memory with BHs
+ * disabled, and sent (a hypercube's or BMG's copies) or started (a
+ * corrected gossip, under the lock again). A broadcast started in a life
+ * this node has since left is not sent: the cluster held that life dead.
+ * Any context; several callers may flush at once, each taking its own
+ * entries.
+ */
+void ftnl_bcast_flush(struct ftnl_bcast *bcast)
+{
+	struct ftnl_transport *t = bcast->env.transport;
+
+	ftnl_transport_flush(t);
+	if (llist_empty(&bcast->unsigned_q))
+		return;
+	local_bh_disable();
+	ftnl_bcast_sign_queued(bcast, this_cpu_ptr(bcast->env.cpu_ctx));
+	local_bh_enable();
+	ftnl_transport_flush(t);
 }
 
 /**

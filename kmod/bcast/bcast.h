@@ -73,6 +73,8 @@ struct ftnl_bcast_ops {
  * @transport: where datagrams and broadcast numbers come from
  * @ops: the ring's callbacks
  * @ctx: passed back to them
+ * @cpu_ctx: per-CPU working memory of signing without the lock
+ *	(ftnl_bcast_flush()), used with BHs disabled
  */
 struct ftnl_bcast_env {
 	struct ftnl_net *fn;
@@ -85,6 +87,7 @@ struct ftnl_bcast_env {
 	struct ftnl_transport *transport;
 	const struct ftnl_bcast_ops *ops;
 	void *ctx;
+	struct ftnl_ed25519_ctx __percpu *cpu_ctx;
 };
 
 /**
@@ -125,11 +128,14 @@ struct ftnl_bcast_stats {
  * @node: the state machine
  * @nsigs: signatures of its origin in @sigs (kmod/bcast/signature.h),
  *	sent with every message of it; 0 if unsigned
- * @signed_here: this node, its origin, made @sigs (at its first message)
+ * @signed_here: this node, its origin, made @sigs
+ * @signing: this node started it and signs it without the ring's lock:
+ *	it sends nothing, and takes no message, until ftnl_fcg_signed()
  * @sigs: the origin's signatures
  */
 struct ftnl_fcg_bcast {
 	bool used;
+	bool signing;
 	ktime_t epoch;
 	struct ftnl_gossip_wire wire;
 	struct ftnl_gossip_params par;
@@ -165,11 +171,14 @@ struct ftnl_fcg {
 };
 
 /**
- * struct ftnl_bcast_unsigned - a broadcast this node started, signed and
- *	sent once the ring's lock is released (ftnl_bcast_send_unsigned())
+ * struct ftnl_bcast_unsigned - a broadcast this node started, signed once
+ *	the ring's lock is released (ftnl_bcast_flush())
  * @node: in struct ftnl_bcast's @unsigned_q
  * @incarnation: this node's incarnation when it started it: not sent in
  *	another life
+ * @seq: its number (a corrected gossip's, to find it again)
+ * @type: FTNL_MSG_BCAST (sent as it is, to @to) or FTNL_MSG_GOSSIP (its
+ *	signatures go back to its slot, which then starts: ftnl_fcg_signed())
  * @len: the payload's length without signatures
  * @nsigs: how many signatures it is to carry (room for them follows)
  * @ncopies: destinations in @to
@@ -180,6 +189,8 @@ struct ftnl_fcg {
 struct ftnl_bcast_unsigned {
 	struct llist_node node;
 	u64 incarnation;
+	u64 seq;
+	u8 type;
 	u32 len;
 	u8 nsigs;
 	u8 ncopies;
@@ -204,11 +215,10 @@ struct ftnl_bcast_unsigned {
  * @stats: delivery latencies
  * @counters: what the layer counts, by enum ftnl_stats_attr
  * @fcg: corrected-gossip broadcasts (algorithm FTNL_BCAST_FCG)
- * @sig_ctx: the working memory of signing under the ring's lock (corrected
- *	gossip's, and a broadcast @unsigned_q had no memory for), off the
- *	stack; the others are signed, and received ones verified, without
- *	the lock, in the caller's (ftnl_bcast_send_unsigned(),
- *	ftnl_bcast_verify_origin())
+ * @sig_ctx: the working memory of signing under the ring's lock (a
+ *	broadcast @unsigned_q had no memory for), off the stack; the others
+ *	are signed, and received ones verified, without the lock, in
+ *	per-CPU memory (ftnl_bcast_flush(), ftnl_bcast_verify_origin())
  * @unsigned_q: broadcasts this node started, to be signed and sent once
  *	the lock is released: a signature costs a fraction of a millisecond
  *	(milliseconds in an emulated guest) that no heartbeat waits for
@@ -234,8 +244,7 @@ struct ftnl_bcast {
 int ftnl_bcast_init(struct ftnl_bcast *bcast, const struct ftnl_bcast_env *env);
 u32 ftnl_bcast_originate(struct ftnl_bcast *bcast,
 			 const struct ftnl_bcast_death *deaths, u32 n);
-void ftnl_bcast_send_unsigned(struct ftnl_bcast *bcast,
-			      struct ftnl_ed25519_ctx *ctx);
+void ftnl_bcast_flush(struct ftnl_bcast *bcast);
 int ftnl_bcast_welcome(struct ftnl_bcast *bcast, u32 to,
 		       const struct ftnl_bcast_death *join);
 int ftnl_bcast_rx(struct ftnl_bcast *bcast, u32 from, u8 type,

@@ -15,7 +15,9 @@
  * with the other origins' broadcasts, can hold.
  *
  * All under the ring's lock (env->lock), like the rest of the broadcast
- * layer.
+ * layer. A broadcast this node starts is signed after the lock's section
+ * (ftnl_bcast_defer_gossip()): its slot waits, sending nothing, and starts
+ * when the signatures come back (ftnl_fcg_signed()), under the lock again.
  */
 
 #include <linux/ktime.h>
@@ -193,7 +195,7 @@ static enum hrtimer_restart ftnl_fcg_fire(struct hrtimer *timer)
 	}
 out:
 	spin_unlock(bcast->env.lock);
-	ftnl_transport_flush(bcast->env.transport);
+	ftnl_bcast_flush(bcast);
 	return ret;
 }
 
@@ -228,6 +230,17 @@ void ftnl_fcg_free(struct ftnl_fcg *fcg)
 	fcg->queue = NULL;
 }
 
+/* This node's broadcast in @b, ready (signed if it is to be): its first send. */
+static void ftnl_fcg_begin(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
+			   ktime_t now)
+{
+	struct ftnl_gossip_out out;
+
+	b->epoch = now;
+	ftnl_gossip_start(&b->node, &out);
+	ftnl_fcg_act(bcast, b, &out, now);
+}
+
 /* Start a broadcast of this node's in @b with the deaths at the queue's head. */
 static void ftnl_fcg_start(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 			   ktime_t now)
@@ -235,7 +248,6 @@ static void ftnl_fcg_start(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 	const struct ftnl_bcast_env *env = &bcast->env;
 	const struct ftnl_cluster *cluster = env->cluster;
 	struct ftnl_fcg *fcg = &bcast->fcg;
-	struct ftnl_gossip_out out;
 	u32 i, n = min_t(u32, fcg->queue_len, FTNL_BCAST_MAX_DEATHS);
 
 	ftnl_bcast_count(bcast, FTNL_A_STATS_BCAST_ORIGINATED);
@@ -264,8 +276,46 @@ static void ftnl_fcg_start(struct ftnl_bcast *bcast, struct ftnl_fcg_bcast *b,
 		b->par.gossip_end = fcg->gossip_end;
 	b->wire.gossip_end = b->par.gossip_end;
 	ftnl_gossip_init(&b->node, &b->par, env->self, get_random_u64());
-	ftnl_gossip_start(&b->node, &out);
-	ftnl_fcg_act(bcast, b, &out, now);
+	/* No wake before it starts: the timer passes it by meanwhile. */
+	if (ftnl_bcast_defer_gossip(bcast, &b->wire)) {
+		b->signing = true;
+		return;
+	}
+	ftnl_fcg_begin(bcast, b, now);
+}
+
+/**
+ * ftnl_fcg_signed - a broadcast this node started comes back signed
+ * @bcast: the broadcast state, the ring locked
+ * @incarnation: the life it was started in
+ * @seq: its number
+ * @sigs: its signatures
+ * @nsigs: how many
+ *
+ * It starts now, carrying them in every message. Gone meanwhile (a new
+ * life dropped it) or the ring stopped: nothing happens.
+ */
+void ftnl_fcg_signed(struct ftnl_bcast *bcast, u64 incarnation, u64 seq,
+		     const u8 *sigs, u32 nsigs)
+{
+	const struct ftnl_bcast_env *env = &bcast->env;
+	const struct ftnl_bcast_id id = {
+		.origin_id = env->cluster->self_id,
+		.origin_incarnation = incarnation,
+		.seq = seq,
+	};
+	struct ftnl_fcg_bcast *b;
+
+	lockdep_assert_held(env->lock);
+	b = ftnl_fcg_find(&bcast->fcg, &id);
+	if (!b || !b->signing || !*env->running)
+		return;
+	b->signing = false;
+	b->signed_here = true;
+	b->nsigs = nsigs;
+	memcpy(b->sigs, sigs, nsigs * FTNL_BCAST_SIG_LEN);
+	ftnl_fcg_begin(bcast, b, ktime_get());
+	ftnl_fcg_arm(bcast);
 }
 
 /*
@@ -363,6 +413,9 @@ int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 	if (ftnl_bcast_peek_id(&id, payload, len))
 		return -EINVAL;
 	b = ftnl_fcg_find(&bcast->fcg, &id);
+	/* This node's own, not sent yet (ftnl_fcg_signed()): none is real. */
+	if (b && b->signing)
+		return -EINVAL;
 	if (!b) {
 		w = ftnl_bcast_window_of(bcast, id.origin_id);
 		if (!w)

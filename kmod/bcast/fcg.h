@@ -22,6 +22,8 @@ void ftnl_bcast_publish_proc(struct ftnl_bcast *bcast,
 			     const struct ftnl_bcast_death *death);
 u32 ftnl_bcast_sign(struct ftnl_bcast *bcast, u8 type, u8 *buf, u32 len,
 		    u8 *sigs);
+bool ftnl_bcast_defer_gossip(struct ftnl_bcast *bcast,
+			     const struct ftnl_gossip_wire *wire);
 int ftnl_bcast_check_origin(struct ftnl_bcast *bcast, u8 type, u32 origin_id,
 			    const u8 *payload, u32 len, u32 *body_len,
 			    bool verified);
@@ -37,5 +39,7 @@ u32 ftnl_fcg_originate(struct ftnl_bcast *bcast,
 		       const struct ftnl_bcast_death *deaths, u32 n);
 int ftnl_fcg_rx(struct ftnl_bcast *bcast, u32 from, const u8 *payload,
 		u32 len, bool verified);
+void ftnl_fcg_signed(struct ftnl_bcast *bcast, u64 incarnation, u64 seq,
+		     const u8 *sigs, u32 nsigs);
 
 #endif /* _FTNL_BCAST_FCG_H */

@@ -256,25 +256,17 @@ static void ftnl_ring_sink_held_out(void *ctx, u32 pos)
  * Working memory of verifying broadcasts' signatures and of signing those
  * this node starts, one per CPU, used with BHs disabled: both run without
  * the ring's lock, so they cannot use the ring's (ftnl_ring_rx_signed(),
- * ftnl_ring_flush()).
+ * ftnl_bcast_flush()).
  */
 static struct ftnl_ed25519_ctx __percpu *ftnl_ring_crypto_ctx;
 
 /*
  * After each section of @lock: send what it built (a heartbeat first),
- * then sign the broadcasts it started and send them
- * (ftnl_transport_flush(), ftnl_bcast_send_unsigned()).
+ * then sign the broadcasts it started and send them (ftnl_bcast_flush()).
  */
 static void ftnl_ring_flush(struct ftnl_ring *ring)
 {
-	ftnl_transport_flush(&ring->xport);
-	if (llist_empty(&ring->bcast.unsigned_q))
-		return;
-	local_bh_disable();
-	ftnl_bcast_send_unsigned(&ring->bcast,
-				 this_cpu_ptr(ftnl_ring_crypto_ctx));
-	local_bh_enable();
-	ftnl_transport_flush(&ring->xport);
+	ftnl_bcast_flush(&ring->bcast);
 }
 
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
@@ -1127,6 +1119,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		.transport = &ring->xport,
 		.ops = &ftnl_ring_bcast_ops,
 		.ctx = ring,
+		.cpu_ctx = ftnl_ring_crypto_ctx,
 	};
 	ring->xport.tx_errors = &ring->counters[FTNL_A_STATS_TX_ERRORS];
 	err = ftnl_bcast_init(&ring->bcast, &env);
