@@ -626,10 +626,15 @@ static bool ftnl_ring_hb_run(struct ftnl_ring *ring)
 				  ns_to_ktime(ring->core.det.period_ns));
 	ftnl_ring_hb_again(ring);
 	spin_unlock(&ring->lock);
-	ftnl_ring_flush(ring);
-	/* Lateness: from the deadline to the heartbeat handed to the stack. */
+	ftnl_transport_flush(&ring->xport);
+	/*
+	 * Lateness: from the deadline to the heartbeat handed to the stack,
+	 * not counting the signing of a broadcast this tick started, which
+	 * follows it.
+	 */
 	ftnl_ring_record(ring->lateness, &ring->lateness_max_ns,
 			 ktime_to_ns(ktime_sub(ktime_get(), due)));
+	ftnl_bcast_flush(&ring->bcast);
 	/* More than one period passed: the heartbeats in between never left. */
 	if (periods > 1)
 		atomic64_add(periods - 1, &ring->counters[FTNL_A_STATS_HB_SKIPPED]);
