@@ -16,7 +16,7 @@
  * The core's outputs come back through ftnl_ring_sink: datagrams go to the
  * transport, failures become events and broadcasts, this node's expulsion
  * an event and the fencing of its registered processes. Datagrams are built
- * under @lock and sent once it is released (ftnl_ring_flush()), so that a
+ * under @lock and sent once it is released (ftnl_bcast_flush()), so that a
  * heartbeat never waits while another context transmits, nor while this
  * node signs a broadcast it started.
  */
@@ -259,15 +259,6 @@ static void ftnl_ring_sink_held_out(void *ctx, u32 pos)
  * ftnl_bcast_flush()).
  */
 static struct ftnl_ed25519_ctx __percpu *ftnl_ring_crypto_ctx;
-
-/*
- * After each section of @lock: send what it built (a heartbeat first),
- * then sign the broadcasts it started and send them (ftnl_bcast_flush()).
- */
-static void ftnl_ring_flush(struct ftnl_ring *ring)
-{
-	ftnl_bcast_flush(&ring->bcast);
-}
 
 static void ftnl_ring_sink(struct ftnl_ring *ring, struct ftnl_ring_sink *out)
 {
@@ -768,7 +759,7 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	}
 out:
 	spin_unlock(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 	return ret;
 }
 
@@ -920,7 +911,7 @@ static void ftnl_ring_rx_signed(struct ftnl_ring *ring, u32 pos,
 	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 }
 
 /**
@@ -1040,7 +1031,7 @@ sync:
 	ftnl_ring_sync_timer(ring);
 out:
 	spin_unlock(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 	if (verify)
 		ftnl_ring_rx_signed(ring, pos, hdr, payload);
 }
@@ -1264,7 +1255,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	ftnl_ring_sync_timer(ring);
 	ftnl_ring_hb_start_now(ring);
 	spin_unlock_bh(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 }
 
 /**
@@ -1332,7 +1323,7 @@ void ftnl_ring_leave(struct ftnl_ring *ring)
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_leave(&ring->core, &out);
 	spin_unlock_bh(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 }
 
 /**
@@ -1363,7 +1354,7 @@ int ftnl_ring_readmit(struct ftnl_ring *ring, u32 pos, const char **why)
 				     why);
 	ftnl_ring_sync_timer(ring);
 	spin_unlock_bh(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 	return err;
 }
 
@@ -1447,7 +1438,7 @@ u32 ftnl_ring_proc_exited(struct ftnl_ring *ring,
 	if (ring->core.running)
 		started = ftnl_bcast_originate(&ring->bcast, deaths, n);
 	spin_unlock_bh(&ring->lock);
-	ftnl_ring_flush(ring);
+	ftnl_bcast_flush(&ring->bcast);
 	return started;
 }
 
