@@ -710,6 +710,15 @@ static uint64_t delivered(FIXTURE_DATA(pk) *self)
 	return sum;
 }
 
+/* Until @want broadcasts are delivered in all, or 10 d passed. */
+static void wait_delivered(FIXTURE_DATA(pk) *self, uint64_t want)
+{
+	uint64_t deadline = st_mono_ns() + 10ull * D_US * 1000;
+
+	while (delivered(self) < want && st_mono_ns() < deadline)
+		st_msleep(100);
+}
+
 /*
  * No node's heartbeat waited half of @delay_ms for the ring's lock, nobody
  * was suspected, no signature was refused.
@@ -742,7 +751,7 @@ static void expect_no_lock_wait(struct __test_metadata *_metadata,
 
 TEST_F(pk, slow_verification_holds_no_heartbeat)
 {
-	uint64_t deadline, want;
+	uint64_t want;
 	uint32_t id;
 
 	if (access("/sys/module/ftnl/parameters/" VERIFY_PARAM, W_OK))
@@ -754,9 +763,7 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 		ASSERT_EQ(0, rank_exits(&self->vc, id));
 		st_msleep(D_US / 1000);
 	}
-	deadline = st_mono_ns() + 10ull * D_US * 1000;
-	while (delivered(self) < want && st_mono_ns() < deadline)
-		st_msleep(100);
+	wait_delivered(self, want);
 	ASSERT_EQ(0, st_param_set(VERIFY_PARAM, 0));
 	EXPECT_EQ(want, delivered(self));
 	expect_no_lock_wait(_metadata, self, VERIFY_DELAY_MS);
@@ -765,7 +772,7 @@ TEST_F(pk, slow_verification_holds_no_heartbeat)
 static void slow_signing(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(pk) *self, uint8_t algo)
 {
-	uint64_t deadline, want;
+	uint64_t want;
 	uint32_t id, round;
 
 	if (access("/sys/module/ftnl/parameters/" SIGN_PARAM, W_OK))
@@ -789,9 +796,7 @@ static void slow_signing(struct __test_metadata *_metadata,
 						   (id + round) % 2));
 		st_msleep(D_US / 1000);
 	}
-	deadline = st_mono_ns() + 10ull * D_US * 1000;
-	while (delivered(self) < want && st_mono_ns() < deadline)
-		st_msleep(100);
+	wait_delivered(self, want);
 	ASSERT_EQ(0, st_param_set(SIGN_PARAM, 0));
 	EXPECT_EQ(want, delivered(self));
 	expect_no_lock_wait(_metadata, self, SIGN_DELAY_MS);
