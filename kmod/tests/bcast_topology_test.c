@@ -37,6 +37,7 @@ struct sim {
 	u8 *queue_cube;
 	u32 *qhead, *qtail, qcap;
 	u32 reached, steps;
+	u64 sent;		/* copies sent, both cubes */
 };
 
 static void sim_init(struct sim *s, u32 n, u32 qcap)
@@ -68,6 +69,7 @@ static void sim_reset(struct sim *s)
 	memset(s->qtail, 0, s->n * sizeof(u32));
 	s->reached = 0;
 	s->steps = 0;
+	s->sent = 0;
 }
 
 static void sim_free(struct sim *s)
@@ -88,6 +90,7 @@ static void sim_push(struct sim *s, u32 from, u32 to, u8 cube)
 
 	if (slot >= s->qcap)
 		abort();
+	s->sent++;
 	s->queue_to[(size_t)from * s->qcap + slot] = to;
 	s->queue_cube[(size_t)from * s->qcap + slot] = cube;
 }
@@ -279,6 +282,36 @@ static void test_hypercube_steps(const void *arg)
 	}
 }
 
+/*
+ * Fault-free cost: in each cube the source sends k copies and every other
+ * member k - 1, so a broadcast costs 2 (k + (2^k - 1)(k - 1)) copies, a
+ * step function of k = floor(log2 n): 98 copies for n = 16 to 31, 258
+ * for n = 32 to 63 (Documentation/bench.rst, part 8: one member less
+ * than 32 cuts the copies to 38 %).
+ */
+static void test_hypercube_copies(const void *arg)
+{
+	(void)arg;
+	for (u32 n = 2; n <= FTNL_TEST_MAX_N; n++) {
+		u32 k = ftnl_hcube_dim(n);
+		u64 expect = 2 * (k + (u64)((1U << k) - 1) * (k - 1));
+		struct sim s;
+
+		sim_init(&s, n, 2 * k + 2);
+		sim_run(&s, FTNL_OVERLAY_HYPERCUBE);
+		if (s.sent != expect) {
+			tap_diag("n=%u: %llu copies, expected %llu", n,
+				 (unsigned long long)s.sent,
+				 (unsigned long long)expect);
+			TAP_CHECK(false);
+		}
+		if (n == 31 || n == 32 || n == 63 || n == 64)
+			tap_diag("n=%u: a fault-free dual hypercube broadcast sends %llu copies",
+				 n, (unsigned long long)s.sent);
+		sim_free(&s);
+	}
+}
+
 /* Cubes: membership, coverage of all labels, and neighbor symmetry. */
 static void test_cubes_cover(const void *arg)
 {
@@ -346,6 +379,9 @@ int main(void)
 		FTNL_TEST_MAX_N);
 	tap_add(test_view_mapping, NULL, "labels are ring order from the source, for every source");
 	tap_add(test_hypercube_steps, NULL, "fault-free dual hypercube within 4k one-port steps");
+	tap_add(test_hypercube_copies, NULL,
+		"fault-free dual hypercube sends 2 (k + (2^k - 1)(k - 1)) copies, every n <= %u",
+		FTNL_TEST_MAX_N);
 	tap_add(test_hypercube, NULL,
 		"dual hypercube reaches every survivor within 4k steps, <= k-1 failures, every n <= %u, 100+ sets each",
 		FTNL_TEST_MAX_N);
