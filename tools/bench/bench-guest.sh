@@ -528,14 +528,14 @@ END {
 	if (nad) print_adapt()
 	if (nqt) print_quiet()
 }
-function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
+function print_quiet(   i, key, other, queued, nqueue, qlost, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
 	$0 = qt[1]; parse()
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
 	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
-	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s\n", "n", "load", "window", \
-		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "ftnl", "stalls", \
-		"longest", "waits", "kern%", "user%", "idle%"
+	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s\n", "n", "load", "window", \
+		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "queue", "ftnl", "stalls", \
+		"longest", "q>=d-h", "q-lost", "waits", "kern%", "user%", "idle%"
 	for (i = 1; i <= nqt; i++) {
 		$0 = qt[i]; parse()
 		key = f["load"] " " f["n"]
@@ -544,6 +544,9 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 			continue
 		}
 		other = f["other"] + f["follow_other"]
+		queued = f["queued"] == "" ? "-" : f["queued"] + f["follow_queued"]
+		nqueue = f["queue_ge_d_h"] == "" ? "-" : f["queue_ge_d_h"]
+		qlost = f["queue_lost"] == "" ? "-" : f["queue_lost"]
 		n = f["n"]; load = f["load"]; susp = f["suspicions"]; learnt = f["learned"]
 		expel = f["expelled"]
 		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
@@ -553,10 +556,10 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
 		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
 		$0 = ql[key]; parse()
-		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %6s %8s %6s %5s %5s %5s%s\n", n, load, \
+		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s%s\n", n, load, \
 			f["window_s"] == "" ? "-" : f["window_s"], \
 			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
-			stalled, follow, other, nstall, ms(longest), \
+			stalled, follow, queued, other, nstall, ms(longest), nqueue, qlost, \
 			f["stall_waits"] == "" ? "-" : f["stall_waits"], kern, user, idle, \
 			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
@@ -568,8 +571,13 @@ function print_quiet(   i, key, other, n, load, susp, learnt, expel, stalled, fo
 	print "   by broadcast; expel: expulsion events, self-inflicted or told. Each suspicion is:"
 	print "   stall, a stall of d-h or more measured within d before it by the stall probe"
 	print "   (a real-time thread per vCPU waking every 1 ms); follow, within 3d of an"
-	print "   earlier one that was a stall; ftnl, anything else (none may be). stalls: probe"
-	print "   stalls of d-h or more, longest: the longest of all. waits: the local health"
+	print "   earlier one that was a stall; queue, not a stall, but the queue probe (a"
+	print "   real-time thread per vCPU timing a datagram to itself over loopback every 2 ms)"
+	print "   saw that vCPU'"'"'s input backlog late or full for d-h or more within d before"
+	print "   it, or a follow-on of one (not excused: the backlog carries ftnl'"'"'s own datagrams);"
+	print "   ftnl, anything else (none may be). stalls: probe stalls of d-h or more,"
+	print "   longest: the longest of all; q>=d-h: backlog episodes of d-h or more, q-lost:"
+	print "   the queue probe'"'"'s datagrams dropped. waits: the local health"
 	print "   rule'"'"'s (stats stall_waits). Input backlog: /proc/net/softnet_stat drops, shared"
 	print "   by all nodes of this one-kernel cluster (net.core.netdev_max_backlog)."
 	print "   kern%, user%, idle%: the guest'"'"'s CPU time over the run (/proc/stat, all"

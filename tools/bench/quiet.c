@@ -19,11 +19,16 @@
  *           [t - d, t + 10 ms] (t the event's kernel stamp): long enough by
  *           itself to starve an emitter's heartbeats or its observer's
  *           reading of them for a whole timeout;
+ *   queue:  not a stall, but the queue probe (queue_probe.h) saw the input
+ *           backlog of a CPU hold or drop datagrams for d - h or more in
+ *           that window. Not excused: in this one-kernel bed the backlog
+ *           carries every node's datagrams, ftnl's own among them, so
+ *           these are counted apart from stalls, and printed;
  *   follow: within 3d after an earlier suspicion, whose class it takes
  *           (an accused node is expelled and the ring re-forms around it:
  *           its neighbours' next suspicions are that one's consequences);
- *   other:  neither. These are ftnl's own, and each is printed with the
- *           counters of both nodes.
+ *   other:  none of these. These are ftnl's own, and each is printed with
+ *           the counters of both nodes.
  *
  * The probe cannot tell a vCPU the host did not run from guest work that
  * kept a CPU busy for d - h with interrupts or softirqs: a stall excuses
@@ -38,6 +43,8 @@
 
 #include "bench.h"
 #include "quiet.h"
+#include "intervals.h"
+#include "queue_probe.h"
 #include "stall.h"
 
 /* Suspicions printed one by one; the rest are only counted. */
@@ -45,8 +52,9 @@
 /* The probe stamps a stall when its thread wakes: that late at most. */
 #define QUIET_STALL_SLACK_NS	(10 * 1000000ULL)
 
-enum quiet_class { QUIET_STALL, QUIET_FOLLOW_STALL, QUIET_FOLLOW_OTHER,
-		   QUIET_OTHER, QUIET_CLASSES };
+enum quiet_class { QUIET_STALL, QUIET_FOLLOW_STALL, QUIET_QUEUE,
+		   QUIET_FOLLOW_QUEUE, QUIET_FOLLOW_OTHER, QUIET_OTHER,
+		   QUIET_CLASSES };
 
 struct suspicion {
 	uint64_t at;		/* the kernel's stamp (CLOCK_MONOTONIC) */
@@ -128,6 +136,12 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 	q->probing = !stall_probe_start();
 	if (!q->probing) {
 		msg("quiet: the stall probe did not start");
+		return -EAGAIN;
+	}
+	if (queue_probe_start()) {
+		msg("quiet: the queue probe did not start");
+		stall_probe_stop();
+		q->probing = false;
 		return -EAGAIN;
 	}
 	return 0;
@@ -271,8 +285,10 @@ void quiet_inspect(struct quiet *q)
 
 static void quiet_stop_probe(struct quiet *q)
 {
-	if (q->probing)
+	if (q->probing) {
 		stall_probe_stop();
+		queue_probe_stop();
+	}
 	q->probing = false;
 }
 
@@ -284,15 +300,32 @@ static int by_time(const void *a, const void *b)
 }
 
 static const char *const class_name[QUIET_CLASSES] = {
-	"stall", "follow-on of a stall", "follow-on of another", "other",
+	"stall", "follow-on of a stall", "queue", "follow-on of a queue",
+	"follow-on of another", "other",
 };
+
+/* The class of a suspicion that follows one of class @c. */
+static enum quiet_class follow_of(enum quiet_class c)
+{
+	switch (c) {
+	case QUIET_STALL:
+	case QUIET_FOLLOW_STALL:
+		return QUIET_FOLLOW_STALL;
+	case QUIET_QUEUE:
+	case QUIET_FOLLOW_QUEUE:
+		return QUIET_FOLLOW_QUEUE;
+	default:
+		return QUIET_FOLLOW_OTHER;
+	}
+}
 
 void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 {
 	unsigned int cls[QUIET_CLASSES] = { 0 }, shown = 0;
 	uint64_t long_ns = q->d_ns - q->h_ns, last = 0;
 	enum quiet_class last_cls = QUIET_OTHER, k;
-	struct stall_summary st;
+	struct interval_summary st, qs;
+	struct queue_probe_totals qt;
 	uint64_t cpu_end[7];
 	size_t i;
 	int j;
@@ -303,30 +336,35 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	for (j = 0; j < 7; j++)
 		q->cpu[j] = cpu_end[j] - q->cpu[j];
 	stall_summary(long_ns, &st);
+	queue_probe_summary(long_ns, &qs, &qt);
 	if (q->count)
 		qsort(q->own, q->count, sizeof(*q->own), by_time);
 	for (i = 0; i < q->count; i++) {
 		const struct suspicion *s = &q->own[i];
 
-		if (stall_within(s->at - q->d_ns, s->at + QUIET_STALL_SLACK_NS,
-				 long_ns))
+		uint64_t from = s->at - q->d_ns, to = s->at + QUIET_STALL_SLACK_NS;
+
+		if (stall_within(from, to, long_ns))
 			k = QUIET_STALL;
 		else if (i && s->at <= last + 3 * q->d_ns)
-			k = last_cls == QUIET_OTHER ||
-			    last_cls == QUIET_FOLLOW_OTHER ?
-			    QUIET_FOLLOW_OTHER : QUIET_FOLLOW_STALL;
+			k = follow_of(last_cls);
+		else if (queue_probe_within(from, to, long_ns))
+			k = QUIET_QUEUE;
 		else
 			k = QUIET_OTHER;
 		cls[k]++;
 		last = s->at;
 		last_cls = k;
-		if ((k != QUIET_OTHER && k != QUIET_FOLLOW_OTHER) ||
+		if (k == QUIET_STALL || k == QUIET_FOLLOW_STALL ||
 		    shown >= QUIET_SHOWN)
 			continue;
 		shown++;
-		msg("  quiet: node %u declared live node %u dead (%s) at %.3f s, no stall of %.0f ms or more around it (%s)",
+		msg("  quiet: node %u declared live node %u dead (%s) at %.3f s, no stall of %.0f ms or more around it, %s (%s)",
 		    s->by, s->whom, s->why,
-		    (double)s->at / 1e9, (double)long_ns / 1e6, class_name[k]);
+		    (double)s->at / 1e9, (double)long_ns / 1e6,
+		    queue_probe_within(from, to, long_ns) ?
+		    "an input queue late or full that long" :
+		    "no input queue late that long", class_name[k]);
 		if (shown <= 2) {
 			dump_stats(q->c, s->by);
 			dump_stats(q->c, s->whom);
@@ -335,10 +373,15 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	quiet_release(q);
 	printf("RESULT test=quiet load=%s n=%u h_ms=%" PRIu64 " d_ms=%" PRIu64
 	       " suspicions=%zu learned=%" PRIu64 " expelled=%" PRIu64
-	       " stalled=%u follow_stalled=%u"
+	       " stalled=%u follow_stalled=%u queued=%u follow_queued=%u"
 	       " follow_other=%u other=%u unrecorded=%" PRIu64
 	       " overruns=%" PRIu64 " stalls=%u stalls_ge_d_h=%u"
 	       " stall_max_us=%" PRIu64 " stall_total_ms=%" PRIu64
+	       " stalls_unrecorded=%u queue_sent=%" PRIu64
+	       " queue_late=%" PRIu64 " queue_lost=%" PRIu64
+	       " queue_max_us=%" PRIu64 " queue_episodes=%u"
+	       " queue_ge_d_h=%u queue_longest_us=%" PRIu64
+	       " queue_unrecorded=%u"
 	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
 	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64
 	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
@@ -347,9 +390,13 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " cpu_steal_pct=%.1f\n",
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
+	       cls[QUIET_QUEUE], cls[QUIET_FOLLOW_QUEUE],
 	       cls[QUIET_FOLLOW_OTHER], cls[QUIET_OTHER], q->lost,
 	       q->overruns, st.count,
 	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
+	       st.unrecorded, qt.sent, qt.late, qt.lost,
+	       qt.max_delay_ns / 1000, qs.count, qs.long_count,
+	       qs.max_ns / 1000, qs.unrecorded,
 	       q->backlog_drops, q->end_not_member, q->end_held_dead,
 	       q->events_unpublished, q->expelled_recv, q->sent_ring,
 	       q->sent_probe, q->sent_other, cpu_pct(q, CPU_USER),

@@ -15,12 +15,7 @@
 
 #define STALL_MIN_NS		(5 * 1000000ULL)
 
-struct stall_summary {
-	unsigned int count;	/* stalls of STALL_MIN_NS or more */
-	unsigned int long_count;	/* ... of at least the length asked */
-	uint64_t max_ns;
-	uint64_t total_ns;
-};
+struct interval_summary;
 
 /* Starts one probe per online CPU (64 at most); 0 or -errno. */
 int stall_probe_start(void);
@@ -28,7 +23,7 @@ int stall_probe_start(void);
 void stall_probe_stop(void);
 /* Was there a stall of @len_ns or more overlapping [@from, @to]? */
 bool stall_within(uint64_t from, uint64_t to, uint64_t len_ns);
-/* The stalls recorded, and how many of them last @long_ns or more. */
-void stall_summary(uint64_t long_ns, struct stall_summary *s);
+/* The stalls (of STALL_MIN_NS or more), how many last @long_ns or more. */
+void stall_summary(uint64_t long_ns, struct interval_summary *s);
 
 #endif

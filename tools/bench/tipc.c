@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "intervals.h"
 #include "stall.h"
 
 /* The tc block counting frames on the bridge ports, and its filters. */
@@ -459,7 +460,7 @@ int cmd_tipc(const struct opts *o)
 	unsigned int rate_tries, rate_disturbed = 0;
 	uint64_t r0[4] = { 0 }, r1[4] = { 0 };
 	unsigned int stalled_false = 0, follow_false = 0;
-	struct stall_summary st;
+	struct interval_summary st;
 	bool probing;
 	const char *verdict = "ok";
 	struct side_by_side s;
