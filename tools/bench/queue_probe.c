@@ -35,6 +35,7 @@ struct probe {
 static struct interval episode_slots[EPISODE_MAX];
 static struct interval_log episodes = INTERVAL_LOG_INIT(episode_slots);
 static atomic_bool probe_stop;
+static uint64_t late_ns;
 static struct probe probes[MAX_PROBES];
 static long nprobes, nrunning;	/* set up; threads not joined yet */
 
@@ -77,8 +78,8 @@ static void arrived(struct probe *p, uint64_t seq, uint64_t now)
 		lost(p, p->resolved);
 	if (delay > p->totals.max_delay_ns)
 		p->totals.max_delay_ns = delay;
-	p->totals.late += delay >= QUEUE_LATE_NS;
-	judge(p, seq, delay >= QUEUE_LATE_NS, now);
+	p->totals.late += delay >= late_ns;
+	judge(p, seq, delay >= late_ns, now);
 }
 
 static void receive(struct probe *p)
@@ -166,11 +167,12 @@ static int self_socket(void)
 	return fd;
 }
 
-int queue_probe_start(void)
+int queue_probe_start(uint64_t late)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int err;
 
+	late_ns = late;
 	interval_log_reset(&episodes);
 	atomic_store(&probe_stop, false);
 	nrunning = 0;

@@ -138,7 +138,7 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 		msg("quiet: the stall probe did not start");
 		return -EAGAIN;
 	}
-	if (queue_probe_start()) {
+	if (queue_probe_start(d_ns - h_ns)) {
 		msg("quiet: the queue probe did not start");
 		stall_probe_stop();
 		q->probing = false;
@@ -381,7 +381,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " queue_late=%" PRIu64 " queue_lost=%" PRIu64
 	       " queue_max_us=%" PRIu64 " queue_episodes=%u"
 	       " queue_ge_d_h=%u queue_longest_us=%" PRIu64
-	       " queue_unrecorded=%u"
+	       " queue_total_ms=%" PRIu64 " queue_unrecorded=%u"
 	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
 	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64
 	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
@@ -396,7 +396,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
 	       st.unrecorded, qt.sent, qt.late, qt.lost,
 	       qt.max_delay_ns / 1000, qs.count, qs.long_count,
-	       qs.max_ns / 1000, qs.unrecorded,
+	       qs.max_ns / 1000, qs.total_ns / 1000000, qs.unrecorded,
 	       q->backlog_drops, q->end_not_member, q->end_held_dead,
 	       q->events_unpublished, q->expelled_recv, q->sent_ring,
 	       q->sent_probe, q->sent_other, cpu_pct(q, CPU_USER),
