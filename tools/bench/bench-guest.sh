@@ -76,6 +76,8 @@
 #   BENCH_QUIET_HB_HI [the module's]: values of hb_hi_softirq, the loads
 #               run once for each, in this order, in one boot (labels
 #               ",T1:timer" and ",T1:HI")
+#   BENCH_QUIET_BACKLOG_PROBE [1]: 0 runs the quiet runs without the backlog
+#               probe (label ",no-backlog-probe"), a control of its effect
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
 #   BENCH_SEED [time]
@@ -133,6 +135,8 @@ QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
 QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
 QUIET_QUORUM=${BENCH_QUIET_QUORUM:-}
 QUIET_BACKLOG=${BENCH_QUIET_BACKLOG:-}
+# 0: the quiet runs go without the backlog probe (a control of its effect).
+QUIET_BACKLOG_PROBE=${BENCH_QUIET_BACKLOG_PROBE:-1}
 # The module's hb_hi_softirq for the quiet runs, each value in turn;
 # empty: the module's default, one pass.
 QUIET_HB_HI=${BENCH_QUIET_HB_HI:-}
@@ -468,6 +472,10 @@ if ! skipped quiet; then
 				*) label=$label,T1:timer ;;
 				esac
 				[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
+				if [ "$QUIET_BACKLOG_PROBE" = 0 ]; then
+					extra="$extra --no-backlog-probe"
+					label=$label,no-backlog-probe
+				fi
 				# One kernel's input backlogs serve all n nodes; a real
 				# node has its own (Documentation/bench.rst, part 8).
 				if [ -n "$QUIET_BACKLOG" ]; then
@@ -528,14 +536,14 @@ END {
 	if (nad) print_adapt()
 	if (nqt) print_quiet()
 }
-function print_quiet(   i, key, other, queued, nqueue, qlost, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
+function print_quiet(   i, key, other, full, nfull, flong, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
 	$0 = qt[1]; parse()
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
 	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
 	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s\n", "n", "load", "window", \
-		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "queue", "ftnl", "stalls", \
-		"longest", "q>=d-h", "q-lost", "waits", "kern%", "user%", "idle%"
+		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "full", "ftnl", "stalls", \
+		"longest", "f>=d-h", "f-long", "waits", "kern%", "user%", "idle%"
 	for (i = 1; i <= nqt; i++) {
 		$0 = qt[i]; parse()
 		key = f["load"] " " f["n"]
@@ -544,9 +552,9 @@ function print_quiet(   i, key, other, queued, nqueue, qlost, n, load, susp, lea
 			continue
 		}
 		other = f["other"] + f["follow_other"]
-		queued = f["queued"] == "" ? "-" : f["queued"] + f["follow_queued"]
-		nqueue = f["queue_ge_d_h"] == "" ? "-" : f["queue_ge_d_h"]
-		qlost = f["queue_lost"] == "" ? "-" : f["queue_lost"]
+		full = f["full"] == "" ? "-" : f["full"] + f["follow_full"]
+		nfull = f["full_ge_d_h"] == "" ? "-" : f["full_ge_d_h"]
+		flong = f["full_longest_us"] == "" ? "-" : ms(f["full_longest_us"])
 		n = f["n"]; load = f["load"]; susp = f["suspicions"]; learnt = f["learned"]
 		expel = f["expelled"]
 		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
@@ -559,7 +567,7 @@ function print_quiet(   i, key, other, queued, nqueue, qlost, n, load, susp, lea
 		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s%s\n", n, load, \
 			f["window_s"] == "" ? "-" : f["window_s"], \
 			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
-			stalled, follow, queued, other, nstall, ms(longest), nqueue, qlost, \
+			stalled, follow, full, other, nstall, ms(longest), nfull, flong, \
 			f["stall_waits"] == "" ? "-" : f["stall_waits"], kern, user, idle, \
 			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
@@ -571,13 +579,13 @@ function print_quiet(   i, key, other, queued, nqueue, qlost, n, load, susp, lea
 	print "   by broadcast; expel: expulsion events, self-inflicted or told. Each suspicion is:"
 	print "   stall, a stall of d-h or more measured within d before it by the stall probe"
 	print "   (a real-time thread per vCPU waking every 1 ms); follow, within 3d of an"
-	print "   earlier one that was a stall; queue, not a stall, but the queue probe (a"
-	print "   real-time thread per vCPU timing a datagram to itself over loopback every 2 ms)"
-	print "   saw that vCPU'"'"'s input backlog late or full for d-h or more within d before"
-	print "   it, or a follow-on of one (not excused: the backlog carries ftnl'"'"'s own datagrams);"
-	print "   ftnl, anything else (none may be). stalls: probe stalls of d-h or more,"
-	print "   longest: the longest of all; q>=d-h: backlog episodes of d-h or more, q-lost:"
-	print "   the queue probe'"'"'s datagrams dropped. waits: the local health"
+	print "   earlier one that was a stall; full, not a stall, but the backlog probe (a"
+	print "   real-time thread reading /proc/net/softnet_stat every 1 ms) saw a vCPU'"'"'s input"
+	print "   backlog drop datagrams for d-h or more within d before it, or a follow-on of"
+	print "   one (not excused: the backlog carries ftnl'"'"'s own datagrams); ftnl, anything"
+	print "   else (none may be). stalls: probe stalls of d-h or more, longest: the longest"
+	print "   of all; f>=d-h: backlog drop episodes of d-h or more, f-long: the longest."
+	print "   waits: the local health"
 	print "   rule'"'"'s (stats stall_waits). Input backlog: /proc/net/softnet_stat drops, shared"
 	print "   by all nodes of this one-kernel cluster (net.core.netdev_max_backlog)."
 	print "   kern%, user%, idle%: the guest'"'"'s CPU time over the run (/proc/stat, all"

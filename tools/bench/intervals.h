@@ -2,7 +2,7 @@
 /*
  * A log of time intervals that probe threads append to without a lock and
  * the bench reads once they stopped: the stall probe's stalls (stall.h),
- * the queue probe's episodes (queue_probe.h). Attribution asks whether an
+ * the backlog probe's episodes (backlog_probe.h). Attribution asks whether an
  * interval of some length overlaps a time window.
  */
 #ifndef FTNL_BENCH_INTERVALS_H

@@ -19,9 +19,9 @@
  *           [t - d, t + 10 ms] (t the event's kernel stamp): long enough by
  *           itself to starve an emitter's heartbeats or its observer's
  *           reading of them for a whole timeout;
- *   queue:  not a stall, but the queue probe (queue_probe.h) saw the input
- *           backlog of a CPU hold or drop datagrams for d - h or more in
- *           that window. Not excused: in this one-kernel bed the backlog
+ *   full:   not a stall, but the backlog probe (backlog_probe.h) saw a
+ *           CPU's input backlog drop datagrams for d - h or more in that
+ *           window. Not excused: in this one-kernel bed the backlog
  *           carries every node's datagrams, ftnl's own among them, so
  *           these are counted apart from stalls, and printed;
  *   follow: within 3d after an earlier suspicion, whose class it takes
@@ -44,7 +44,7 @@
 #include "bench.h"
 #include "quiet.h"
 #include "intervals.h"
-#include "queue_probe.h"
+#include "backlog_probe.h"
 #include "stall.h"
 
 /* Suspicions printed one by one; the rest are only counted. */
@@ -52,8 +52,8 @@
 /* The probe stamps a stall when its thread wakes: that late at most. */
 #define QUIET_STALL_SLACK_NS	(10 * 1000000ULL)
 
-enum quiet_class { QUIET_STALL, QUIET_FOLLOW_STALL, QUIET_QUEUE,
-		   QUIET_FOLLOW_QUEUE, QUIET_FOLLOW_OTHER, QUIET_OTHER,
+enum quiet_class { QUIET_STALL, QUIET_FOLLOW_STALL, QUIET_FULL,
+		   QUIET_FOLLOW_FULL, QUIET_FOLLOW_OTHER, QUIET_OTHER,
 		   QUIET_CLASSES };
 
 struct suspicion {
@@ -125,7 +125,7 @@ static double cpu_pct(const struct quiet *q, int which)
 }
 
 int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
-	       uint64_t d_ns)
+	       uint64_t d_ns, bool backlog_probe)
 {
 	memset(q, 0, sizeof(*q));
 	q->c = c;
@@ -138,12 +138,17 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 		msg("quiet: the stall probe did not start");
 		return -EAGAIN;
 	}
-	if (queue_probe_start(d_ns - h_ns)) {
-		msg("quiet: the queue probe did not start");
+	/* A control can go without it, to see that it changes nothing. */
+	if (!backlog_probe)
+		return 0;
+	if (backlog_probe_start()) {
+		msg("quiet: the backlog probe did not start");
 		stall_probe_stop();
 		q->probing = false;
 		return -EAGAIN;
 	}
+	q->backlog_probing = true;
+	q->backlog_probed = true;
 	return 0;
 }
 
@@ -285,11 +290,12 @@ void quiet_inspect(struct quiet *q)
 
 static void quiet_stop_probe(struct quiet *q)
 {
-	if (q->probing) {
+	if (q->probing)
 		stall_probe_stop();
-		queue_probe_stop();
-	}
+	if (q->backlog_probing)
+		backlog_probe_stop();
 	q->probing = false;
+	q->backlog_probing = false;
 }
 
 static int by_time(const void *a, const void *b)
@@ -300,7 +306,7 @@ static int by_time(const void *a, const void *b)
 }
 
 static const char *const class_name[QUIET_CLASSES] = {
-	"stall", "follow-on of a stall", "queue", "follow-on of a queue",
+	"stall", "follow-on of a stall", "full", "follow-on of a full backlog",
 	"follow-on of another", "other",
 };
 
@@ -311,9 +317,9 @@ static enum quiet_class follow_of(enum quiet_class c)
 	case QUIET_STALL:
 	case QUIET_FOLLOW_STALL:
 		return QUIET_FOLLOW_STALL;
-	case QUIET_QUEUE:
-	case QUIET_FOLLOW_QUEUE:
-		return QUIET_FOLLOW_QUEUE;
+	case QUIET_FULL:
+	case QUIET_FOLLOW_FULL:
+		return QUIET_FOLLOW_FULL;
 	default:
 		return QUIET_FOLLOW_OTHER;
 	}
@@ -324,8 +330,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	unsigned int cls[QUIET_CLASSES] = { 0 }, shown = 0;
 	uint64_t long_ns = q->d_ns - q->h_ns, last = 0;
 	enum quiet_class last_cls = QUIET_OTHER, k;
-	struct interval_summary st, qs;
-	struct queue_probe_totals qt;
+	struct interval_summary st, bs;
+	uint64_t readings;
 	uint64_t cpu_end[7];
 	size_t i;
 	int j;
@@ -336,7 +342,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	for (j = 0; j < 7; j++)
 		q->cpu[j] = cpu_end[j] - q->cpu[j];
 	stall_summary(long_ns, &st);
-	queue_probe_summary(long_ns, &qs, &qt);
+	backlog_probe_summary(long_ns, &bs, &readings);
 	if (q->count)
 		qsort(q->own, q->count, sizeof(*q->own), by_time);
 	for (i = 0; i < q->count; i++) {
@@ -348,8 +354,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 			k = QUIET_STALL;
 		else if (i && s->at <= last + 3 * q->d_ns)
 			k = follow_of(last_cls);
-		else if (queue_probe_within(from, to, long_ns))
-			k = QUIET_QUEUE;
+		else if (backlog_probe_within(from, to, long_ns))
+			k = QUIET_FULL;
 		else
 			k = QUIET_OTHER;
 		cls[k]++;
@@ -362,9 +368,9 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 		msg("  quiet: node %u declared live node %u dead (%s) at %.3f s, no stall of %.0f ms or more around it, %s (%s)",
 		    s->by, s->whom, s->why,
 		    (double)s->at / 1e9, (double)long_ns / 1e6,
-		    queue_probe_within(from, to, long_ns) ?
-		    "an input queue late or full that long" :
-		    "no input queue late that long", class_name[k]);
+		    backlog_probe_within(from, to, long_ns) ?
+		    "an input backlog dropping that long" :
+		    "no input backlog dropping that long", class_name[k]);
 		if (shown <= 2) {
 			dump_stats(q->c, s->by);
 			dump_stats(q->c, s->whom);
@@ -373,36 +379,36 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	quiet_release(q);
 	printf("RESULT test=quiet load=%s n=%u h_ms=%" PRIu64 " d_ms=%" PRIu64
 	       " suspicions=%zu learned=%" PRIu64 " expelled=%" PRIu64
-	       " stalled=%u follow_stalled=%u queued=%u follow_queued=%u"
+	       " stalled=%u follow_stalled=%u full=%u follow_full=%u"
 	       " follow_other=%u other=%u unrecorded=%" PRIu64
 	       " overruns=%" PRIu64 " stalls=%u stalls_ge_d_h=%u"
 	       " stall_max_us=%" PRIu64 " stall_total_ms=%" PRIu64
-	       " stalls_unrecorded=%u queue_sent=%" PRIu64
-	       " queue_late=%" PRIu64 " queue_lost=%" PRIu64
-	       " queue_max_us=%" PRIu64 " queue_episodes=%u"
-	       " queue_ge_d_h=%u queue_longest_us=%" PRIu64
-	       " queue_total_ms=%" PRIu64 " queue_unrecorded=%u"
-	       " backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
+	       " stalls_unrecorded=%u backlog_drops=%" PRIu64 " end_not_member=%u end_held_dead=%u"
 	       " events_unpublished=%" PRIu64 " expelled_recv=%" PRIu64
 	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
 	       " sent_other=%" PRIu64 " cpu_user_pct=%.1f cpu_sys_pct=%.1f"
 	       " cpu_irq_pct=%.1f cpu_softirq_pct=%.1f cpu_idle_pct=%.1f"
-	       " cpu_steal_pct=%.1f\n",
+	       " cpu_steal_pct=%.1f",
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
-	       cls[QUIET_QUEUE], cls[QUIET_FOLLOW_QUEUE],
+	       cls[QUIET_FULL], cls[QUIET_FOLLOW_FULL],
 	       cls[QUIET_FOLLOW_OTHER], cls[QUIET_OTHER], q->lost,
 	       q->overruns, st.count,
 	       st.long_count, st.max_ns / 1000, st.total_ns / 1000000,
-	       st.unrecorded, qt.sent, qt.late, qt.lost,
-	       qt.max_delay_ns / 1000, qs.count, qs.long_count,
-	       qs.max_ns / 1000, qs.total_ns / 1000000, qs.unrecorded,
-	       q->backlog_drops, q->end_not_member, q->end_held_dead,
+	       st.unrecorded, q->backlog_drops, q->end_not_member, q->end_held_dead,
 	       q->events_unpublished, q->expelled_recv, q->sent_ring,
 	       q->sent_probe, q->sent_other, cpu_pct(q, CPU_USER),
 	       cpu_pct(q, CPU_SYS), cpu_pct(q, CPU_IRQ),
 	       cpu_pct(q, CPU_SOFTIRQ), cpu_pct(q, CPU_IDLE),
 	       cpu_pct(q, CPU_STEAL));
+	/* Without the probe (a control run), no full_* figure at all. */
+	if (q->backlog_probed)
+		printf(" full_readings=%" PRIu64 " full_episodes=%u"
+		       " full_ge_d_h=%u full_longest_us=%" PRIu64
+		       " full_total_ms=%" PRIu64 " full_unrecorded=%u",
+		       readings, bs.count, bs.long_count, bs.max_ns / 1000,
+		       bs.total_ns / 1000000, bs.unrecorded);
+	putchar('\n');
 }
 
 void quiet_release(struct quiet *q)

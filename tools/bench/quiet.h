@@ -17,6 +17,8 @@ struct quiet {
 	struct cluster *c;
 	uint64_t h_ns, d_ns;
 	bool probing;
+	bool backlog_probing;	/* the backlog probe runs too */
+	bool backlog_probed;	/* ... ran in this window */
 	struct suspicion *own;	/* the nodes' own suspicions */
 	size_t count, cap;
 	uint64_t failures;	/* failure events, whatever their cause */
@@ -38,9 +40,9 @@ struct quiet {
 	uint64_t cpu[7];
 };
 
-/* Starts the stall probe; 0 or -errno. */
+/* Starts the stall probe and, if asked, the backlog probe; 0 or -errno. */
 int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
-	       uint64_t d_ns);
+	       uint64_t d_ns, bool backlog_probe);
 /* Records every node's failure events until @until (CLOCK_MONOTONIC). */
 int quiet_pump(struct quiet *q, uint64_t until);
 /* Records the events still queued. */
