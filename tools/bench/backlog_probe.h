@@ -8,9 +8,11 @@
  * last, so never longer than drops were seen. In a one-kernel cluster
  * that backlog is where every node's heartbeats, probes and broadcast
  * copies queue, and its softirq work may run in ksoftirqd, which the
- * stall probe's real-time threads never wait for. It only reads: a probe
- * that sent itself datagrams to time the queue changed what it measured
- * (Documentation/bench.rst, "Quiet runs"). Used by the quiet runs.
+ * stall probe's real-time threads never wait for. It only reads, as a
+ * first probe that sent itself datagrams did not; yet with either probe
+ * the ring ran clean in windows that without them did not
+ * (Documentation/bench.rst, "Quiet runs"), so the quiet runs start it
+ * only when asked (--backlog-probe).
  */
 #ifndef FTNL_BENCH_BACKLOG_PROBE_H
 #define FTNL_BENCH_BACKLOG_PROBE_H

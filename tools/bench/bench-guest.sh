@@ -76,8 +76,9 @@
 #   BENCH_QUIET_HB_HI [the module's]: values of hb_hi_softirq, the loads
 #               run once for each, in this order, in one boot (labels
 #               ",T1:timer" and ",T1:HI")
-#   BENCH_QUIET_BACKLOG_PROBE [1]: 0 runs the quiet runs without the backlog
-#               probe (label ",no-backlog-probe"), a control of its effect
+#   BENCH_QUIET_BACKLOG_PROBE [0]: 1 runs the backlog probe beside the quiet
+#               runs (label ",backlog-probe"; class "full"). It changes what
+#               it measures (Documentation/bench.rst, "Quiet runs")
 #   BENCH_SKIP: words among detect, bcast, lateness, bcastlat, tipc, adaptive,
 #               quiet
 #   BENCH_SEED [time]
@@ -135,8 +136,8 @@ QUIET_LOADS=${BENCH_QUIET_LOADS:-0 4 bcast}
 QUIET_BCAST_RATE=${BENCH_QUIET_BCAST_RATE:-20}
 QUIET_QUORUM=${BENCH_QUIET_QUORUM:-}
 QUIET_BACKLOG=${BENCH_QUIET_BACKLOG:-}
-# 0: the quiet runs go without the backlog probe (a control of its effect).
-QUIET_BACKLOG_PROBE=${BENCH_QUIET_BACKLOG_PROBE:-1}
+# 1: the backlog probe runs beside the quiet runs (it perturbs them).
+QUIET_BACKLOG_PROBE=${BENCH_QUIET_BACKLOG_PROBE:-0}
 # The module's hb_hi_softirq for the quiet runs, each value in turn;
 # empty: the module's default, one pass.
 QUIET_HB_HI=${BENCH_QUIET_HB_HI:-}
@@ -472,9 +473,9 @@ if ! skipped quiet; then
 				*) label=$label,T1:timer ;;
 				esac
 				[ -z "$QUIET_QUORUM" ] || extra="$extra --quorum $QUIET_QUORUM"
-				if [ "$QUIET_BACKLOG_PROBE" = 0 ]; then
-					extra="$extra --no-backlog-probe"
-					label=$label,no-backlog-probe
+				if [ "$QUIET_BACKLOG_PROBE" = 1 ]; then
+					extra="$extra --backlog-probe"
+					label=$label,backlog-probe
 				fi
 				# One kernel's input backlogs serve all n nodes; a real
 				# node has its own (Documentation/bench.rst, part 8).

@@ -7,7 +7,7 @@
  *   ftnl-bench detect   OPTIONS --trials K [--budget-s S]
  *   ftnl-bench lateness OPTIONS --duration-s S --label L [--warmup-s W]
  *                       [--uring-port P] [--no-uring] [--bcast-rate B]
- *                       [--attribute [--no-backlog-probe]]   (the quiet
+ *                       [--attribute [--backlog-probe]]   (the quiet
  *                       runs: quiet.c)
  *   ftnl-bench bcast    OPTIONS --algo hypercube|bmg|fcg --trials K
  *                       [--budget-s S] [--fcg-f F] [--gossip-t-us T]
@@ -1213,7 +1213,7 @@ static int cmd_lateness(const struct opts *o)
 		err = cluster_del_all(&c);
 	if (!err && o->attribute)
 		err = quiet_init(&q, &c, h, o->timeout_ms * 1000000ULL,
-				 !o->no_backlog_probe);
+				 o->backlog_probe);
 	if (err)
 		goto out;
 
@@ -1382,7 +1382,7 @@ static void usage(void)
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
 		"[--uring-port P] [--no-uring] [--bcast-rate B] [--attribute]\n"
-		"                       [--no-backlog-probe]\n"
+		"                       [--backlog-probe]\n"
 		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
 		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
@@ -1429,7 +1429,7 @@ int main(int argc, char **argv)
 		{ "no-uring", no_argument, NULL, 'N' },
 		{ "bcast-rate", required_argument, NULL, 'B' },
 		{ "attribute", no_argument, NULL, 'Q' },
-		{ "no-backlog-probe", no_argument, NULL, 'Z' },
+		{ "backlog-probe", no_argument, NULL, 'Z' },
 		{ "quorum", required_argument, NULL, 'q' },
 		{ "algo", required_argument, NULL, 'A' },
 		{ "fcg-f", required_argument, NULL, 'F' },
@@ -1479,7 +1479,7 @@ int main(int argc, char **argv)
 		case 'w': o.warmup_s = parse_uint(optarg, 0, 3600); break;
 		case 'N': o.uring = false; break;
 		case 'Q': o.attribute = true; break;
-		case 'Z': o.no_backlog_probe = true; break;
+		case 'Z': o.backlog_probe = true; break;
 		case 'q':
 			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
 				usage();

@@ -34,7 +34,7 @@ struct opts {
 	unsigned int bcast_rate;	/* lateness: broadcasts/s, 0: none */
 	bool has_bcast_rate;
 	bool attribute;		/* lateness: attribute false suspicions */
-	bool no_backlog_probe;	/* ... without the backlog probe (a control) */
+	bool backlog_probe;	/* ... with the backlog probe (it perturbs) */
 	bool has_quorum;	/* --quorum given */
 	uint8_t quorum;		/* enum ftnl_quorum */
 	uint64_t seed;
