@@ -553,7 +553,7 @@ function print_quiet(   i, key, other, full, nfull, flong, n, load, susp, learnt
 			continue
 		}
 		other = f["other"] + f["follow_other"]
-		full = f["full"] == "" ? "-" : f["full"] + f["follow_full"]
+		full = f["full_readings"] == "" ? "-" : f["full"] + f["follow_full"]
 		nfull = f["full_ge_d_h"] == "" ? "-" : f["full_ge_d_h"]
 		flong = f["full_longest_us"] == "" ? "-" : ms(f["full_longest_us"])
 		n = f["n"]; load = f["load"]; susp = f["suspicions"]; learnt = f["learned"]

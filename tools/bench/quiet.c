@@ -371,6 +371,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 		msg("  quiet: node %u declared live node %u dead (%s) at %.3f s, no stall of %.0f ms or more around it, %s (%s)",
 		    s->by, s->whom, s->why,
 		    (double)s->at / 1e9, (double)long_ns / 1e6,
+		    !q->backlog_probed ? "backlog not probed" :
 		    backlog_probe_within(from, to, long_ns) ?
 		    "an input backlog dropping that long" :
 		    "no input backlog dropping that long", class_name[k]);
