@@ -6,7 +6,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "bench.h"

@@ -26,7 +26,7 @@ struct interval_summary;
 
 /* Starts the probe; 0 or -errno. */
 int backlog_probe_start(void);
-/* Stops it; what it recorded stays readable. */
+/* Stops it if it runs; what it recorded stays readable. */
 void backlog_probe_stop(void);
 /* Was there an episode of @len_ns or more overlapping [@from, @to]? */
 bool backlog_probe_within(uint64_t from, uint64_t to, uint64_t len_ns);

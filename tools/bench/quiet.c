@@ -150,7 +150,6 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 		q->probing = false;
 		return -EAGAIN;
 	}
-	q->backlog_probing = true;
 	q->backlog_probed = true;
 	return 0;
 }
@@ -295,10 +294,10 @@ static void quiet_stop_probe(struct quiet *q)
 {
 	if (q->probing)
 		stall_probe_stop();
-	if (q->backlog_probing)
+	/* Stopping it twice is harmless. */
+	if (q->backlog_probed)
 		backlog_probe_stop();
 	q->probing = false;
-	q->backlog_probing = false;
 }
 
 static int by_time(const void *a, const void *b)

@@ -17,8 +17,7 @@ struct quiet {
 	struct cluster *c;
 	uint64_t h_ns, d_ns;
 	bool probing;
-	bool backlog_probing;	/* the backlog probe runs too */
-	bool backlog_probed;	/* ... ran in this window */
+	bool backlog_probed;	/* the backlog probe ran in this window */
 	struct suspicion *own;	/* the nodes' own suspicions */
 	size_t count, cap;
 	uint64_t failures;	/* failure events, whatever their cause */
