@@ -537,14 +537,15 @@ END {
 	if (nad) print_adapt()
 	if (nqt) print_quiet()
 }
-function print_quiet(   i, key, other, full, nfull, flong, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
+function secs(ms) { return ms == "" ? "-" : sprintf("%.1f", ms / 1000) }
+function print_quiet(   sirq, kdrun, kdwait, i, key, other, full, nfull, flong, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
 	$0 = qt[1]; parse()
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
 	print "   suspicion attributed (Documentation/bench.rst, \"Quiet runs\")."
-	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s\n", "n", "load", "window", \
+	printf "%4s %-16s %6s %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s %7s %7s %8s\n", "n", "load", "window", \
 		"p99.9", "max", "susp", "learnt", "expel", "stall", "follow", "full", "ftnl", "stalls", \
-		"longest", "f>=d-h", "f-long", "waits", "kern%", "user%", "idle%"
+		"longest", "f>=d-h", "f-long", "waits", "kern%", "user%", "idle%", "sirq-s", "ksd-run", "ksd-wait"
 	for (i = 1; i <= nqt; i++) {
 		$0 = qt[i]; parse()
 		key = f["load"] " " f["n"]
@@ -564,12 +565,15 @@ function print_quiet(   i, key, other, full, nfull, flong, n, load, susp, learnt
 		kern = f["cpu_sys_pct"] == "" ? "-" : f["cpu_sys_pct"] + f["cpu_irq_pct"] + f["cpu_softirq_pct"]
 		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
 		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
+		sirq = secs(f["cpu_softirq_ms"]); kdrun = secs(f["ksoftirqd_run_ms"])
+		kdwait = secs(f["ksoftirqd_wait_ms"])
 		$0 = ql[key]; parse()
-		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s%s\n", n, load, \
+		printf "%4s %-16s %5ss %9s %9s %5s %6s %5s %5s %6s %5s %5s %6s %8s %6s %7s %6s %5s %5s %5s %7s %7s %8s%s\n", n, load, \
 			f["window_s"] == "" ? "-" : f["window_s"], \
 			f["p999"] == "" ? "-" : f["p999"], ms(f["max_us"]), susp, learnt, expel, \
 			stalled, follow, full, other, nstall, ms(longest), nfull, flong, \
 			f["stall_waits"] == "" ? "-" : f["stall_waits"], kern, user, idle, \
+			sirq, kdrun, kdwait, \
 			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
 			(gone ? "  (" gone " nodes no members at the end)" : "") \
@@ -590,7 +594,9 @@ function print_quiet(   i, key, other, full, nfull, flong, n, load, susp, learnt
 	print "   rule'"'"'s (stats stall_waits). Input backlog: /proc/net/softnet_stat drops, shared"
 	print "   by all nodes of this one-kernel cluster (net.core.netdev_max_backlog)."
 	print "   kern%, user%, idle%: the guest'"'"'s CPU time over the run (/proc/stat, all"
-	print "   CPUs): system + irq + softirq, user, idle; the rest is steal."
+	print "   CPUs): system + irq + softirq, user, idle; the rest is steal. sirq-s: softirq"
+	print "   time, wherever it ran (tick-sampled); ksd-run, ksd-wait: the ksoftirqd threads'"'"'"
+	print "   time on a CPU and runnable but waiting for one (schedstat), seconds, all CPUs."
 }
 function pattern_name(p) {
 	if (p == "quiet") return "quiet"

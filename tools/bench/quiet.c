@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "quiet.h"
@@ -133,6 +134,7 @@ int quiet_init(struct quiet *q, struct cluster *c, uint64_t h_ns,
 	q->d_ns = d_ns;
 	q->backlog_drops = softnet_dropped();
 	cpu_times(q->cpu);
+	ksoftirqd_read(&q->ksirqd);
 	q->probing = !stall_probe_start();
 	if (!q->probing) {
 		msg("quiet: the stall probe did not start");
@@ -335,6 +337,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	struct interval_summary st, bs;
 	uint64_t readings;
 	uint64_t cpu_end[7];
+	struct ksoftirqd_times ksirqd_end;
+	long tick_hz = sysconf(_SC_CLK_TCK);
 	size_t i;
 	int j;
 
@@ -343,6 +347,10 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	cpu_times(cpu_end);
 	for (j = 0; j < 7; j++)
 		q->cpu[j] = cpu_end[j] - q->cpu[j];
+	ksoftirqd_read(&ksirqd_end);
+	ksoftirqd_since(&q->ksirqd, &q->ksirqd, &ksirqd_end);
+	if (tick_hz <= 0)
+		tick_hz = 100;
 	stall_summary(long_ns, &st);
 	backlog_probe_summary(long_ns, &bs, &readings);
 	if (q->count)
@@ -391,7 +399,9 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " sent_ring=%" PRIu64 " sent_probe=%" PRIu64
 	       " sent_other=%" PRIu64 " cpu_user_pct=%.1f cpu_sys_pct=%.1f"
 	       " cpu_irq_pct=%.1f cpu_softirq_pct=%.1f cpu_idle_pct=%.1f"
-	       " cpu_steal_pct=%.1f",
+	       " cpu_steal_pct=%.1f cpu_softirq_ms=%" PRIu64
+	       " ksoftirqd_threads=%u ksoftirqd_run_ms=%" PRIu64
+	       " ksoftirqd_wait_ms=%" PRIu64 " ksoftirqd_runs=%" PRIu64,
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FULL], cls[QUIET_FOLLOW_FULL],
@@ -403,7 +413,10 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       q->sent_probe, q->sent_other, cpu_pct(q, CPU_USER),
 	       cpu_pct(q, CPU_SYS), cpu_pct(q, CPU_IRQ),
 	       cpu_pct(q, CPU_SOFTIRQ), cpu_pct(q, CPU_IDLE),
-	       cpu_pct(q, CPU_STEAL));
+	       cpu_pct(q, CPU_STEAL),
+	       q->cpu[CPU_SOFTIRQ] * 1000 / (uint64_t)tick_hz,
+	       q->ksirqd.threads, q->ksirqd.run_ns / 1000000,
+	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs);
 	/* Without the probe (a control run), no full_* figure at all. */
 	if (q->backlog_probed)
 		printf(" full_readings=%" PRIu64 " full_episodes=%u"

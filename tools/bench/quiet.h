@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ksoftirqd.h"
+
 struct cluster;
 struct suspicion;
 
@@ -37,6 +39,8 @@ struct quiet {
 	 * run's: user (and nice), system, irq, softirq, idle (and iowait),
 	 * steal, and their sum. */
 	uint64_t cpu[7];
+	/* The softirq threads: at start, then the run's. */
+	struct ksoftirqd_times ksirqd;
 };
 
 /* Starts the stall probe and, if asked, the backlog probe; 0 or -errno. */
