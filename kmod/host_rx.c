@@ -42,3 +42,37 @@ u64 ftnl_host_rx_drops(void)
 		sum += ftnl_cpu_rx_drops(cpu);
 	return sum;
 }
+
+/**
+ * ftnl_host_rx_unread - whether input queued before the last call waits
+ * @tails: one per possible CPU, what each CPU's input backlog had queued
+ *	at the last call (its tail count); updated
+ *
+ * A CPU's input backlog (netif_rx(): veth, loopback, tunnels, RPS)
+ * counts what it queued (tail) and what its receive softirq took out
+ * (head). A head short of the tail the last call saw means a datagram
+ * queued before then still waits: that CPU's receive softirq is behind
+ * by at least the time since, and what the ring's peers sent may wait
+ * with it. A NIC's own receive ring, polled without RPS, is not seen.
+ * The counts exist only with CONFIG_RPS; without it this says no. Any
+ * context; the caller serializes calls on @tails.
+ *
+ * Return: true if some CPU still holds input queued before the last call.
+ */
+bool ftnl_host_rx_unread(u32 *tails)
+{
+	bool unread = false;
+#ifdef CONFIG_RPS
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+
+		/* Both counts wrap: compare by difference. */
+		if ((s32)(READ_ONCE(sd->input_queue_head) - tails[cpu]) < 0)
+			unread = true;
+		tails[cpu] = READ_ONCE(sd->input_queue_tail);
+	}
+#endif
+	return unread;
+}

@@ -420,6 +420,9 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 				  FTNL_LATENESS_BUCKETS + 1) ||
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_HB_START_LATE_MAX_NS,
 			      st->hb_start_late_max_ns, FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_HOST_RX_UNREAD,
+			      st->counters[FTNL_A_STATS_HOST_RX_UNREAD],
+			      FTNL_A_STATS_PAD) ||
 	    ftnl_put_event_stats(msg, fn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);

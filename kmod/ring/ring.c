@@ -463,6 +463,28 @@ static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 }
 
 /*
+ * Input the host queued before the last tick and has not read yet (a CPU's
+ * receive softirq more than about h behind, as when it waits for
+ * ksoftirqd behind user tasks): what the emitter and the helpers sent may
+ * be waiting there, so a silence heard meanwhile says nothing of them.
+ * The local health rule takes it as it takes drops: input delayed is
+ * input not heard yet. Read at each tick; the stats count it.
+ */
+static void ftnl_ring_note_host_unread(struct ftnl_ring *ring, ktime_t now)
+{
+	lockdep_assert_held(&ring->lock);
+	if (!ftnl_host_rx_unread(ring->host_rx_tails))
+		return;
+	ftnl_ring_count(ring, FTNL_A_STATS_HOST_RX_UNREAD);
+	if (!READ_ONCE(local_health))
+		return;
+	if (READ_ONCE(host_drop_rule))
+		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
+	else
+		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
+}
+
+/*
  * The test stall (module parameter test_stall_ms): for a while, this ring
  * runs as if its CPU did not, to test the local health rule. Its timers
  * wait until the end (then run late, as a stalled CPU's do), and the
@@ -608,6 +630,7 @@ static bool ftnl_ring_hb_run(struct ftnl_ring *ring)
 	/* Late by more than h: the local health rule wants to know. */
 	ftnl_ring_self_late(ring, due, now);
 	ftnl_ring_note_host_drops(ring, now);
+	ftnl_ring_note_host_unread(ring, now);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	ftnl_transport_expire_key(&ring->xport, ktime_to_ns(now));
 	/* No judgement due: what the test stall held back is read now. */
@@ -1043,6 +1066,8 @@ static void ftnl_ring_free_mem(struct ftnl_ring *ring)
 	kvfree(ring->core.peers);
 	ftnl_uncount(ring->core.dead);
 	bitmap_free(ring->core.dead);
+	ftnl_uncount(ring->host_rx_tails);
+	kfree(ring->host_rx_tails);
 	ftnl_uncount(ring);
 	kfree(ring);
 }
@@ -1075,6 +1100,9 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 		return -ENOMEM;
 	dead = ftnl_counted(bitmap_zalloc(n, GFP_KERNEL_ACCOUNT));
 	peers = ftnl_counted(kvcalloc(n, sizeof(*peers), GFP_KERNEL_ACCOUNT));
+	ring->host_rx_tails = ftnl_counted(kcalloc(nr_cpu_ids,
+						   sizeof(*ring->host_rx_tails),
+						   GFP_KERNEL_ACCOUNT));
 	ftnl_ring_core_init(&ring->core, n, cluster->self_index,
 			    (u64)cluster->hb_period_us * NSEC_PER_USEC,
 			    (u64)cluster->timeout_us * NSEC_PER_USEC,
@@ -1093,7 +1121,7 @@ int ftnl_ring_create(struct ftnl_net *fn, struct ftnl_cluster *cluster,
 					   (u64)cluster->timeout_min_us * NSEC_PER_USEC,
 					   (u64)cluster->timeout_us * NSEC_PER_USEC,
 					   cluster->timeout_nines);
-	if (!dead || !peers) {
+	if (!dead || !peers || !ring->host_rx_tails) {
 		err = -ENOMEM;
 		goto err_free;
 	}
@@ -1250,6 +1278,8 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 		ftnl_ring_updated(ring, prev);
 	}
 	ring->host_rx_drops = ftnl_host_rx_drops();
+	/* Only what is queued from now on is this ring's to wait for. */
+	ftnl_host_rx_unread(ring->host_rx_tails);
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);

@@ -273,6 +273,7 @@ void quiet_inspect(struct quiet *q)
 			q->sent_ring += st.hb_sent + st.new_observer_sent +
 					st.leave_sent;
 			q->sent_probe += st.probe_req_sent + st.probe_ack_sent;
+			q->rx_unread += st.host_rx_unread;
 			q->sent_other += st.bcast_sent + st.expelled_sent;
 		}
 		if (ftnl_node_list(h, &t))
@@ -401,7 +402,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " cpu_irq_pct=%.1f cpu_softirq_pct=%.1f cpu_idle_pct=%.1f"
 	       " cpu_steal_pct=%.1f cpu_softirq_ms=%" PRIu64
 	       " ksoftirqd_threads=%u ksoftirqd_run_ms=%" PRIu64
-	       " ksoftirqd_wait_ms=%" PRIu64 " ksoftirqd_runs=%" PRIu64,
+	       " ksoftirqd_wait_ms=%" PRIu64 " ksoftirqd_runs=%" PRIu64
+	       " rx_unread=%" PRIu64,
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FULL], cls[QUIET_FOLLOW_FULL],
@@ -416,7 +418,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       cpu_pct(q, CPU_STEAL),
 	       q->cpu[CPU_SOFTIRQ] * 1000 / (uint64_t)tick_hz,
 	       q->ksirqd.threads, q->ksirqd.run_ns / 1000000,
-	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs);
+	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs, q->rx_unread);
 	/* Without the probe (a control run), no full_* figure at all. */
 	if (q->backlog_probed)
 		printf(" full_readings=%" PRIu64 " full_episodes=%u"

@@ -35,6 +35,9 @@ struct quiet {
 	/* Datagrams the nodes sent: heartbeats and NEW_OBSERVER/LEAVE, probes
 	 * and their answers, broadcasts and EXPELLED. */
 	uint64_t sent_ring, sent_probe, sent_other;
+	/* Ticks that found input queued a tick earlier still unread, all
+	 * nodes (stats host_rx_unread). */
+	uint64_t rx_unread;
 	/* /proc/stat's "cpu" line (all CPUs), in ticks: at start, then the
 	 * run's: user (and nice), system, irq, softirq, idle (and iowait),
 	 * steal, and their sum. */

@@ -73,6 +73,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "suspicions_verified", st->suspicions_verified);
 	json_kv_uint(&j, "forming_waits", st->forming_waits);
 	json_kv_uint(&j, "host_rx_drops", st->host_rx_drops);
+	json_kv_uint(&j, "host_rx_unread", st->host_rx_unread);
 	json_histogram(&j, "hb_lock_wait", st->hb_lock_wait);
 	json_kv_uint(&j, "hb_lock_wait_max_ns", st->hb_lock_wait_max_ns);
 	json_histogram(&j, "hb_start_late", st->hb_start_late);
@@ -148,6 +149,7 @@ static void print_text(const struct ftnl_stats *st)
 	printf("stall waits    %" PRIu64 "\n", st->stall_waits);
 	printf("forming waits  %" PRIu64 "\n", st->forming_waits);
 	printf("host rx drops  %" PRIu64 "\n", st->host_rx_drops);
+	printf("host rx unread %" PRIu64 "\n", st->host_rx_unread);
 	printf("news held      %" PRIu64 " stale %" PRIu64 "\n",
 	       st->news_held, st->news_stale);
 	printf("previous key   %" PRIu64 " datagrams accepted\n",

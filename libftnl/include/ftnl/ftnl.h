@@ -633,7 +633,8 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  * @expelled_recv: EXPELLED datagrams this node received
  * @stall_waits: judgements this node put off because its own timers ran
  *	more than h late, or its host dropped received datagrams
- *	(@host_rx_drops), meanwhile (local health): an accusation of its
+ *	(@host_rx_drops) or held them unread (@host_rx_unread), meanwhile
+ *	(local health): an accusation of its
  *	emitter (by h), or its own resignation at a probe round's close (the
  *	round extended by 2d)
  * @probe_req_sent: PROBE_REQ sent: this node asking helpers to reach its
@@ -681,6 +682,13 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	@lateness; a part of each heartbeat's lateness). All 0 from a module
  *	that does not report it
  * @hb_start_late_max_ns: the latest of those starts
+ * @host_rx_unread: heartbeat periods at whose end a datagram the host had
+ *	queued for input at their start was still unread (a CPU's input
+ *	backlog, which veth, loopback and RPS use: its receive softirq more
+ *	than about one period behind). Each is input to the local health
+ *	rule, as drops are: what the emitter or the helpers sent may be
+ *	waiting there. 0 from a module that does not report it, or on a
+ *	kernel without CONFIG_RPS
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -726,6 +734,7 @@ struct ftnl_stats {
 	uint64_t hb_lock_wait_max_ns;
 	uint64_t hb_start_late[FTNL_LATENESS_BUCKETS];
 	uint64_t hb_start_late_max_ns;
+	uint64_t host_rx_unread;
 };
 
 /**
