@@ -312,7 +312,8 @@ void ftnl_allocs_report(void);
 
 /* host_rx.c */
 u64 ftnl_host_rx_drops(void);
-bool ftnl_host_rx_unread(u32 *tails);
+bool ftnl_host_rx_unread(const u32 *tails);
+void ftnl_host_rx_snapshot(u32 *tails);
 
 /* ring/ring.c: what every ring shares (the per-CPU verification memory) */
 int ftnl_ring_module_init(void);

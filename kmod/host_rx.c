@@ -44,35 +44,50 @@ u64 ftnl_host_rx_drops(void)
 }
 
 /**
- * ftnl_host_rx_unread - whether input queued before the last call waits
+ * ftnl_host_rx_unread - whether input queued before a snapshot still waits
  * @tails: one per possible CPU, what each CPU's input backlog had queued
- *	at the last call (its tail count); updated
+ *	when ftnl_host_rx_snapshot() last ran (its tail count)
  *
  * A CPU's input backlog (netif_rx(): veth, loopback, tunnels, RPS)
  * counts what it queued (tail) and what its receive softirq took out
- * (head). A head short of the tail the last call saw means a datagram
+ * (head). A head short of the tail of the snapshot means a datagram
  * queued before then still waits: that CPU's receive softirq is behind
  * by at least the time since, and what the ring's peers sent may wait
  * with it. A NIC's own receive ring, polled without RPS, is not seen.
  * The counts exist only with CONFIG_RPS; without it this says no. Any
- * context; the caller serializes calls on @tails.
+ * context.
  *
- * Return: true if some CPU still holds input queued before the last call.
+ * Return: true if some CPU still holds input queued before the snapshot.
  */
-bool ftnl_host_rx_unread(u32 *tails)
+bool ftnl_host_rx_unread(const u32 *tails)
 {
-	bool unread = false;
 #ifdef CONFIG_RPS
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct softnet_data *sd = &per_cpu(softnet_data, cpu);
+		const struct softnet_data *sd = &per_cpu(softnet_data, cpu);
 
 		/* Both counts wrap: compare by difference. */
 		if ((s32)(READ_ONCE(sd->input_queue_head) - tails[cpu]) < 0)
-			unread = true;
-		tails[cpu] = READ_ONCE(sd->input_queue_tail);
+			return true;
 	}
 #endif
-	return unread;
+	return false;
+}
+
+/**
+ * ftnl_host_rx_snapshot - note what every CPU's input backlog has queued
+ * @tails: one per possible CPU, written
+ *
+ * For ftnl_host_rx_unread(). Any context; the caller serializes the
+ * writers of @tails.
+ */
+void ftnl_host_rx_snapshot(u32 *tails)
+{
+#ifdef CONFIG_RPS
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		tails[cpu] = READ_ONCE(per_cpu(softnet_data, cpu).input_queue_tail);
+#endif
 }

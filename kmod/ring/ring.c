@@ -464,16 +464,23 @@ static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 
 /*
  * Input the host queued before the last tick and has not read yet (a CPU's
- * receive softirq more than about h behind, as when it waits for
- * ksoftirqd behind user tasks): what the emitter and the helpers sent may
- * be waiting there, so a silence heard meanwhile says nothing of them.
- * The local health rule takes it as it takes drops: input delayed is
- * input not heard yet. Read at each tick; the stats count it.
+ * receive softirq behind, as when it waits for ksoftirqd behind user
+ * tasks): what the emitter and the helpers sent may be waiting there, so
+ * a silence heard meanwhile says nothing of them. The local health rule
+ * takes it as it takes drops: input delayed is input not heard yet. Read
+ * at each tick (@tick: then what is queued now is noted for the next)
+ * and before each judgement; the stats count it.
  */
-static void ftnl_ring_note_host_unread(struct ftnl_ring *ring, ktime_t now)
+static void ftnl_ring_note_host_unread(struct ftnl_ring *ring, ktime_t now,
+				       bool tick)
 {
+	bool unread;
+
 	lockdep_assert_held(&ring->lock);
-	if (!ftnl_host_rx_unread(ring->host_rx_tails))
+	unread = ftnl_host_rx_unread(ring->host_rx_tails);
+	if (tick)
+		ftnl_host_rx_snapshot(ring->host_rx_tails);
+	if (!unread)
 		return;
 	ftnl_ring_count(ring, FTNL_A_STATS_HOST_RX_UNREAD);
 	if (!READ_ONCE(local_health))
@@ -630,7 +637,7 @@ static bool ftnl_ring_hb_run(struct ftnl_ring *ring)
 	/* Late by more than h: the local health rule wants to know. */
 	ftnl_ring_self_late(ring, due, now);
 	ftnl_ring_note_host_drops(ring, now);
-	ftnl_ring_note_host_unread(ring, now);
+	ftnl_ring_note_host_unread(ring, now, true);
 	ftnl_ring_core_tick(&ring->core, ktime_to_ns(now), &out);
 	ftnl_transport_expire_key(&ring->xport, ktime_to_ns(now));
 	/* No judgement due: what the test stall held back is read now. */
@@ -764,6 +771,7 @@ static enum hrtimer_restart ftnl_ring_susp_fire(struct hrtimer *timer)
 	ftnl_ring_note_hb_wait(ring, now);
 	/* Drops since the last tick too: the judgement must know of them. */
 	ftnl_ring_note_host_drops(ring, now);
+	ftnl_ring_note_host_unread(ring, now, false);
 	switch (ftnl_ring_core_expire(&ring->core, ktime_to_ns(now), &out)) {
 	case FTNL_RING_SUSPECT:
 		ftnl_ring_count(ring, FTNL_A_STATS_SUSPICIONS);
@@ -1279,7 +1287,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 	}
 	ring->host_rx_drops = ftnl_host_rx_drops();
 	/* Only what is queued from now on is this ring's to wait for. */
-	ftnl_host_rx_unread(ring->host_rx_tails);
+	ftnl_host_rx_snapshot(ring->host_rx_tails);
 	ftnl_ring_sink(ring, &out);
 	ftnl_ring_core_start(&ring->core, ktime_to_ns(now), &out);
 	ftnl_ring_sync_timer(ring);

@@ -827,12 +827,12 @@ enum ftnl_node_attr {
  *	and softirq delivery, before the lock wait and the send); part of its
  *	emission lateness
  * @FTNL_A_STATS_HB_START_LATE_MAX_NS: u64, the latest of those starts
- * @FTNL_A_STATS_HOST_RX_UNREAD: heartbeat ticks at which a datagram the
- *	host had queued for input before the previous tick was still unread
- *	(a CPU's input backlog, as veth, loopback and RPS use: its receive
- *	softirq more than about one period behind); each is input to the
- *	local health rule, as drops are (Documentation/ring.rst, "Local
- *	health"). 0 on a kernel built without CONFIG_RPS
+ * @FTNL_A_STATS_HOST_RX_UNREAD: heartbeat ticks and judgements that found
+ *	a datagram the host had queued for input before the last tick still
+ *	unread (a CPU's input backlog, as veth, loopback and RPS use: its
+ *	receive softirq behind); each is input to the local health rule, as
+ *	drops are (Documentation/ring.rst, "Local health"). 0 on a kernel
+ *	built without CONFIG_RPS
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,

@@ -682,13 +682,13 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	@lateness; a part of each heartbeat's lateness). All 0 from a module
  *	that does not report it
  * @hb_start_late_max_ns: the latest of those starts
- * @host_rx_unread: heartbeat periods at whose end a datagram the host had
- *	queued for input at their start was still unread (a CPU's input
- *	backlog, which veth, loopback and RPS use: its receive softirq more
- *	than about one period behind). Each is input to the local health
- *	rule, as drops are: what the emitter or the helpers sent may be
- *	waiting there. 0 from a module that does not report it, or on a
- *	kernel without CONFIG_RPS
+ * @host_rx_unread: heartbeat ticks and judgements that found a datagram
+ *	the host had queued for input before the last tick still unread (a
+ *	CPU's input backlog, which veth, loopback and RPS use: its receive
+ *	softirq behind). Each is input to the local health rule, as drops
+ *	are: what the emitter or the helpers sent may be waiting there. 0
+ *	from a module that does not report it, or on a kernel without
+ *	CONFIG_RPS
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
