@@ -45,7 +45,8 @@
  * @host_rx_drops: the host's input backlog drops at the last heartbeat
  *	tick (ftnl_host_rx_drops(); under @lock)
  * @host_rx_tails: per possible CPU, what its input backlog had queued at
- *	the last heartbeat tick (ftnl_host_rx_unread(); under @lock)
+ *	the last heartbeat tick (ftnl_host_rx_snapshot(), read by
+ *	ftnl_host_rx_unread(); under @lock)
  * @xport: the transport: sockets, sequence numbers, replay windows, drops
  * @counters: indexed by enum ftnl_stats_attr (simple counters only)
  * @lateness: heartbeat emission lateness histogram (see uapi)

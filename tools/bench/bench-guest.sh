@@ -538,7 +538,7 @@ END {
 	if (nqt) print_quiet()
 }
 function secs(ms) { return ms == "" ? "-" : sprintf("%.1f", ms / 1000) }
-function print_quiet(   sirq, kdrun, kdwait, i, key, other, full, nfull, flong, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
+function print_quiet(   unread, sirq, kdrun, kdwait, i, key, other, full, nfull, flong, n, load, susp, learnt, expel, stalled, follow, nstall, longest, lost, backlog, gone, unpub, kern, user, idle) {
 	$0 = qt[1]; parse()
 	print ""
 	print "8. Quiet runs: the kernel ring at h=" f["h_ms"] "ms d=" f["d_ms"] "ms, nobody failing; every false"
@@ -562,6 +562,7 @@ function print_quiet(   sirq, kdrun, kdwait, i, key, other, full, nfull, flong, 
 		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
 		longest = f["stall_max_us"]; lost = f["unrecorded"] + f["overruns"]
 		backlog = f["backlog_drops"]; gone = f["end_not_member"]; unpub = f["events_unpublished"]
+		unread = f["rx_unread"]
 		kern = f["cpu_sys_pct"] == "" ? "-" : f["cpu_sys_pct"] + f["cpu_irq_pct"] + f["cpu_softirq_pct"]
 		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
 		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
@@ -577,6 +578,7 @@ function print_quiet(   sirq, kdrun, kdwait, i, key, other, full, nfull, flong, 
 			(lost ? "  (events lost " lost " times: suspicions may be missing)" : "") \
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
 			(gone ? "  (" gone " nodes no members at the end)" : "") \
+			(unread ? "  (" unread " checks found input held unread)" : "") \
 			(unpub ? "  (" unpub " events not published)" : "")
 	}
 	print "   p99.9, max: heartbeat timer lateness, all nodes. susp: failure events of a"
