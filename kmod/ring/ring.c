@@ -440,9 +440,23 @@ MODULE_PARM_DESC(host_drop_rule,
 		 "1: the host's input backlog drops hold every judgement d (0, default: they hold resignations and re-verify accusations); see Documentation/ring.rst");
 
 /*
+ * The host dropped or held input that may have been this node's: the
+ * local health rule hears it (how: host_drop_rule).
+ */
+static void ftnl_ring_report_host_rx(struct ftnl_ring *ring, ktime_t now)
+{
+	if (!READ_ONCE(local_health))
+		return;
+	if (READ_ONCE(host_drop_rule))
+		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
+	else
+		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
+}
+
+/*
  * The host dropped input since the last heartbeat tick (host_rx.c): the
- * stats count it, and the local health rule hears it (how: host_drop_rule).
- * Read at each tick and before each judgement.
+ * stats count it, and the local health rule hears it. Read at each tick
+ * and before each judgement.
  */
 static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 {
@@ -454,12 +468,7 @@ static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 	ring->host_rx_drops = drops;
 	atomic64_add(drops > seen ? drops - seen : 1,
 		     &ring->counters[FTNL_A_STATS_HOST_RX_DROPS]);
-	if (!READ_ONCE(local_health))
-		return;
-	if (READ_ONCE(host_drop_rule))
-		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
-	else
-		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
+	ftnl_ring_report_host_rx(ring, now);
 }
 
 /*
@@ -483,12 +492,7 @@ static void ftnl_ring_note_host_unread(struct ftnl_ring *ring, ktime_t now,
 	if (!unread)
 		return;
 	ftnl_ring_count(ring, FTNL_A_STATS_HOST_RX_UNREAD);
-	if (!READ_ONCE(local_health))
-		return;
-	if (READ_ONCE(host_drop_rule))
-		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
-	else
-		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
+	ftnl_ring_report_host_rx(ring, now);
 }
 
 /*
