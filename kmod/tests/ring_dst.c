@@ -2278,21 +2278,20 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			/*
 			 * Blackout: its host's full backlog drops it, counted.
 			 * A broadcast's layer repairs its losses (as in
-			 * MODE_LOSSY): its copy comes again after.
+			 * MODE_LOSSY): its copy comes again after. MODE_HELD:
+			 * the backlog holds it instead, and hands it on in
+			 * order as the hold ends.
 			 */
 			if (!x->failed && s->now < s->blackout_to &&
-			    (s->blackout_mask >> ev.node & 1) &&
-			    s->mode == MODE_HELD) {
-				/* Held: handed on in order as the hold ends. */
-				if (!s->held_since)
-					s->held_since = s->now;
-				s->held++;
-				ev.time = s->blackout_to;
-				push(s, ev);
-				break;
-			}
-			if (!x->failed && s->now < s->blackout_to &&
 			    (s->blackout_mask >> ev.node & 1)) {
+				if (s->mode == MODE_HELD) {
+					if (!s->held_since)
+						s->held_since = s->now;
+					s->held++;
+					ev.time = s->blackout_to;
+					push(s, ev);
+					break;
+				}
 				blackout_drop(s);
 				if (ev.kind == MSG_BCAST || ev.kind == MSG_JOIN) {
 					ev.time = s->blackout_to +
