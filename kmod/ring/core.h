@@ -131,6 +131,18 @@
 #define FTNL_RING_PROBE_BUDGET	16
 
 /*
+ * A probe that comes due while the host holds or drops its input waits
+ * this long (ftnl_ring_probe_defer()): half the lead or half a period,
+ * whichever is shorter. A backlog holds input for milliseconds to tens
+ * of them, whatever d; each wait delays a real failure's detection as
+ * much.
+ */
+static inline u64 ftnl_ring_probe_defer_ns(u64 lead_ns, u64 period_ns)
+{
+	return (lead_ns < period_ns ? lead_ns : period_ns) / 2;
+}
+
+/*
  * A node tells another it holds dead that it is dead (EXPELLED) only 2d
  * after the death: a node resuming from a freeze accuses its emitter
  * (stall guard: h after resuming) before it hears that it is dead itself
@@ -566,6 +578,8 @@ struct ftnl_ring_prober {
  *	answers were then asked again (ftnl_ring_probe_verify()); each takes
  *	an identifier of @probe_ids
  * @throttled: probe requests and relays refused over the budget
+ * @deferred: probes put off because the host held or dropped input when
+ *	they were due (ftnl_ring_core_expire())
  * @nclaims: peers whose claim to observe this node D does not allow
  *	(their @claim_until is set): heartbeaten too, until the claim ends,
  *	the claimant is in D or D allows it to observe
@@ -620,6 +634,7 @@ struct ftnl_ring_core {
 	u64 refuted;
 	u64 verified;
 	u64 throttled;
+	u64 deferred;
 	u32 nclaims;
 	u32 ndoubts;
 	u64 news_held;

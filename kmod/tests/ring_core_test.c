@@ -1643,8 +1643,8 @@ static void test_host_rx_dropped(const void *arg)
 	 * verification asks again, and a helper answering 2 later does not
 	 * accuse 4 later (before the drops it would: the first round's
 	 * round trip was long over) but twice its own round trip after the
-	 * verification began, and not before 2h after the last drop (the
-	 * suspect's next heartbeat and its travel).
+	 * verification began, and not before d after the last drop (what a
+	 * live suspect's heartbeat may take, a stall of its own included).
 	 */
 	probing_node(&x, false);
 	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
@@ -1660,11 +1660,91 @@ static void test_host_rx_dropped(const void *arg)
 	TAP_CHECK_INT(x.rec.nfailed, 0);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 4, &x.out),
 		      FTNL_RING_WAIT);
-	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 5 + 2 * H);
+	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 5 + D);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
-	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + 2 * H,
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + D - 1,
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + D,
 					    &x.out), FTNL_RING_SUSPECT);
 	TAP_CHECK_INT(x.rec.nfailed, 1);
+}
+
+/*
+ * The probe is due while the host holds or drops input (reported at the
+ * expiry, or within ftnl_ring_probe_defer_ns() before it): the heartbeat
+ * may wait in the backlog, and a probe would only add to it. Nothing is
+ * sent; the probe waits that long and the deadline moves
+ * with it. The held heartbeat read meanwhile ends it without a datagram;
+ * input the host goes on holding puts the probe off again, and nothing
+ * is judged; once the host has read its input that long, the probe
+ * starts, its lead kept, and the silent emitter is judged as usual, d
+ * after the last report at the earliest.
+ */
+static void test_probe_deferred_by_host_rx(const void *arg)
+{
+	u64 due = 1000 + (D - LEAD), wait = ftnl_ring_probe_defer_ns(LEAD, H), at;
+	struct node x;
+
+	(void)arg;
+	probing_node(&x, false);
+	ftnl_ring_core_rx_dropped(&x.core, due);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, due, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	TAP_CHECK(!x.core.probe.active);
+	TAP_CHECK_UINT(x.core.deferred, 1);
+	TAP_CHECK_UINT(x.core.det.susp_deadline, due + wait + LEAD);
+	TAP_CHECK_UINT(timer(&x), due + wait);
+	/* The held heartbeat is read: d from it, and nothing was sent. */
+	TAP_CHECK(heartbeat(&x, 2, due + 3));
+	TAP_CHECK_UINT(x.core.det.susp_deadline, due + 3 + D);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+
+	/* Reported at the last tick, a little before the probe was due. */
+	probing_node(&x, false);
+	ftnl_ring_core_rx_dropped(&x.core, due - wait + 1);
+	ftnl_ring_core_expire(&x.core, due, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	TAP_CHECK_UINT(timer(&x), due + wait);
+	/* Held again when it comes back: put off again, nobody judged. */
+	ftnl_ring_core_rx_dropped(&x.core, due + wait);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, due + wait, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 0);
+	TAP_CHECK_UINT(x.core.deferred, 2);
+	TAP_CHECK_UINT(timer(&x), due + 2 * wait);
+	/* Read since: the probe starts with its lead, k helpers and the suspect. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, due + 2 * wait, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
+	TAP_CHECK(x.core.probe.active);
+	TAP_CHECK_UINT(x.core.det.susp_deadline, due + 2 * wait + LEAD);
+	/*
+	 * A helper hears it, the suspect stays silent: verified at the
+	 * deadline, accused d after the last report (a live suspect that
+	 * stalled as the drops ended would be heard by then).
+	 */
+	at = due + 2 * wait + LEAD;
+	probe_ack(&x, 4, 2, false, x.core.probe.id, due + 2 * wait + 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.probe.verify_from, at);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, at + 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, at + 4, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(&x), due + wait + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, due + wait + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+
+	/* Drops older than half the lead: probed when due, as before. */
+	probing_node(&x, false);
+	ftnl_ring_core_rx_dropped(&x.core, due - wait);
+	ftnl_ring_core_expire(&x.core, due, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
+	TAP_CHECK_UINT(x.core.deferred, 0);
 }
 
 /*
@@ -3680,7 +3760,9 @@ int main(void)
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_host_rx_dropped, NULL,
-		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop; a round extended for drops asks every d");
+		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and d after the last drop; a round extended for drops asks every d");
+	tap_add(test_probe_deferred_by_host_rx, NULL,
+		"local health: a probe due while the host holds or drops input waits, its deadline moved with it; a held heartbeat read ends it unsent, held input puts it off again, then it starts with its lead and judges as usual");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every quarter of the lead until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_probe_alone_retries_adaptive, NULL,

@@ -833,6 +833,10 @@ enum ftnl_node_attr {
  *	receive softirq behind); each is input to the local health rule, as
  *	drops are (Documentation/ring.rst, "Local health"). 0 on a kernel
  *	built without CONFIG_RPS
+ * @FTNL_A_STATS_PROBES_DEFERRED: indirect probes of the emitter put off,
+ *	when due, because the host had just dropped or held input: the late
+ *	heartbeat may still wait in the backlog (Documentation/ring.rst,
+ *	"Local health")
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -882,6 +886,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_HB_START_LATE,
 	FTNL_A_STATS_HB_START_LATE_MAX_NS,
 	FTNL_A_STATS_HOST_RX_UNREAD,
+	FTNL_A_STATS_PROBES_DEFERRED,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -689,6 +689,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	are: what the emitter or the helpers sent may be waiting there. 0
  *	from a module that does not report it, or on a kernel without
  *	CONFIG_RPS
+ * @probes_deferred: indirect probes of the emitter put off, when due,
+ *	because the host had just dropped or held input (the local health
+ *	rule: the late heartbeat may still wait in the backlog, and a probe
+ *	would only add to it); 0 from a module that does not report it
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -735,6 +739,7 @@ struct ftnl_stats {
 	uint64_t hb_start_late[FTNL_LATENESS_BUCKETS];
 	uint64_t hb_start_late_max_ns;
 	uint64_t host_rx_unread;
+	uint64_t probes_deferred;
 };
 
 /**
