@@ -433,30 +433,38 @@ struct trial {
 };
 
 /* What a node's counters say, for the diagnosis of a false suspicion. */
-void dump_stats(struct cluster *c, unsigned int id)
+void print_stats(unsigned int id, const struct ftnl_stats *st)
 {
-	struct ftnl_stats st;
 	char drops[256] = "";
 	size_t used = 0;
 	int r, n;
 
-	if (id < 1 || id > c->o->nodes || ftnl_stats_get(c->nodes[id - 1].h, &st))
-		return;
 	for (r = 0; r <= FTNL_DROP_MAX; r++) {
-		if (!st.drops[r])
+		if (!st->drops[r])
 			continue;
 		n = snprintf(drops + used, sizeof(drops) - used, " %s=%" PRIu64,
-			     ftnl_drop_reason_name((unsigned int)r), st.drops[r]);
+			     ftnl_drop_reason_name((unsigned int)r), st->drops[r]);
 		if (n < 0 || (size_t)n >= sizeof(drops) - used)
 			break;
 		used += (size_t)n;
 	}
 	msg("    node %u: hb sent %" PRIu64 " from emitter %" PRIu64
 	    " suspicions %" PRIu64 " new_observer sent %" PRIu64 " recv %"
-	    PRIu64 " tx errors %" PRIu64 " lateness max %.1f ms drops:%s",
-	    id, st.hb_sent, st.hb_from_emitter, st.suspicions,
-	    st.new_observer_sent, st.new_observer_recv, st.tx_errors,
-	    (double)st.lateness_max_ns / 1e6, used ? drops : " none");
+	    PRIu64 " tx errors %" PRIu64 " lateness max %.1f ms"
+	    " stall waits %" PRIu64 " probes deferred %" PRIu64 " drops:%s",
+	    id, st->hb_sent, st->hb_from_emitter, st->suspicions,
+	    st->new_observer_sent, st->new_observer_recv, st->tx_errors,
+	    (double)st->lateness_max_ns / 1e6, st->stall_waits,
+	    st->probes_deferred, used ? drops : " none");
+}
+
+void dump_stats(struct cluster *c, unsigned int id)
+{
+	struct ftnl_stats st;
+
+	if (id < 1 || id > c->o->nodes || ftnl_stats_get(c->nodes[id - 1].h, &st))
+		return;
+	print_stats(id, &st);
 }
 
 /*

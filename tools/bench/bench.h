@@ -95,7 +95,9 @@ int neigh_reset(struct cluster *c, unsigned int id);
 unsigned int drain_node(struct cluster *c, unsigned int idx, failure_fn fn,
 			void *arg);
 unsigned int drain_all(struct cluster *c, failure_fn fn, void *arg);
+/* One node's counters (print_stats(): as read already), on stderr. */
 void dump_stats(struct cluster *c, unsigned int id);
+void print_stats(unsigned int id, const struct ftnl_stats *st);
 
 int cmd_tipc(const struct opts *o);
 int cmd_adaptive(const struct opts *o);

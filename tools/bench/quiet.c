@@ -257,15 +257,28 @@ void quiet_drain(struct quiet *q)
  */
 void quiet_inspect(struct quiet *q)
 {
+	unsigned int i, n = q->c->o->nodes;
 	struct ftnl_node_table t;
 	struct ftnl_stats st;
-	unsigned int i;
 	size_t k;
 
-	for (i = 0; i < q->c->o->nodes; i++) {
+	/* Kept for quiet_finish(), which runs once the ring is gone. */
+	q->stats = calloc(n, sizeof(*q->stats));
+	q->stats_read = calloc(n, sizeof(*q->stats_read));
+	if (!q->stats || !q->stats_read) {
+		free(q->stats);
+		free(q->stats_read);
+		q->stats = NULL;
+		q->stats_read = NULL;
+	}
+	for (i = 0; i < n; i++) {
 		struct ftnl_handle *h = q->c->nodes[i].h;
 
 		if (!ftnl_stats_get(h, &st)) {
+			if (q->stats) {
+				q->stats[i] = st;
+				q->stats_read[i] = true;
+			}
 			q->events_unpublished += st.events_lost +
 						 st.events_queue_overflow +
 						 st.events_notify_failed;
@@ -274,6 +287,7 @@ void quiet_inspect(struct quiet *q)
 					st.leave_sent;
 			q->sent_probe += st.probe_req_sent + st.probe_ack_sent;
 			q->rx_unread += st.host_rx_unread;
+			q->probes_deferred += st.probes_deferred;
 			q->sent_other += st.bcast_sent + st.expelled_sent;
 		}
 		if (ftnl_node_list(h, &t))
@@ -291,6 +305,14 @@ void quiet_inspect(struct quiet *q)
 		}
 		ftnl_node_table_free(&t);
 	}
+}
+
+/* Node @id's counters as quiet_inspect() read them, if it could. */
+static void quiet_print_stats(const struct quiet *q, unsigned int id)
+{
+	if (q->stats && id >= 1 && id <= q->c->o->nodes &&
+	    q->stats_read[id - 1])
+		print_stats(id, &q->stats[id - 1]);
 }
 
 static void quiet_stop_probe(struct quiet *q)
@@ -384,8 +406,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 		    "an input backlog dropping that long" :
 		    "no input backlog dropping that long", class_name[k]);
 		if (shown <= 2) {
-			dump_stats(q->c, s->by);
-			dump_stats(q->c, s->whom);
+			quiet_print_stats(q, s->by);
+			quiet_print_stats(q, s->whom);
 		}
 	}
 	quiet_release(q);
@@ -403,7 +425,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " cpu_steal_pct=%.1f cpu_softirq_ms=%" PRIu64
 	       " ksoftirqd_threads=%u ksoftirqd_run_ms=%" PRIu64
 	       " ksoftirqd_wait_ms=%" PRIu64 " ksoftirqd_runs=%" PRIu64
-	       " rx_unread=%" PRIu64,
+	       " rx_unread=%" PRIu64 " probes_deferred=%" PRIu64,
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FULL], cls[QUIET_FOLLOW_FULL],
@@ -418,7 +440,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       cpu_pct(q, CPU_STEAL),
 	       q->cpu[CPU_SOFTIRQ] * 1000 / (uint64_t)tick_hz,
 	       q->ksirqd.threads, q->ksirqd.run_ns / 1000000,
-	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs, q->rx_unread);
+	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs, q->rx_unread,
+	       q->probes_deferred);
 	/* Without the probe (a control run), no full_* figure at all. */
 	if (q->backlog_probed)
 		printf(" full_readings=%" PRIu64 " full_episodes=%u"
@@ -435,4 +458,8 @@ void quiet_release(struct quiet *q)
 	free(q->own);
 	q->own = NULL;
 	q->cap = 0;
+	free(q->stats);
+	q->stats = NULL;
+	free(q->stats_read);
+	q->stats_read = NULL;
 }

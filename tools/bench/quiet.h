@@ -21,6 +21,10 @@ struct quiet {
 	bool probing;
 	bool backlog_probed;	/* the backlog probe ran in this window */
 	struct suspicion *own;	/* the nodes' own suspicions */
+	/* Each node's counters as quiet_inspect() read them, before the
+	 * ring was deleted (NULL: no memory; not shown then). */
+	struct ftnl_stats *stats;
+	bool *stats_read;
 	size_t count, cap;
 	uint64_t failures;	/* failure events, whatever their cause */
 	uint64_t learned;	/* events of cause broadcast */
@@ -38,6 +42,9 @@ struct quiet {
 	/* Ticks that found input queued a tick earlier still unread, all
 	 * nodes (stats host_rx_unread). */
 	uint64_t rx_unread;
+	/* Probes put off for input held or dropped, all nodes (stats
+	 * probes_deferred). */
+	uint64_t probes_deferred;
 	/* /proc/stat's "cpu" line (all CPUs), in ticks: at start, then the
 	 * run's: user (and nice), system, irq, softirq, idle (and iowait),
 	 * steal, and their sum. */
