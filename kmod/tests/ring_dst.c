@@ -2612,12 +2612,6 @@ static const struct {
 	{ MODE_FORMING, 5160 },
 	/* input held across a stall, checked at ticks only: live accused */
 	{ MODE_HELD, 2064 },
-	/* the suspect stalled as the drops ended: accused 2h after them */
-	{ MODE_DROPS, 6959 },
-	{ MODE_DROPS, 12278 },
-	{ MODE_DROPS, 16075 },
-	{ MODE_DROPS, 16575 },
-	{ MODE_DROPS, 30046 },
 	/* verified 10 ms before the round closed, late answers: resigned */
 	{ MODE_BLACKOUT, 3782 },
 };
