@@ -312,6 +312,7 @@ void ftnl_allocs_report(void);
 
 /* host_rx.c */
 u64 ftnl_host_rx_drops(void);
+u64 ftnl_netns_rx_drops(struct net *net);
 bool ftnl_host_rx_unread(const u32 *tails);
 void ftnl_host_rx_snapshot(u32 *tails);
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The host's input backlog drops: datagrams the network stack received
- * and threw away before any protocol saw them, because a CPU's backlog
+ * The host's input, as the local health rule needs it: datagrams dropped
+ * before any protocol saw them because a CPU's input backlog
  * (net.core.netdev_max_backlog) was full - its receive softirq fell
- * behind. The same count /proc/net/softnet_stat shows in its second
- * column. The local health rule reads it: a node whose host lost input
- * cannot take a silence for a failure.
+ * behind - and input queued in a backlog and not read yet. A node whose
+ * input was lost or still waits cannot take a silence for a failure.
  */
 
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 
 #include "ftnl.h"
 
@@ -29,9 +29,11 @@ static unsigned int ftnl_cpu_rx_drops(int cpu)
 /**
  * ftnl_host_rx_drops - datagrams the host's input backlogs dropped
  *
- * Sum over the possible CPUs of a counter that only grows (each CPU's
- * wraps at 2^32: callers compare two readings for inequality, and take
- * a difference only when the later one is larger). Any context.
+ * The second column of /proc/net/softnet_stat: the sum over the possible
+ * CPUs of a counter that only grows (each CPU's wraps at 2^32: callers
+ * compare two readings for inequality, and take a difference only when
+ * the later one is larger). Every namespace's input: see
+ * ftnl_netns_rx_drops() for whose. Any context.
  */
 u64 ftnl_host_rx_drops(void)
 {
@@ -40,6 +42,41 @@ u64 ftnl_host_rx_drops(void)
 
 	for_each_possible_cpu(cpu)
 		sum += ftnl_cpu_rx_drops(cpu);
+	return sum;
+}
+
+/**
+ * ftnl_netns_rx_drops - input datagrams the devices of @net dropped
+ * @net: this node's network namespace
+ *
+ * Each device's core rx_dropped count (what ``ip -s link`` adds to the
+ * driver's own), summed over the devices of @net and the possible CPUs.
+ * A full input backlog charges the device the datagram came in on, so
+ * this tells this node's input from another namespace's (a netns node's
+ * neighbours on one host, a bridge port going down). It also counts
+ * frames dropped for having no protocol, which anyone on the link can
+ * send: ring.c takes drops only when this and the host's backlog count
+ * rose together. A device leaving @net takes its count with it: a
+ * smaller sum is no drop. Any context.
+ */
+u64 ftnl_netns_rx_drops(struct net *net)
+{
+	struct net_device *dev;
+	u64 sum = 0;
+	int cpu;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		struct net_device_core_stats __percpu *p;
+
+		/* Allocated at a device's first drop: none yet, 0. */
+		p = READ_ONCE(dev->core_stats);
+		if (!p)
+			continue;
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(per_cpu_ptr(p, cpu)->rx_dropped);
+	}
+	rcu_read_unlock();
 	return sum;
 }
 

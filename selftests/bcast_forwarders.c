@@ -278,6 +278,28 @@ static bool is_lost(const FIXTURE_DATA(bf) *self, uint32_t id)
 	return false;
 }
 
+/*
+ * What O's local health rule heard since @s0: input its host dropped or
+ * held, and the waits and deferrals they caused - the cause to look at
+ * first when O detects X late.
+ */
+static void log_observer_input(struct __test_metadata *_metadata,
+			       struct st_vc *vc, const struct ftnl_stats *s0)
+{
+	struct ftnl_stats s;
+
+	if (st_vc_stats(vc, SOURCE, &s))
+		return;
+	TH_LOG("node %u since X's silence: host drops %llu, input unread %llu, stall waits %llu, probes deferred %llu, verified %llu",
+	       SOURCE,
+	       (unsigned long long)(s.host_rx_drops - s0->host_rx_drops),
+	       (unsigned long long)(s.host_rx_unread - s0->host_rx_unread),
+	       (unsigned long long)(s.stall_waits - s0->stall_waits),
+	       (unsigned long long)(s.probes_deferred - s0->probes_deferred),
+	       (unsigned long long)(s.suspicions_verified -
+				    s0->suspicions_verified));
+}
+
 TEST_F_TIMEOUT(bf, forwarders_lost, 120)
 {
 	bool live[ST_VC_MAX_NODES + 1] = { false };
@@ -343,7 +365,10 @@ TEST_F_TIMEOUT(bf, forwarders_lost, 120)
 
 	/* O detects X, after the forwarders fell silent. */
 	ASSERT_EQ(0, st_vc_wait_event(&self->vc, SOURCE, VICTIM, 1,
-				      lo_x + D_NS + 4 * MARGIN_NS));
+				      lo_x + D_NS + 4 * MARGIN_NS)) {
+		log_observer_input(_metadata, &self->vc, &s0);
+	}
+	log_observer_input(_metadata, &self->vc, &s0);
 	ev = st_vc_find_event(&self->vc, SOURCE, VICTIM);
 	ASSERT_NE(NULL, ev);
 	det = ev->f.time_mono_ns;

@@ -277,9 +277,11 @@ struct ftnl_ring_sink {
  * @rx_lost_at: when its host last dropped datagrams it received, 0 if
  *	never
  * @rx_lost: reports of received datagrams the host dropped
- * @rx_dropped_at: when its host last dropped datagrams it received, as
- *	counted whether or not the host-drop rule is on
- *	(ftnl_ring_det_rx_dropped()), 0 if never
+ * @rx_dropped_at: when its host last dropped or held datagrams it
+ *	received, as counted whether or not the host-drop rule is on
+ *	(ftnl_ring_det_rx_dropped(), ftnl_ring_det_rx_held()), 0 if never
+ * @rx_gone_at: when its host last dropped datagrams it received (held
+ *	ones are read later; dropped ones are gone), 0 if never
  * @stall_waits: judgements of the emitter, or of itself at a probe round's
  *	close, the local health rule put off
  * @forming_waits: probe rounds kept open, instead of resigning, because
@@ -322,6 +324,7 @@ struct ftnl_ring_detector {
 	u64 rx_lost_at;
 	u64 rx_lost;
 	u64 rx_dropped_at;
+	u64 rx_gone_at;
 	u64 stall_waits;
 	u64 forming_waits;
 	u64 switched_at;
@@ -366,6 +369,7 @@ void ftnl_ring_det_self_late(struct ftnl_ring_detector *det, u64 late_ns,
 			     u64 now);
 void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now);
 void ftnl_ring_det_rx_dropped(struct ftnl_ring_detector *det, u64 now);
+void ftnl_ring_det_rx_held(struct ftnl_ring_detector *det, u64 now);
 void ftnl_ring_det_lost(struct ftnl_ring_detector *det,
 			const unsigned long *dead, u32 pos, bool left, u64 now,
 			const struct ftnl_ring_sink *out);
@@ -708,6 +712,7 @@ void ftnl_ring_core_self_late(struct ftnl_ring_core *core, u64 late_ns,
 			      u64 now);
 void ftnl_ring_core_rx_lost(struct ftnl_ring_core *core, u64 now);
 void ftnl_ring_core_rx_dropped(struct ftnl_ring_core *core, u64 now);
+void ftnl_ring_core_rx_held(struct ftnl_ring_core *core, u64 now);
 void ftnl_ring_core_hello_rx(struct ftnl_ring_core *core, u32 from, u64 now,
 			     const struct ftnl_ring_sink *out);
 bool ftnl_ring_core_outlived(const struct ftnl_ring_core *core, u64 echo);

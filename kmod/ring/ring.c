@@ -440,35 +440,49 @@ MODULE_PARM_DESC(host_drop_rule,
 		 "1: the host's input backlog drops hold every judgement d (0, default: they hold resignations and re-verify accusations); see Documentation/ring.rst");
 
 /*
- * The host dropped or held input that may have been this node's: the
- * local health rule hears it (how: host_drop_rule).
+ * The host dropped (@gone) or held input that may have been this node's:
+ * the local health rule hears it (how: host_drop_rule).
  */
-static void ftnl_ring_report_host_rx(struct ftnl_ring *ring, ktime_t now)
+static void ftnl_ring_report_host_rx(struct ftnl_ring *ring, ktime_t now,
+				     bool gone)
 {
 	if (!READ_ONCE(local_health))
 		return;
 	if (READ_ONCE(host_drop_rule))
 		ftnl_ring_core_rx_lost(&ring->core, ktime_to_ns(now));
-	else
+	else if (gone)
 		ftnl_ring_core_rx_dropped(&ring->core, ktime_to_ns(now));
+	else
+		ftnl_ring_core_rx_held(&ring->core, ktime_to_ns(now));
 }
 
 /*
- * The host dropped input since the last heartbeat tick (host_rx.c): the
- * stats count it, and the local health rule hears it. Read at each tick
- * and before each judgement.
+ * Input of this node dropped at a full backlog since the last heartbeat
+ * tick (host_rx.c): the stats count it, and the local health rule hears
+ * it. Read at each tick and before each judgement. Only when the host's
+ * backlog drops and the drops of this netns's devices rose together: the
+ * host's alone may be another namespace's input (a one-kernel cluster),
+ * the devices' alone frames with no protocol (anyone on the link can send
+ * those, and they would hold this node's accusations for nothing). The
+ * smaller rise is counted.
  */
 static void ftnl_ring_note_host_drops(struct ftnl_ring *ring, ktime_t now)
 {
-	u64 drops = ftnl_host_rx_drops(), seen = ring->host_rx_drops;
+	u64 host = ftnl_host_rx_drops(), host_seen = ring->host_rx_drops;
+	u64 mine = ftnl_netns_rx_drops(read_pnet(&ring->fn->net));
+	u64 mine_seen = ring->netns_rx_drops, rise;
 
 	lockdep_assert_held(&ring->lock);
-	if (drops == seen)
+	ring->host_rx_drops = host;
+	ring->netns_rx_drops = mine;
+	if (host == host_seen || mine <= mine_seen)
 		return;
-	ring->host_rx_drops = drops;
-	atomic64_add(drops > seen ? drops - seen : 1,
-		     &ring->counters[FTNL_A_STATS_HOST_RX_DROPS]);
-	ftnl_ring_report_host_rx(ring, now);
+	/* A CPU's 32-bit count wrapped: at least one drop. */
+	rise = host > host_seen ? host - host_seen : 1;
+	if (mine - mine_seen < rise)
+		rise = mine - mine_seen;
+	atomic64_add(rise, &ring->counters[FTNL_A_STATS_HOST_RX_DROPS]);
+	ftnl_ring_report_host_rx(ring, now, true);
 }
 
 /*
@@ -492,7 +506,7 @@ static void ftnl_ring_note_host_unread(struct ftnl_ring *ring, ktime_t now,
 	if (!unread)
 		return;
 	ftnl_ring_count(ring, FTNL_A_STATS_HOST_RX_UNREAD);
-	ftnl_ring_report_host_rx(ring, now);
+	ftnl_ring_report_host_rx(ring, now, false);
 }
 
 /*
@@ -1290,6 +1304,7 @@ void ftnl_ring_start(struct ftnl_ring *ring, struct ftnl_ring *prev)
 		ftnl_ring_updated(ring, prev);
 	}
 	ring->host_rx_drops = ftnl_host_rx_drops();
+	ring->netns_rx_drops = ftnl_netns_rx_drops(read_pnet(&ring->fn->net));
 	/* Only what is queued from now on is this ring's to wait for. */
 	ftnl_host_rx_snapshot(ring->host_rx_tails);
 	ftnl_ring_sink(ring, &out);

@@ -44,6 +44,8 @@
  *	older than this life (ftnl_ring_core_death_old(); under @lock)
  * @host_rx_drops: the host's input backlog drops at the last heartbeat
  *	tick (ftnl_host_rx_drops(); under @lock)
+ * @netns_rx_drops: the input drops of the devices of this node's netns at
+ *	the last heartbeat tick (ftnl_netns_rx_drops(); under @lock)
  * @host_rx_tails: per possible CPU, what its input backlog had queued at
  *	the last heartbeat tick (ftnl_host_rx_snapshot(), read by
  *	ftnl_host_rx_unread(); under @lock)
@@ -76,6 +78,7 @@ struct ftnl_ring {
 	u32 stall_hb_from;
 	u64 life_start_real;
 	u64 host_rx_drops;
+	u64 netns_rx_drops;
 	u32 *host_rx_tails;
 	struct ftnl_transport xport;
 	atomic64_t counters[FTNL_RING_NR_COUNTERS];

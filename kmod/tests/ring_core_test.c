@@ -1592,8 +1592,9 @@ static void test_host_rx_lost(const void *arg)
  * of resigning; a node with nobody to ask judges its silent emitter d
  * after the last drop, not at the deadline; and a verification after
  * drops gives the suspect a new round trip, so that one helper's quick
- * answer does not accuse at once. The emitter with helpers to ask is not
- * held d (that is the rule's, off here).
+ * answer does not accuse at once, and accuses d after the last drop (2h
+ * after input held). The probe and its rounds are not held d (that is
+ * the rule's, off here).
  */
 static void test_host_rx_dropped(const void *arg)
 {
@@ -1649,8 +1650,9 @@ static void test_host_rx_dropped(const void *arg)
 	 * verification asks again, and a helper answering 2 later does not
 	 * accuse 4 later (before the drops it would: the first round's
 	 * round trip was long over) but twice its own round trip after the
-	 * verification began, and not before 2h after the last drop (the
-	 * suspect's next heartbeat and its travel).
+	 * verification began, and not before d after the last drop: the
+	 * heartbeat a live suspect sent before a stall shorter than d - h
+	 * may be among the drops (ring-dst drops 1 16075).
 	 */
 	probing_node(&x, false);
 	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
@@ -1664,6 +1666,28 @@ static void test_host_rx_dropped(const void *arg)
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 3, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 4, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 5 + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + 2 * H,
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 5 + D, &x.out),
+		      FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+
+	/*
+	 * The same with input held, not dropped (ftnl_ring_core_rx_held()):
+	 * a held heartbeat is read once the backlog drains, so 2h after
+	 * the last report is enough.
+	 */
+	probing_node(&x, false);
+	ftnl_ring_core_expire(&x.core, 1000 + (D - LEAD), &x.out);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, 1000 + (D - LEAD) + 2);
+	ftnl_ring_core_rx_held(&x.core, deadline - 5);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	probe_ack(&x, 4, 2, false, x.core.probe.id, deadline + 2);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline + 4, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_UINT(x.core.det.timer_at, deadline - 5 + 2 * H);
@@ -1703,14 +1727,14 @@ static void test_probe_deferred_by_host_rx(const void *arg)
 	TAP_CHECK_UINT(x.core.det.susp_deadline, due + 3 + D);
 	TAP_CHECK_INT(x.rec.nprobes, 0);
 
-	/* Reported at the last tick, a little before the probe was due. */
+	/* Held, reported at the last tick, a little before the probe was due. */
 	probing_node(&x, false);
-	ftnl_ring_core_rx_dropped(&x.core, due - wait + 1);
+	ftnl_ring_core_rx_held(&x.core, due - wait + 1);
 	ftnl_ring_core_expire(&x.core, due, &x.out);
 	TAP_CHECK_INT(x.rec.nprobes, 0);
 	TAP_CHECK_UINT(timer(&x), due + wait);
 	/* Held again when it comes back: put off again, nobody judged. */
-	ftnl_ring_core_rx_dropped(&x.core, due + wait);
+	ftnl_ring_core_rx_held(&x.core, due + wait);
 	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, due + wait, &x.out),
 		      FTNL_RING_WAIT);
 	TAP_CHECK_INT(x.rec.nprobes, 0);
@@ -3759,7 +3783,7 @@ int main(void)
 	tap_add(test_probe_cap_live, NULL,
 		"probe: helpers put in D since they were asked leave room under the cap for live ones");
 	tap_add(test_host_rx_dropped, NULL,
-		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and 2h after the last drop; a round extended for drops asks every d");
+		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and d after the last drop (2h after held input); a round extended for drops asks every d");
 	tap_add(test_probe_deferred_by_host_rx, NULL,
 		"local health: a probe due while the host holds or drops input waits, its deadline moved with it; a held heartbeat read ends it unsent, held input puts it off again, then it starts with its lead and judges as usual");
 	tap_add(test_probe_alone_retries, NULL,

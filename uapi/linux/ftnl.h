@@ -810,11 +810,13 @@ enum ftnl_node_attr {
  *	of resigning, while it waited for its first emitter and fewer than a
  *	majority answered: the cluster was still forming around it (quorum
  *	rule; "Boot grace" in Documentation/ring.rst)
- * @FTNL_A_STATS_HOST_RX_DROPS: datagrams this node's host dropped before
- *	any protocol saw them, its input backlog full (all of the host's
- *	traffic, as in /proc/net/softnet_stat), counted while this ring ran;
- *	with the module parameter host_drop_rule=1 (off by default), each
- *	tick that saw some is input to the local health rule
+ * @FTNL_A_STATS_HOST_RX_DROPS: datagrams of this node's input dropped
+ *	at a full input backlog before any protocol saw them, while this
+ *	ring ran: counted when the host's backlog drops (as in
+ *	/proc/net/softnet_stat) and the input drops of the devices of this
+ *	node's network namespace rose in the same heartbeat period (the
+ *	smaller rise); each period that saw some is input to the local
+ *	health rule
  *	(FTNL_A_STATS_STALL_WAITS; Documentation/ring.rst, "Local health")
  * @FTNL_A_STATS_HB_LOCK_WAIT: nest, FTNL_LATENESS_BUCKETS u64 counts, as
  *	FTNL_A_STATS_LATENESS: how long each heartbeat's timer waited for the

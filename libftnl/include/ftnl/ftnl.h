@@ -665,11 +665,12 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	the cluster answered: the cluster was still forming around it (the
  *	quorum rule; the others not configured yet). It waits so until a
  *	majority answers or its emitter is heard
- * @host_rx_drops: datagrams this node's host dropped before any protocol
- *	saw them, its input backlog full (all of the host's traffic, as
- *	/proc/net/softnet_stat counts them), while this ring ran; with the
- *	module's host_drop_rule=1, each heartbeat period that saw some is
- *	input to the local health rule. 0 from a module that does not
+ * @host_rx_drops: datagrams of this node's input dropped at a full input
+ *	backlog before any protocol saw them, while this ring ran: counted
+ *	when the host's backlog drops (/proc/net/softnet_stat) and the input
+ *	drops of the devices of this node's network namespace rose in the
+ *	same heartbeat period (the smaller rise); each period that saw some
+ *	is input to the local health rule. 0 from a module that does not
  *	report it
  * @hb_lock_wait: how long each heartbeat's timer waited for the ring's
  *	lock, which received datagrams, probes and broadcasts take too
