@@ -425,19 +425,19 @@ static void ftnl_ring_self_late(struct ftnl_ring *ring, ktime_t due,
 }
 
 /*
- * Off by default: holding every judgement d past the last drop of any of
- * the host's traffic delays detection by up to d per drop (a 6.1 guest of
- * 32 nodes, d = 2 s, missed selftests/bcast_forwarders' bound of d + 1 s
- * with it on), which is not bounded yet. On, it removed the 6.12 quiet
- * runs' collapses (Documentation/bench.rst, part 8). Off, the drops still
- * keep a node from resigning, re-verify an accusation they may have made,
- * and hold one made with nobody to ask (ftnl_ring_core_rx_dropped()); an
- * accusation that helpers confirm is not delayed by d.
+ * Off by default: holding every judgement d past the last drop, the probe
+ * included, delays detection by up to d per drop (a 6.1 guest of 32
+ * nodes, d = 2 s, missed selftests/bcast_forwarders' bound of d + 1 s
+ * with it on, when drops were counted host-wide), which is not bounded
+ * yet. On, it removed the 6.12 quiet runs' collapses
+ * (Documentation/bench.rst, part 8). Off, the drops still keep a node
+ * from resigning, put a probe off, re-verify an accusation they may have
+ * made and hold it d after the last one (ftnl_ring_core_rx_dropped()).
  */
 static bool host_drop_rule;
 module_param(host_drop_rule, bool, 0644);
 MODULE_PARM_DESC(host_drop_rule,
-		 "1: the host's input backlog drops hold every judgement d (0, default: they hold resignations and re-verify accusations); see Documentation/ring.rst");
+		 "1: input drops hold every judgement d (0, default: they hold resignations, and accusations d); see Documentation/ring.rst");
 
 /*
  * The host dropped (@gone) or held input that may have been this node's:
