@@ -2106,7 +2106,10 @@ enum ftnl_ring_expiry ftnl_ring_core_expire(struct ftnl_ring_core *core,
  * died in an incarnation no one knows: the first one heard from it since
  * is taken as that one - a frozen node speaks the moment it resumes, a
  * restarted one only after booting, and a restarted one that was told
- * comes back again as a newer incarnation.
+ * comes back again as a newer incarnation. That guess is told only
+ * FTNL_RING_GUESS_HOLD after it is made: a member that knew the dead
+ * life may have admitted this one, and its JOIN refutes the guess
+ * (ftnl_ring_core_join_heard()).
  */
 static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
 				     u64 incarnation, u64 now,
@@ -2121,6 +2124,8 @@ static void ftnl_ring_core_tell_dead(struct ftnl_ring_core *core, u32 pos,
 		peer->dead_incarnation = incarnation;
 		peer->incarnation = incarnation;
 		peer->dead_guessed = true;
+		if (peer->expel_next < now + FTNL_RING_GUESS_HOLD(&core->det))
+			peer->expel_next = now + FTNL_RING_GUESS_HOLD(&core->det);
 	}
 	if (!peer->dead_incarnation || now < peer->expel_next)
 		return;

@@ -651,12 +651,20 @@ static void test_tell_dead(const void *arg)
 	clear(&x);
 	TAP_CHECK_INT(admit(&x, 1, 50, 201 + 3 * D), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 0);
-	/* Declared dead unheard: the first incarnation heard is the dead one. */
+	/*
+	 * Declared dead unheard: the first incarnation heard is taken for
+	 * the dead one, and told so d after that guess (a JOIN may refute
+	 * it: test_guess_refuted_by_join()).
+	 */
 	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 4, 202, &x.out);
 	TAP_CHECK_INT(admit(&x, 3, 60, 202 + 2 * D), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	TAP_CHECK_INT(admit(&x, 3, 60, 202 + 3 * D - 1), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	TAP_CHECK_INT(admit(&x, 3, 60, 202 + 3 * D), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_INT(x.rec.nexpel, 1);
 	TAP_CHECK_UINT(x.rec.expel_inc[0], 60);
-	TAP_CHECK_INT(admit(&x, 3, 61, 202 + 2 * D + H), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(admit(&x, 3, 61, 202 + 3 * D + H), FTNL_RING_DEAD_SENDER);
 	TAP_CHECK_UINT(x.rec.expel_inc[1], 60);
 	clear(&x);
 	/* A driver without ->expel: dropped as before. */
@@ -3393,6 +3401,26 @@ static void test_guess_refuted_by_join(const void *arg)
 	ftnl_ring_core_death_heard(&x.core, 2, FTNL_NODE_STATE_DEAD, 0, 3, 40,
 				   &x.out);
 	TAP_CHECK_INT(x.peers[2].state, FTNL_NODE_STATE_ALIVE);
+	/*
+	 * Long after the death (its 2d hold over), as in the VM (slurm,
+	 * 6.1: a member heard the new life before the JOIN): the guess is
+	 * not told before the JOIN, d later, can refute it. It told the
+	 * live node EXPELLED at once before.
+	 */
+	ftnl_ring_core_death_heard(&x.core, 3, FTNL_NODE_STATE_DEAD, 0, 1, 100,
+				   &x.out);
+	clear(&x);
+	TAP_CHECK_INT(admit(&x, 3, 1203, 100 + 10 * D), FTNL_RING_DEAD_SENDER);
+	TAP_CHECK(x.peers[3].dead_guessed);
+	ftnl_ring_core_tick(&x.core, 100 + 10 * D + H, &x.out);
+	TAP_CHECK_INT(admit(&x, 3, 1203, 100 + 11 * D - 1),
+		      FTNL_RING_DEAD_SENDER);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
+	TAP_CHECK(ftnl_ring_core_join_heard(&x.core, 3, 1203, false, 1,
+					    100 + 11 * D - 1, &x.out));
+	TAP_CHECK_INT(x.peers[3].state, FTNL_NODE_STATE_ALIVE);
+	TAP_CHECK_INT(admit(&x, 3, 1203, 100 + 11 * D), FTNL_RING_ACCEPT_NEW);
+	TAP_CHECK_INT(x.rec.nexpel, 0);
 	/* A guess the JOIN does not name stands: a later life rejoins. */
 	ftnl_ring_core_death_heard(&x.core, 4, FTNL_NODE_STATE_DEAD, 0, 3, 50,
 				   &x.out);

@@ -139,7 +139,8 @@
  * Mode drops: the blackouts of mode blackout (the same schedule for the
  * same seed), reported as the module does by default: only counted
  * (ftnl_ring_core_rx_dropped(), host_drop_rule=0), with the quorum rule
- * on from 3 nodes, as a cluster's default. Checked: the same. Seeds
+ * on from 3 nodes, as a cluster's default (even seeds) or off (odd
+ * seeds: one helper's answer accuses). Checked: the same. Seeds
  * 12278 and 16075 failed while a verification held its accusation only
  * 2h after the last drop: a suspect stalled as the drops ended; the
  * hold is d now (Documentation/ring.rst, *input its host dropped*).
@@ -1897,6 +1898,9 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		s->quorum = false;
 	if (mode == MODE_DROPS || mode == MODE_HELD)
 		s->quorum = s->n >= 3;
+	/* From the seed, not the generator: even seeds stay as they were. */
+	if (mode == MODE_DROPS && seed % 2)
+		s->quorum = false;
 	if ((mode == MODE_COLD || mode == MODE_FORMING) && s->n < 5)
 		s->n = 5;
 	s->split_mask = split_mask;
@@ -2618,6 +2622,8 @@ static const struct {
 	/* a suspect stalled as the drops ended, accused 2h after them */
 	{ MODE_DROPS, 12278 },
 	{ MODE_DROPS, 16075 },
+	/* the guess told EXPELLED just before the JOIN: live node expelled */
+	{ MODE_REJOIN, 26384 },
 };
 
 /* The @k-th schedule of @mode to run: the range, then the regressions. */
@@ -3628,7 +3634,7 @@ int main(int argc, char **argv)
 			nschedules, first_seed);
 	if (all || mode == MODE_DROPS)
 		tap_add(test_schedules, (void *)(long)MODE_DROPS,
-			"ring DST, the same blackouts, drops only counted (host_drop_rule=0), the quorum rule on from 3 nodes: %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
+			"ring DST, the same blackouts, drops only counted (host_drop_rule=0), the quorum rule on from 3 nodes (even seeds) or off (odd): %llu schedules from seed %llu: no false suspicion, nobody resigns, every failure known, ring reconnected",
 			nschedules, first_seed);
 	if (all || mode == MODE_HELD)
 		tap_add(test_schedules, (void *)(long)MODE_HELD,
