@@ -90,7 +90,11 @@
  * every node, the one that came back included, knows the same D and every
  * member alive (the new life everywhere), the ring is reconnected around
  * all of them, and every node that never failed published exactly one
- * joined for it.
+ * joined for it. In a quarter of the seeds, the node is not frozen but
+ * configured only after the others declared it dead before it spoke
+ * (their boot grace shortened to FORM_GRACE_NS), and no node crashes:
+ * the members that hear its first life take it for the one that died
+ * (ftnl_ring_core_tell_dead()), and its comeback is checked the same.
  *
  * Mode cold (rejoin auto): a node crashes; another, not its neighbour,
  * crashes while it is down and comes back (before its death is found or
@@ -201,7 +205,7 @@
 enum ev_type { EV_TICK, EV_TIMER, EV_MSG, EV_FAIL, EV_STALL, EV_UNSTALL, EV_START,
 	       EV_DEAF, EV_SPLIT, EV_HEAL, EV_FREEZE, EV_RESTART, EV_REPLAY,
 	       EV_FENCED, EV_FORGE, EV_REPLAY_HB, EV_STORM,
-	       EV_BLACKOUT };
+	       EV_BLACKOUT, EV_LATE };
 enum { MSG_RING, MSG_BCAST, MSG_PROBE, MSG_JOIN };
 
 /* What a schedule injects besides crashes, leaves and stalls. */
@@ -418,6 +422,8 @@ struct dst {
 	u64 form_early;
 	u64 form_late_at;
 	u32 form_absent;	/* never configured (MAX_N: none) */
+	u32 late;		/* MODE_COMEBACK: configured after the others
+				 * declared it dead (MAX_N: none) */
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
@@ -1788,7 +1794,7 @@ static void episode_check(struct dst *s)
 
 struct summary {
 	u64 schedules, events, failures, stalls, rx_stalls, episodes_checked;
-	u64 freezes, worst_expel_ns, comebacks;
+	u64 freezes, worst_expel_ns, comebacks, late_configured;
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
 	u64 renamed, renames_held, storm_fs, storm_resigned;
@@ -1907,6 +1913,21 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 	f = mode == MODE_SPLIT || mode == MODE_COLD || mode == MODE_FORMING ?
 	    0 : (u32)rnd_in(s, 0, max_failures(s));
 	/*
+	 * MODE_COMEBACK, a quarter of the seeds (from the seed: the others
+	 * stay as they were): instead of the freeze, one node is configured
+	 * only after the others declared it dead before it spoke, a node
+	 * that booted minutes late. Its first life is the zombie: the
+	 * members that hear it take it for the life that died (a guess,
+	 * ftnl_ring_core_tell_dead()) and expel it; its comeback must be
+	 * readmitted by all, never expelled. No crashes besides.
+	 */
+	s->late = MAX_N;
+	if (mode == MODE_COMEBACK && seed % 4 == 3) {
+		f = 0;
+		s->late = (u32)rnd_in(s, 0, s->n - 1);
+		sum->late_configured++;
+	}
+	/*
 	 * MODE_FORMING: 2 to (n - 1) / 2 nodes start first - they hear each
 	 * other, never a majority - and the rest together (a rack powered
 	 * on), from before the first ones' probe rounds close to well after.
@@ -1950,6 +1971,16 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 			ftnl_ring_det_set_adaptive(&x->core.det, ADAPT_MIN_NS,
 						   D_NS, ADAPT_NINES);
 		x->side = split_mask >> i & 1;
+		if (s->late != MAX_N) {
+			x->core.det.boot_grace_ns = FORM_GRACE_NS;
+			if (i == s->late) {
+				push_at(s, 0, EV_LATE, i);
+				push_at(s, FORM_LATE_MIN + 100 * MS +
+					rnd_in(s, 4 * D_NS, 12 * D_NS),
+					EV_START, i);
+				continue;
+			}
+		}
 		if (mode == MODE_FORMING) {
 			x->core.det.boot_grace_ns = FORM_GRACE_NS;
 			if (i == s->form_absent)
@@ -1995,7 +2026,8 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		/* From the seed, not the generator: odd seeds stay as they were. */
 		s->deaf_on_enough = seed % 2 == 0;
 	}
-	if ((mode == MODE_FREEZE || mode == MODE_COMEBACK) && s->n - f >= 2) {
+	if ((mode == MODE_FREEZE || mode == MODE_COMEBACK) && s->n - f >= 2 &&
+	    s->late == MAX_N) {
 		u32 victim;
 
 		do {
@@ -2236,10 +2268,22 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		    ev.type != EV_FAIL && ev.type != EV_RESTART &&
 		    ev.type != EV_FENCED && ev.type != EV_FORGE &&
 		    ev.type != EV_REPLAY_HB && ev.type != EV_STORM &&
+		    ev.type != EV_LATE &&
 		    !(ev.type == EV_TIMER && x->core.expelled))
 			continue;
 		switch (ev.type) {
+		case EV_LATE:
+			/* Counted failed from the start: the others' D. */
+			x->zombie = true;
+			s->fail_order[s->nfail++] = ev.node;
+			s->failed_mask |= 1ULL << ev.node;
+			s->unstable = true;
+			s->episode_start = s->now;
+			s->episode_f = 1;
+			break;
 		case EV_START:
+			if (ev.node == s->late && x->zombie)
+				x->resumed_at = s->now;
 			x->life_start = s->now;
 			ftnl_ring_core_start(&x->core, s->now, sink(s, ev.node, &out));
 			sync_timer(s, ev.node);
@@ -2683,8 +2727,8 @@ static void test_schedules(const void *arg)
 			 sum.held_reports,
 			 sum.probe_dgrams[0] + sum.probe_dgrams[1]);
 	if (mode == MODE_COMEBACK)
-		tap_diag("%llu expelled nodes fenced, each came back and was readmitted",
-			 sum.comebacks);
+		tap_diag("%llu expelled nodes fenced, each came back and was readmitted; %llu of them configured after their death (a quarter of the seeds)",
+			 sum.comebacks, sum.late_configured);
 	if (mode == MODE_FAULTS)
 		tap_diag("most detections of one failure %u; worst episode at %llu%% of Theorem 1's bound",
 			 sum.max_detections,
