@@ -422,8 +422,8 @@ struct dst {
 	u64 form_early;
 	u64 form_late_at;
 	u32 form_absent;	/* never configured (MAX_N: none) */
-	u32 late;		/* MODE_COMEBACK: configured after the others
-				 * declared it dead (MAX_N: none) */
+	/* MODE_COMEBACK: configured after its death (MAX_N: none) */
+	u32 late;
 	struct node node[MAX_N];
 	struct ev heap[MAX_EVENTS];
 	u32 nheap;
