@@ -158,10 +158,10 @@ static inline u64 ftnl_ring_probe_defer_ns(u64 lead_ns, u64 period_ns)
  * heard it) that speaks again is taken to speak in the life that died
  * (ftnl_ring_core_tell_dead()): a guess. It is told EXPELLED only this
  * long after the guess: a restarted life, which the guess takes for the
- * dead one, was heard by a member that knows the life that died, and
- * that member's JOIN is on its way (it admitted the new life within h
- * of its first heartbeat; a broadcast reaches every member well within
- * d in a working cluster). Seen in the VM (slurm, 6.1): a member heard
+ * dead one, may have been heard by a member that knows the life that
+ * died, whose JOIN is then on its way (it admitted the new life within
+ * h of its first heartbeat; a broadcast reaches every member well
+ * within d in a working cluster). Seen in the VM (slurm, 6.1): a member heard
  * the new life before the JOIN, and the guess expelled it 3.5 ms after
  * it came back. A zombie, which the guess is right about, is told d
  * later than it would be otherwise.
