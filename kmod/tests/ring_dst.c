@@ -1523,6 +1523,21 @@ static void fail_node(struct dst *s, u32 i)
 	s->episode_f++;
 }
 
+/*
+ * Node @i becomes a zombie (frozen past d, or configured after its death):
+ * the cluster is to declare it dead, and it is counted failed until it
+ * comes back.
+ */
+static void make_zombie(struct dst *s, u32 i)
+{
+	s->node[i].zombie = true;
+	s->fail_order[s->nfail++] = i;
+	s->failed_mask |= 1ULL << i;
+	s->unstable = true;
+	s->episode_start = s->now;
+	s->episode_f = 1;
+}
+
 static void do_fail(struct dst *s, u32 i, bool leave)
 {
 	struct node *x = &s->node[i];
@@ -2274,12 +2289,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 		switch (ev.type) {
 		case EV_LATE:
 			/* Counted failed from the start: the others' D. */
-			x->zombie = true;
-			s->fail_order[s->nfail++] = ev.node;
-			s->failed_mask |= 1ULL << ev.node;
-			s->unstable = true;
-			s->episode_start = s->now;
-			s->episode_f = 1;
+			make_zombie(s, ev.node);
 			break;
 		case EV_START:
 			if (ev.node == s->late && x->zombie)
@@ -2414,15 +2424,10 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 				push(s, ev);
 				break;
 			}
-			x->zombie = true;
+			make_zombie(s, ev.node);
 			x->drop_rx = ev.kind;
 			x->stall_until = s->now + ev.arg;
 			x->rx_until = x->stall_until;
-			s->fail_order[s->nfail++] = ev.node;
-			s->failed_mask |= 1ULL << ev.node;
-			s->unstable = true;
-			s->episode_start = s->now;
-			s->episode_f = 1;
 			push_at(s, s->now + ev.arg, EV_UNSTALL, ev.node);
 			break;
 		case EV_REPLAY: {
