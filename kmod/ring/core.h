@@ -161,10 +161,10 @@ static inline u64 ftnl_ring_probe_defer_ns(u64 lead_ns, u64 period_ns)
  * dead one, may have been heard by a member that knows the life that
  * died, whose JOIN is then on its way (it admitted the new life within
  * h of its first heartbeat; a broadcast reaches every member well
- * within d in a working cluster). Seen in the VM (slurm, 6.1): a member heard
- * the new life before the JOIN, and the guess expelled it 3.5 ms after
- * it came back. A zombie, which the guess is right about, is told d
- * later than it would be otherwise.
+ * within d in a working cluster). Seen in the VM (slurm, 6.1): a member
+ * heard the new life before the JOIN, and the guess expelled it 3.5 ms
+ * after it came back. A zombie, which the guess is right about, is told
+ * d later than it would be otherwise.
  */
 #define FTNL_RING_GUESS_HOLD(det)	((det)->timeout_ns)
 
