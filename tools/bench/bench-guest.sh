@@ -29,7 +29,13 @@
 #      never cuts short: one broadcast's datagrams for one node rather
 #      than for all the bed's), and for each value of BENCH_BLAT_HB_HI
 #      (the module's hb_hi_softirq: 0, heartbeats from the timer softirq;
-#      1, from a HI tasklet a hard hrtimer schedules);
+#      1, from a HI tasklet a hard hrtimer schedules); each rate runs once
+#      per word of BENCH_BLAT_OWN_CPU: "-", every node on every CPU, or a
+#      node id: that node alone on CPU 0 (its timers, its receive work by
+#      RPS, its share of the broadcasts) and every other node on CPU 1, so
+#      that its CPU carries one node's share of a broadcast, as a real
+#      node's does, and its lateness is reported apart (CPU "own" against
+#      "shared");
 #   6. TIPC beside ftnl: for every n in BENCH_TIPC_N and every run
 #      TOL:H/D of BENCH_TIPC_RUNS, TIPC (link tolerance TOL ms) and the ftnl
 #      ring (h = H ms, d = D ms) on the same nodes at once, the same victim
@@ -58,7 +64,7 @@
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
 #   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
 #   BENCH_BLAT_RATES ["0 20 50"] BENCH_BLAT_RX_BUDGET ["default"]
-#   BENCH_BLAT_HB_HI ["1"]
+#   BENCH_BLAT_HB_HI ["1"]         BENCH_BLAT_OWN_CPU ["-"]
 #   BENCH_TIPC_N ["8 16 32"]   BENCH_TIPC_RUNS ["50:16/50 50:10/30 1500:30/90"]
 #   BENCH_TIPC_TRIALS [10]     BENCH_TIPC_BUDGET_S [150]  BENCH_TIPC_RATE_S [5]
 #   BENCH_ADAPT_N [8]          BENCH_ADAPT_H_MS [10]      BENCH_ADAPT_D_MS [30]
@@ -114,6 +120,7 @@ BLAT_S=${BENCH_BLAT_S:-20}
 BLAT_RATES=${BENCH_BLAT_RATES:-0 20 50}
 BLAT_RX_BUDGET=${BENCH_BLAT_RX_BUDGET:-default}
 BLAT_HB_HI=${BENCH_BLAT_HB_HI:-1}
+BLAT_OWN_CPU=${BENCH_BLAT_OWN_CPU:--}
 TIPC_N_LIST=${BENCH_TIPC_N:-8 16 32}
 TIPC_RUNS=${BENCH_TIPC_RUNS:-50:16/50 50:10/30 1500:30/90}
 TIPC_TRIALS=${BENCH_TIPC_TRIALS:-10}
@@ -301,8 +308,51 @@ fi
 
 # --- 5. emission lateness while broadcasts run ----------------------------------
 
+# steer_rx NODE: the receive work of node NODE's eth0 to CPU 0 and of every
+# other device of the first BLAT_N nodes (their eth0, every bridge port) to
+# CPU 1 (RPS: a veth hands what it receives to the backlog of the CPU its
+# map names); steer_rx "": every map back to none, the kernel's default.
+steer_rx() {
+	i=1
+	while [ $i -le "$BLAT_N" ]; do
+		if [ -z "$1" ]; then own_map=0 map=0
+		elif [ $i = "$1" ]; then own_map=1 map=2
+		else own_map=2 map=2; fi
+		echo $map >"/sys/class/net/$VETH$i/queues/rx-0/rps_cpus"
+		$IP netns exec "$PREFIX-$i" sh -c \
+			"echo $own_map >/sys/class/net/eth0/queues/rx-0/rps_cpus"
+		i=$((i + 1))
+	done
+}
+
+# hb_timers_per_cpu: how many heartbeat timers of the rings each CPU holds
+# (/proc/timer_list), to show that --own-cpu put them where it meant to.
+hb_timers_per_cpu() {
+	awk '/^cpu: / { cpu = $2 } /ftnl_ring_hb_(kick|fire)/ { c[cpu]++ }
+		END { s = ""; for (k in c) s = s " cpu" k "=" c[k]; print s }' \
+		/proc/timer_list 2>/dev/null
+}
+
+# softnet_processed: datagrams each CPU's network receive softirq handled
+# so far (/proc/net/softnet_stat, first column, one line per CPU);
+# softnet_since BEFORE: the count per CPU since BEFORE was read.
+softnet_processed() {
+	while read -r p _; do printf '%d ' "0x$p"; done </proc/net/softnet_stat
+}
+softnet_since() {
+	set -- $1
+	cpu=0
+	for p in $(softnet_processed); do
+		printf ' cpu%s=%s' $cpu $((p - ${1:-0}))
+		cpu=$((cpu + 1))
+		[ $# -eq 0 ] || shift
+	done
+}
+
 if ! skipped bcastlat; then
 	d=$((BLAT_H * D_FACTOR))
+	migration=/proc/sys/kernel/timer_migration
+	migration_default=$(cat $migration 2>/dev/null || echo 1)
 	rx_sysctl=/proc/sys/net/core/netdev_budget
 	rx_default=$(cat $rx_sysctl)
 	weight_sysctl=/proc/sys/net/core/dev_weight
@@ -328,13 +378,39 @@ if ! skipped bcastlat; then
 			[ "$(cat $weight_sysctl)" = "$weight_default" ] ||
 				rx="$rx/w$(cat $weight_sysctl)"
 			for rate in $BLAT_RATES; do
-				say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx, hb_hi_softirq $hi"
-				# shellcheck disable=SC2086
-				{ ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
-					--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
-					--bcast-rate "$rate" --label "bcast=$rate/s" ||
-					echo "RESULT test=bcastlat ring=kernel load=bcast=$rate/s n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error"; } |
-					sed "/^RESULT /s|\$| rx_budget=$rx hb_hi=$hi|" | tee -a "$RESULTS"
+				for own in $BLAT_OWN_CPU; do
+					own_cpu=
+					if [ "$own" != - ]; then
+						if [ "$NCPU" -lt 2 ] || [ "$own" -gt "$BLAT_N" ]; then
+							echo "RESULT test=bcastlat ring=kernel cpu=own n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error" |
+								tee -a "$RESULTS"
+							continue
+						fi
+						own_cpu="--own-cpu $own"
+						steer_rx "$own"
+						# Timers stay on the CPU that armed them.
+						[ ! -w $migration ] || echo 0 >$migration
+					fi
+					say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx, hb_hi_softirq $hi, own CPU $own"
+					sampler=
+					if [ -n "$own_cpu" ]; then
+						{ sleep $((BLAT_S / 2 + 1)); say "heartbeat timers:$(hb_timers_per_cpu)"; } &
+						sampler=$!
+					fi
+					rx_before=$(softnet_processed)
+					# shellcheck disable=SC2086
+					{ ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
+						--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
+						--bcast-rate "$rate" --label "bcast=$rate/s" $own_cpu ||
+						echo "RESULT test=bcastlat ring=kernel load=bcast=$rate/s n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error"; } |
+						sed "/^RESULT /s|\$| rx_budget=$rx hb_hi=$hi|" | tee -a "$RESULTS"
+					[ -z "$sampler" ] || wait "$sampler"
+					say "datagrams received, per CPU:$(softnet_since "$rx_before")"
+					if [ -n "$own_cpu" ]; then
+						steer_rx ""
+						[ ! -w $migration ] || echo "$migration_default" >$migration
+					fi
+				done
 			done
 		done
 	done
@@ -744,31 +820,37 @@ function print_bcastlat(   i, missed) {
 	print "   /wW: dev_weight W (datagrams of one input backlog poll, default 64);"
 	print "   T1 in: the softirq that sends heartbeats (timer: the soft hrtimer'"'"'s;"
 	print "   HI: a HI tasklet a hard hrtimer schedules, module hb_hi_softirq=1)."
+	print "   CPU: own, the node BENCH_BLAT_OWN_CPU alone on CPU 0, its own share"
+	print "   of the broadcasts; shared, the other nodes together on CPU 1; all,"
+	print "   every node on every CPU. stalls, stallmax: own rows, the stalls of"
+	print "   2 ms or more a real-time thread on CPU 0 saw, and the longest."
 	print "   Quantiles are histogram bucket upper bounds (powers of two in us);"
 	print "   max is exact."
-	printf "%4s %5s %6s %7s %14s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
-		"n", "h", "d", "B/s", "rx budget", "T1 in", "emitted", "p50", "p99", "p99.9", \
+	printf "%4s %5s %6s %7s %14s %5s %6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s %6s %8s\n", \
+		"n", "h", "d", "B/s", "rx budget", "T1 in", "CPU", "emitted", "p50", "p99", "p99.9", \
 		"max", "start99", "startmax", "lock99.9", "lockmax", "missed", "false", \
-		"bcasts", "delivered"
+		"bcasts", "delivered", "stalls", "stallmax"
 	for (i = 1; i <= nbl; i++) {
 		$0 = bl[i]; parse()
 		if (f["verdict"] == "error") {
-			printf "%4s %4sms %4sms %7s %14s %5s   not measured: error\n", f["n"], \
+			printf "%4s %4sms %4sms %7s %14s %5s %6s   not measured: error\n", f["n"], \
 				f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
-				f["hb_hi"] == 1 ? "HI" : "timer"
+				f["hb_hi"] == 1 ? "HI" : "timer", f["cpu"] == "" ? "all" : f["cpu"]
 			continue
 		}
 		missed = f["expected"] - f["fires"]
 		if (missed < 0) missed = 0
-		printf "%4s %4sms %4sms %7s %14s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s\n", \
+		printf "%4s %4sms %4sms %7s %14s %5s %6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %10s %10s %6s %8s\n", \
 			f["n"], f["h_ms"], f["d_ms"], f["bcast_rate"], f["rx_budget"], \
-			f["hb_hi"] == 1 ? "HI" : "timer", f["fires"], \
+			f["hb_hi"] == 1 ? "HI" : "timer", f["cpu"] == "" ? "all" : f["cpu"], f["fires"], \
 			f["p50"], f["p99"], f["p999"], ms(f["max_us"]), \
 			f["start_p99"] == "" ? "-" : f["start_p99"], \
 			f["start_max_us"] == "" ? "-" : ms(f["start_max_us"]), \
 			f["lock_p999"] == "" ? "-" : f["lock_p999"], \
 			f["lock_max_us"] == "" ? "-" : f["lock_max_us"] "us", "~" missed, \
-			f["suspicions"], f["bcast_originated"], f["bcast_delivered"]
+			f["suspicions"], f["bcast_originated"], f["bcast_delivered"], \
+			f["cpu_stalls"] == "" ? "-" : f["cpu_stalls"], \
+			f["cpu_stall_max_us"] == "" ? "-" : ms(f["cpu_stall_max_us"])
 	}
 	print "   bcasts: broadcasts started in the window; delivered: their deliveries"
 	print "   summed over the nodes (each reaches n - 1 nodes); false: suspicions."

@@ -54,6 +54,10 @@
  * start B process-exit broadcasts per second; the kernel ring's line is
  * then "test=bcastlat", with the broadcasts counted, to show whether
  * broadcast work delays heartbeats (Documentation/bench.rst). With
+ * --own-cpu NODE, that node runs on CPU 0 alone and everything else on CPU
+ * 1 (the caller steers receive work and turns timer migration off), and
+ * its line (cpu=own) comes apart from the others' (cpu=shared), with the
+ * stalls of 2 ms or more a probe on its CPU saw (cpu_stalls). With
  * --attribute, every failure event is read as it comes and each false
  * suspicion attributed to a measured stall or to ftnl (quiet.c), in one
  * more line, "test=quiet".
@@ -90,7 +94,9 @@
 #include "bench.h"
 #include "quiet.h"
 #include "hist.h"
+#include "intervals.h"
 #include "predict.h"
+#include "stall.h"
 
 /*
  * Every configuration the benchmark installs gets its own cluster id, so
@@ -297,6 +303,30 @@ int cluster_del_all(struct cluster *c)
 }
 
 /*
+ * --own-cpu: the node under test gets CPU OWN_CPU to itself, every other
+ * node and the driver share SHARED_CPU. A ring's heartbeat timer runs on
+ * the CPU that configured it (the guest script turns timer migration off)
+ * and its receive work where its device's RPS map sends it (the guest
+ * script steers it), so the node's CPU carries only its own share of a
+ * broadcast, as a real node's does, instead of all 64 nodes' at once.
+ */
+#define OWN_CPU		0
+#define SHARED_CPU	1
+
+int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		msg("sched_setaffinity to CPU %d: %s", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/*
  * A fresh ring everywhere: delete first (new incarnations, no datagram of
  * an old ring can be taken for the new one), then set. Replacing in place
  * would not do: a replaced ring restarts its sequence numbers with the same
@@ -310,8 +340,17 @@ int cluster_set_all(struct cluster *c)
 
 	c->cfg.cluster_id++;
 	for (i = 0; i < c->o->nodes; i++) {
+		bool own = c->o->own_cpu_node == i + 1;
+
 		c->cfg.self_id = i + 1;
+		if (own) {
+			err = pin_to_cpu(OWN_CPU);
+			if (err)
+				return err;
+		}
 		err = ftnl_cluster_set(c->nodes[i].h, &c->cfg);
+		if (own && pin_to_cpu(SHARED_CPU))
+			return -EIO;
 		if (!err)
 			err = ftnl_cluster_get(c->nodes[i].h, &info);
 		if (err) {
@@ -1022,7 +1061,17 @@ struct ring_sum {
 	uint64_t bcast_delivered;
 	uint64_t bcast_sent;
 	unsigned int reports;	/* nodes that reported */
+	bool cpu_probed;	/* --own-cpu: its CPU's stall probe ran */
+	unsigned int cpu_stalls;	/* ... and saw these stalls */
+	uint64_t cpu_stall_max_ns;
 };
+
+/*
+ * --own-cpu: the node under test's CPU is probed for stalls this long or
+ * more (its heartbeats' p99 bucket at rest is under 1 ms), so that a
+ * lateness its own work did not cause shows as a stall beside it.
+ */
+#define OWN_STALL_MIN_NS	(2 * 1000000ULL)
 
 static void count_event(void *arg, unsigned int idx,
 			const struct ftnl_event_failure *f, uint64_t read_ns)
@@ -1133,6 +1182,9 @@ static pid_t start_bcast_load(struct cluster *c, unsigned int idx)
 		perror("ftnl-bench: setns");
 		_exit(127);
 	}
+	/* The node under test starts its own broadcasts on its own CPU. */
+	if (o->own_cpu_node == idx + 1 && pin_to_cpu(OWN_CPU))
+		_exit(127);
 	/* Nodes start at different phases, so that the load is even. */
 	next = mono_ns() + period * idx / o->nodes;
 	for (rank = 0;; rank++) {
@@ -1171,18 +1223,20 @@ static void print_lateness_part(const char *prefix, const struct lat_hist *h)
 	printf(" %s_max_us=%" PRIu64, prefix, h->max_ns / 1000);
 }
 
+/* @cpu: "own" (the --own-cpu node), "shared" (the others) or "all". */
 static void print_ring(const struct opts *o, const char *ring,
-		       const struct ring_sum *s, double window_s)
+		       const char *cpu, const struct ring_sum *s,
+		       double window_s)
 {
 	static const double qs[] = { 0.5, 0.99, 0.999 };
 	static const char *const names[] = { "p50", "p99", "p999" };
 	char bound[24];
 	size_t i;
 
-	printf("RESULT test=%s ring=%s load=%s n=%u h_ms=%u d_ms=%u "
+	printf("RESULT test=%s ring=%s cpu=%s load=%s n=%u h_ms=%u d_ms=%u "
 	       "window_s=%.0f nodes_reporting=%u fires=%" PRIu64
 	       " expected=%" PRIu64,
-	       o->has_bcast_rate ? "bcastlat" : "lateness", ring, o->label,
+	       o->has_bcast_rate ? "bcastlat" : "lateness", ring, cpu, o->label,
 	       o->nodes, o->hb_ms, o->timeout_ms, window_s, s->reports,
 	       s->fires, s->expected);
 	if (o->has_bcast_rate)
@@ -1198,6 +1252,9 @@ static void print_ring(const struct opts *o, const char *ring,
 	/* How much of it came before the timer ran, and the ring's lock. */
 	print_lateness_part("start", &s->start_late);
 	print_lateness_part("lock", &s->lock_wait);
+	if (s->cpu_probed)
+		printf(" cpu_stalls=%u cpu_stall_max_us=%" PRIu64, s->cpu_stalls,
+		       s->cpu_stall_max_ns / 1000);
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
 	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64
@@ -1206,16 +1263,51 @@ static void print_ring(const struct opts *o, const char *ring,
 	       s->tx_errors, s->stall_waits, s->host_rx_drops);
 }
 
+/* One node's kernel ring stats into @s. */
+static void add_kernel_stats(struct ring_sum *s, const struct ftnl_stats *st)
+{
+	struct lat_hist hist;
+	int r;
+
+	memcpy(hist.bucket, st->lateness, sizeof(hist.bucket));
+	hist.max_ns = st->lateness_max_ns;
+	lat_hist_merge(&s->hist, &hist);
+	s->fires += lat_hist_count(&hist);
+	memcpy(hist.bucket, st->hb_lock_wait, sizeof(hist.bucket));
+	hist.max_ns = st->hb_lock_wait_max_ns;
+	lat_hist_merge(&s->lock_wait, &hist);
+	memcpy(hist.bucket, st->hb_start_late, sizeof(hist.bucket));
+	hist.max_ns = st->hb_start_late_max_ns;
+	lat_hist_merge(&s->start_late, &hist);
+	s->hb_sent += st->hb_sent;
+	s->suspicions += st->suspicions;
+	s->stall_waits += st->stall_waits;
+	if (st->host_rx_drops > s->host_rx_drops)
+		s->host_rx_drops = st->host_rx_drops;
+	s->tx_errors += st->tx_errors;
+	s->bcast_originated += st->bcast_originated;
+	s->bcast_delivered += st->bcast_delivered;
+	s->bcast_sent += st->bcast_sent;
+	for (r = 0; r <= FTNL_DROP_MAX; r++) {
+		s->drops += st->drops[r];
+		s->drop_reason[r] += st->drops[r];
+	}
+	s->reports++;
+}
+
 static int cmd_lateness(const struct opts *o)
 {
 	uint64_t h = o->hb_ms * 1000000ULL, start, end;
-	struct ring_sum k = { 0 }, u = { 0 };
+	struct ring_sum k = { 0 }, u = { 0 }, own = { 0 };
 	struct quiet q = { 0 };
 	struct cluster c;
 	pid_t *pids = NULL, *loads = NULL;
 	unsigned int i, started = 0, nloads = 0;
 	int err, status;
 
+	/* Everything but the node under test on the shared CPU, children too. */
+	if (o->own_cpu_node && pin_to_cpu(SHARED_CPU))
+		return 1;
 	err = cluster_open(&c, o);
 	if (!err)
 		err = cluster_del_all(&c);
@@ -1255,6 +1347,15 @@ static int cmd_lateness(const struct opts *o)
 	err = cluster_set_all(&c);
 	if (err)
 		goto out;
+	/* The quiet runs' probe watches every CPU already. */
+	if (o->own_cpu_node && !o->attribute) {
+		err = stall_probe_start_on(OWN_CPU, OWN_STALL_MIN_NS);
+		if (err) {
+			msg("stall probe: %s", strerror(-err));
+			goto out;
+		}
+		own.cpu_probed = true;
+	}
 	if (o->bcast_rate) {
 		loads = calloc(o->nodes, sizeof(*loads));
 		if (!loads) {
@@ -1286,46 +1387,30 @@ static int cmd_lateness(const struct opts *o)
 	for (i = 0; i < nloads; i++)
 		waitpid(loads[i], NULL, 0);
 	nloads = 0;
+	if (own.cpu_probed) {
+		struct interval_summary st;
+
+		stall_probe_stop();
+		stall_summary(OWN_STALL_MIN_NS, &st);
+		own.cpu_stalls = st.count;
+		own.cpu_stall_max_ns = st.max_ns;
+	}
 
 	/* The kernel ring: histogram and counters since it was configured. */
 	for (i = 0; i < o->nodes; i++) {
 		struct ftnl_stats st;
-		struct lat_hist hist;
-		int r;
 
 		err = ftnl_stats_get(c.nodes[i].h, &st);
 		if (err) {
 			msg("node %u: stats: %s", i + 1, ftnl_errmsg(c.nodes[i].h));
 			goto out;
 		}
-		memcpy(hist.bucket, st.lateness, sizeof(hist.bucket));
-		hist.max_ns = st.lateness_max_ns;
-		lat_hist_merge(&k.hist, &hist);
-		k.fires += lat_hist_count(&hist);
-		memcpy(hist.bucket, st.hb_lock_wait, sizeof(hist.bucket));
-		hist.max_ns = st.hb_lock_wait_max_ns;
-		lat_hist_merge(&k.lock_wait, &hist);
-		memcpy(hist.bucket, st.hb_start_late, sizeof(hist.bucket));
-		hist.max_ns = st.hb_start_late_max_ns;
-		lat_hist_merge(&k.start_late, &hist);
-		k.hb_sent += st.hb_sent;
-		k.suspicions += st.suspicions;
-		k.stall_waits += st.stall_waits;
-		if (st.host_rx_drops > k.host_rx_drops)
-			k.host_rx_drops = st.host_rx_drops;
-		k.tx_errors += st.tx_errors;
-		k.bcast_originated += st.bcast_originated;
-		k.bcast_delivered += st.bcast_delivered;
-		k.bcast_sent += st.bcast_sent;
-		for (r = 0; r <= FTNL_DROP_MAX; r++) {
-			k.drops += st.drops[r];
-			k.drop_reason[r] += st.drops[r];
-		}
-		k.reports++;
+		add_kernel_stats(o->own_cpu_node == i + 1 ? &own : &k, &st);
 	}
 	end = mono_ns();
 	/* First expiry at configuration time, then one per period. */
-	k.expected = o->nodes * ((end - start) / h + 1);
+	k.expected = k.reports * ((end - start) / h + 1);
+	own.expected = own.reports * ((end - start) / h + 1);
 	if (o->attribute) {
 		quiet_drain(&q);
 		quiet_inspect(&q);
@@ -1350,20 +1435,27 @@ static int cmd_lateness(const struct opts *o)
 		u.expected = u.fires + u.overruns;
 	}
 	for (i = 0; i <= FTNL_DROP_MAX; i++)
-		if (k.drop_reason[i])
+		if (k.drop_reason[i] + own.drop_reason[i])
 			msg("  kernel ring dropped %" PRIu64 " datagrams: %s",
-			    k.drop_reason[i], ftnl_drop_reason_name(i));
+			    k.drop_reason[i] + own.drop_reason[i],
+			    ftnl_drop_reason_name(i));
 	err = cluster_del_all(&c);
 	if (err)
 		goto out;
 
-	print_ring(o, "kernel", &k, (double)(end - start) / 1e9);
+	print_ring(o, "kernel", o->own_cpu_node ? "shared" : "all", &k,
+		   (double)(end - start) / 1e9);
+	if (o->own_cpu_node)
+		print_ring(o, "kernel", "own", &own,
+			   (double)(end - start) / 1e9);
 	if (o->uring)
-		print_ring(o, "user", &u, (double)(end - start) / 1e9);
+		print_ring(o, "user", "all", &u, (double)(end - start) / 1e9);
 	if (o->attribute)
 		quiet_finish(&q, o->label, o->nodes);
 	fflush(stdout);
 out:
+	if (own.cpu_probed)
+		stall_probe_stop();
 	quiet_release(&q);
 	for (i = 0; i < started; i++) {
 		kill(pids[i], SIGKILL);
@@ -1390,7 +1482,7 @@ static void usage(void)
 		"       detect:   --trials K [--budget-s S]\n"
 		"       lateness: --duration-s S --label L [--warmup-s W] "
 		"[--uring-port P] [--no-uring] [--bcast-rate B] [--attribute]\n"
-		"                       [--backlog-probe]\n"
+		"                       [--backlog-probe] [--own-cpu NODE]\n"
 		"       bcast:    --algo hypercube|bmg|fcg --trials K [--budget-s S] "
 		"[--fcg-f F] [--gossip-t-us T] [--predict-runs R]\n"
 		"       predict:  --nodes N --algo A [--fcg-f F] [--gossip-t-us T] "
@@ -1438,6 +1530,7 @@ int main(int argc, char **argv)
 		{ "bcast-rate", required_argument, NULL, 'B' },
 		{ "attribute", no_argument, NULL, 'Q' },
 		{ "backlog-probe", no_argument, NULL, 'Z' },
+		{ "own-cpu", required_argument, NULL, 'O' },
 		{ "quorum", required_argument, NULL, 'q' },
 		{ "algo", required_argument, NULL, 'A' },
 		{ "fcg-f", required_argument, NULL, 'F' },
@@ -1488,6 +1581,7 @@ int main(int argc, char **argv)
 		case 'N': o.uring = false; break;
 		case 'Q': o.attribute = true; break;
 		case 'Z': o.backlog_probe = true; break;
+		case 'O': o.own_cpu_node = parse_uint(optarg, 1, 250); break;
 		case 'q':
 			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
 				usage();
@@ -1527,7 +1621,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (optind != argc || !o.nodes ||
+	if (optind != argc || !o.nodes || o.own_cpu_node > o.nodes ||
+	    (o.own_cpu_node && sysconf(_SC_NPROCESSORS_ONLN) < 2) ||
 	    (strcmp(o.mode, "predict") && (!o.hb_ms || o.timeout_ms <= o.hb_ms)))
 		usage();
 	rng_state = o.seed * 0x9e3779b97f4a7c15ULL + 1;

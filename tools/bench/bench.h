@@ -33,6 +33,7 @@ struct opts {
 	bool uring;
 	unsigned int bcast_rate;	/* lateness: broadcasts/s, 0: none */
 	bool has_bcast_rate;
+	unsigned int own_cpu_node;	/* lateness: node on CPU 0 alone, 0: none */
 	bool attribute;		/* lateness: attribute false suspicions */
 	bool backlog_probe;	/* ... with the backlog probe (it perturbs) */
 	bool has_quorum;	/* --quorum given */
@@ -90,6 +91,7 @@ int cluster_open(struct cluster *c, const struct opts *o);
 void cluster_close(struct cluster *c);
 int cluster_del_all(struct cluster *c);
 int cluster_set_all(struct cluster *c);
+int pin_to_cpu(int cpu);
 int link_set(struct cluster *c, unsigned int id, bool up);
 int neigh_reset(struct cluster *c, unsigned int id);
 unsigned int drain_node(struct cluster *c, unsigned int idx, failure_fn fn,

@@ -23,6 +23,7 @@ static struct interval_log stalls = INTERVAL_LOG_INIT(stall_slots);
 static atomic_bool probe_stop;
 static pthread_t probes[MAX_PROBES];
 static long nprobes;
+static uint64_t stall_min_ns = STALL_MIN_NS;
 
 static void *probe_main(void *arg)
 {
@@ -39,29 +40,39 @@ static void *probe_main(void *arg)
 	while (!atomic_load(&probe_stop)) {
 		sleep_ns(PROBE_NS);
 		now = mono_ns();
-		if (now - prev > PROBE_NS + STALL_MIN_NS)
+		if (now - prev > PROBE_NS + stall_min_ns)
 			interval_log_add(&stalls, prev + PROBE_NS, now);
 		prev = now;
 	}
 	return NULL;
 }
 
-int stall_probe_start(void)
+static int probe_start(long first, long count, uint64_t min_ns)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int err;
 
 	interval_log_reset(&stalls);
+	stall_min_ns = min_ns;
 	atomic_store(&probe_stop, false);
-	for (nprobes = 0; nprobes < MAX_PROBES && nprobes < online; nprobes++) {
+	for (nprobes = 0; nprobes < MAX_PROBES && nprobes < count; nprobes++) {
 		err = pthread_create(&probes[nprobes], NULL, probe_main,
-				     (void *)nprobes);
+				     (void *)(first + nprobes));
 		if (err) {
 			stall_probe_stop();
 			return -err;
 		}
 	}
 	return 0;
+}
+
+int stall_probe_start(void)
+{
+	return probe_start(0, sysconf(_SC_NPROCESSORS_ONLN), STALL_MIN_NS);
+}
+
+int stall_probe_start_on(int cpu, uint64_t min_ns)
+{
+	return probe_start(cpu, 1, min_ns);
 }
 
 void stall_probe_stop(void)

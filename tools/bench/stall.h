@@ -5,7 +5,8 @@
  * or the vCPU not running at all (the emulator's host not scheduling its
  * thread), delays a SCHED_FIFO thread that much; a false suspicion with a
  * stall of d - h or more just before it is the test bed's, not ftnl's
- * (Documentation/bench.rst). Used by the TIPC part and the quiet runs.
+ * (Documentation/bench.rst). Used by the TIPC part, the quiet runs, and
+ * on the node under test's CPU with --own-cpu.
  */
 #ifndef FTNL_BENCH_STALL_H
 #define FTNL_BENCH_STALL_H
@@ -19,6 +20,8 @@ struct interval_summary;
 
 /* Starts one probe per online CPU (64 at most); 0 or -errno. */
 int stall_probe_start(void);
+/* Starts one probe, on @cpu, recording stalls of @min_ns or more. */
+int stall_probe_start_on(int cpu, uint64_t min_ns);
 /* Stops them; what they recorded stays readable. */
 void stall_probe_stop(void);
 /* Was there a stall of @len_ns or more overlapping [@from, @to]? */
