@@ -313,7 +313,7 @@ int cluster_del_all(struct cluster *c)
 #define OWN_CPU		0
 #define SHARED_CPU	1
 
-int pin_to_cpu(int cpu)
+static int pin_to_cpu(int cpu)
 {
 	cpu_set_t set;
 

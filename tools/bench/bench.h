@@ -91,7 +91,6 @@ int cluster_open(struct cluster *c, const struct opts *o);
 void cluster_close(struct cluster *c);
 int cluster_del_all(struct cluster *c);
 int cluster_set_all(struct cluster *c);
-int pin_to_cpu(int cpu);
 int link_set(struct cluster *c, unsigned int id, bool up);
 int neigh_reset(struct cluster *c, unsigned int id);
 unsigned int drain_node(struct cluster *c, unsigned int idx, failure_fn fn,
