@@ -381,7 +381,10 @@ if ! skipped bcastlat; then
 				for own in $BLAT_OWN_CPU; do
 					own_cpu=
 					if [ "$own" != - ]; then
-						if [ "$NCPU" -lt 2 ] || [ "$own" -gt "$BLAT_N" ]; then
+						# Two CPUs, a node of the run, and RPS (steer_rx).
+						if [ "$NCPU" -lt 2 ] || [ "$own" -gt "$BLAT_N" ] ||
+							[ ! -w "/sys/class/net/${VETH}1/queues/rx-0/rps_cpus" ]; then
+							say "own CPU $own: needs 2 CPUs ($NCPU), a node of the $BLAT_N, and RPS"
 							echo "RESULT test=bcastlat ring=kernel cpu=own n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate verdict=error" |
 								tee -a "$RESULTS"
 							continue
