@@ -1298,6 +1298,7 @@ static void add_kernel_stats(struct ring_sum *s, const struct ftnl_stats *st)
 static int cmd_lateness(const struct opts *o)
 {
 	uint64_t h = o->hb_ms * 1000000ULL, start, end;
+	double window_s;
 	struct ring_sum k = { 0 }, u = { 0 }, own = { 0 };
 	struct quiet q = { 0 };
 	struct cluster c;
@@ -1408,6 +1409,7 @@ static int cmd_lateness(const struct opts *o)
 		add_kernel_stats(o->own_cpu_node == i + 1 ? &own : &k, &st);
 	}
 	end = mono_ns();
+	window_s = (double)(end - start) / 1e9;
 	/* First expiry at configuration time, then one per period. */
 	k.expected = k.reports * ((end - start) / h + 1);
 	own.expected = own.reports * ((end - start) / h + 1);
@@ -1444,12 +1446,11 @@ static int cmd_lateness(const struct opts *o)
 		goto out;
 
 	print_ring(o, "kernel", o->own_cpu_node ? "shared" : "all", &k,
-		   (double)(end - start) / 1e9);
+		   window_s);
 	if (o->own_cpu_node)
-		print_ring(o, "kernel", "own", &own,
-			   (double)(end - start) / 1e9);
+		print_ring(o, "kernel", "own", &own, window_s);
 	if (o->uring)
-		print_ring(o, "user", "all", &u, (double)(end - start) / 1e9);
+		print_ring(o, "user", "all", &u, window_s);
 	if (o->attribute)
 		quiet_finish(&q, o->label, o->nodes);
 	fflush(stdout);
