@@ -35,7 +35,10 @@
 #      RPS, its share of the broadcasts) and every other node on CPU 1, so
 #      that its CPU carries one node's share of a broadcast, as a real
 #      node's does, and its lateness is reported apart (CPU "own" against
-#      "shared");
+#      "shared"); with BENCH_BLAT_TRACE=1 (the default) an own-CPU run also
+#      traces CPU 0 and cuts each late heartbeat's time into where it went
+#      (ftnl-bench-hbtrace: the timer's interrupt, another softirq, the
+#      heartbeat's own handler; inside or outside a stall of the CPU);
 #   6. TIPC beside ftnl: for every n in BENCH_TIPC_N and every run
 #      TOL:H/D of BENCH_TIPC_RUNS, TIPC (link tolerance TOL ms) and the ftnl
 #      ring (h = H ms, d = D ms) on the same nodes at once, the same victim
@@ -64,7 +67,7 @@
 #   BENCH_BCAST_TRIALS [10]    BENCH_BCAST_H_MS [50]      BENCH_BCAST_BUDGET_S [40]
 #   BENCH_BLAT_N [64]          BENCH_BLAT_H_MS [100]      BENCH_BLAT_S [20]
 #   BENCH_BLAT_RATES ["0 20 50"] BENCH_BLAT_RX_BUDGET ["default"]
-#   BENCH_BLAT_HB_HI ["1"]         BENCH_BLAT_OWN_CPU ["-"]
+#   BENCH_BLAT_HB_HI ["1"]         BENCH_BLAT_OWN_CPU ["-"]   BENCH_BLAT_TRACE [1]
 #   BENCH_TIPC_N ["8 16 32"]   BENCH_TIPC_RUNS ["50:16/50 50:10/30 1500:30/90"]
 #   BENCH_TIPC_TRIALS [10]     BENCH_TIPC_BUDGET_S [150]  BENCH_TIPC_RATE_S [5]
 #   BENCH_ADAPT_N [8]          BENCH_ADAPT_H_MS [10]      BENCH_ADAPT_D_MS [30]
@@ -121,6 +124,7 @@ BLAT_RATES=${BENCH_BLAT_RATES:-0 20 50}
 BLAT_RX_BUDGET=${BENCH_BLAT_RX_BUDGET:-default}
 BLAT_HB_HI=${BENCH_BLAT_HB_HI:-1}
 BLAT_OWN_CPU=${BENCH_BLAT_OWN_CPU:--}
+BLAT_TRACE=${BENCH_BLAT_TRACE:-1}
 TIPC_N_LIST=${BENCH_TIPC_N:-8 16 32}
 TIPC_RUNS=${BENCH_TIPC_RUNS:-50:16/50 50:10/30 1500:30/90}
 TIPC_TRIALS=${BENCH_TIPC_TRIALS:-10}
@@ -349,6 +353,55 @@ softnet_since() {
 	done
 }
 
+# hb_trace_start: trace CPU 0 for ftnl-bench-hbtrace (tools/bench/hbtrace.c),
+# on the monotonic clock: every hrtimer's arming and expiry (the heartbeat
+# timer's, and how late the others' interrupts came: the stall probe's
+# timer falls due every 1 ms), every softirq handler, every local timer
+# interrupt, every task switch. Fails without tracefs or the events.
+# hb_trace_stop FILE: stop, write the trace to FILE, restore.
+TRACEFS=/sys/kernel/tracing
+HB_TRACE_TIMER="timer/hrtimer_start timer/hrtimer_expire_entry"
+HB_TRACE_OTHER="irq/softirq_entry irq/softirq_exit irq_vectors/local_timer_entry
+	irq_vectors/local_timer_exit sched/sched_switch"
+hb_trace_start() {
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null ||
+		return 1
+	for e in $HB_TRACE_TIMER $HB_TRACE_OTHER; do
+		[ -w "$TRACEFS/events/$e/enable" ] || return 1
+	done
+	trace_cpumask=$(cat $TRACEFS/tracing_cpumask)
+	# "7 (expanded: 1408)" before the buffer was first used.
+	trace_buffer_kb=$(awk '{ print $1 }' $TRACEFS/buffer_size_kb)
+	echo 0 >$TRACEFS/tracing_on
+	echo mono >$TRACEFS/trace_clock
+	echo 1 >$TRACEFS/tracing_cpumask
+	echo 65536 >$TRACEFS/buffer_size_kb
+	: >$TRACEFS/trace
+	# The ticker's expiries (ftnl-bench's ticker.c): their interrupts are
+	# what counts, and there are 2,000 a second.
+	perf=$(awk '$3 == "perf_swevent_hrtimer" { print $1; exit }' /proc/kallsyms)
+	[ -z "$perf" ] || echo "function != 0x$perf" \
+		>$TRACEFS/events/timer/hrtimer_expire_entry/filter
+	for e in $HB_TRACE_TIMER $HB_TRACE_OTHER; do
+		echo 1 >"$TRACEFS/events/$e/enable"
+	done
+	echo 1 >$TRACEFS/tracing_on
+}
+hb_trace_stop() {
+	echo 0 >$TRACEFS/tracing_on
+	for e in $HB_TRACE_TIMER $HB_TRACE_OTHER; do
+		echo 0 >"$TRACEFS/events/$e/enable"
+	done
+	echo 0 >$TRACEFS/events/timer/hrtimer_expire_entry/filter
+	# Events the buffer lost: the analysis would be partial.
+	trace_lost=$(awk '/^overrun:/ { print $2 }' $TRACEFS/per_cpu/cpu0/stats)
+	cat $TRACEFS/trace >"$1"
+	: >$TRACEFS/trace
+	echo "$trace_cpumask" >$TRACEFS/tracing_cpumask
+	echo "$trace_buffer_kb" >$TRACEFS/buffer_size_kb
+	echo local >$TRACEFS/trace_clock
+}
+
 if ! skipped bcastlat; then
 	d=$((BLAT_H * D_FACTOR))
 	migration=/proc/sys/kernel/timer_migration
@@ -395,10 +448,14 @@ if ! skipped bcastlat; then
 						[ ! -w $migration ] || echo 0 >$migration
 					fi
 					say "lateness under broadcasts: n=$BLAT_N h=${BLAT_H}ms d=${d}ms, ${BLAT_S}s, $rate broadcasts/s, receive budget $rx, hb_hi_softirq $hi, own CPU $own"
-					sampler=
+					sampler='' traced=''
 					if [ -n "$own_cpu" ]; then
 						{ sleep $((BLAT_S / 2 + 1)); say "heartbeat timers:$(hb_timers_per_cpu)"; } &
 						sampler=$!
+						if [ "$BLAT_TRACE" = 1 ]; then
+							if hb_trace_start; then traced=1
+							else say "no trace of CPU 0: tracefs or its events missing"; fi
+						fi
 					fi
 					rx_before=$(softnet_processed)
 					# shellcheck disable=SC2086
@@ -409,6 +466,21 @@ if ! skipped bcastlat; then
 						sed "/^RESULT /s|\$| rx_budget=$rx hb_hi=$hi|" | tee -a "$RESULTS"
 					[ -z "$sampler" ] || wait "$sampler"
 					say "datagrams received, per CPU:$(softnet_since "$rx_before")"
+					if [ -n "$traced" ]; then
+						hb_trace_stop /tmp/ftnl-bench.trace
+						# The probe's window, from the own row just printed.
+						window=$(awk '$1 == "RESULT" && / cpu=own / { w = ""
+							for (i = 2; i <= NF; i++) if ($i ~ /^probe_(from|to)_ns=/) {
+								split($i, kv, "="); w = w " --" substr(kv[1], 7, length(kv[1]) - 9) " " kv[2]
+							} else if ($i ~ /^tick_us=[1-9]/) w = w " --tick-us " substr($i, 9)
+							} END { print w }' "$RESULTS")
+						# shellcheck disable=SC2086
+						{ [ -n "$window" ] && ftnl-bench-hbtrace --cpu 0 $window /tmp/ftnl-bench.trace ||
+							echo "RESULT test=hbtrace verdict=error"; } |
+							sed "/^RESULT /s|\$| n=$BLAT_N h_ms=$BLAT_H d_ms=$d bcast_rate=$rate trace_lost=$trace_lost|" |
+							tee -a "$RESULTS"
+						rm -f /tmp/ftnl-bench.trace
+					fi
 					if [ -n "$own_cpu" ]; then
 						steer_rx ""
 						[ ! -w $migration ] || echo "$migration_default" >$migration
@@ -601,6 +673,7 @@ $1 == "RESULT" {
 	else if (f["test"] == "hog") hog[++nh] = $0
 	else if (f["test"] == "bcast") bc[++nb] = $0
 	else if (f["test"] == "bcastlat") bl[++nbl] = $0
+	else if (f["test"] == "hbtrace") ht[++nht] = $0
 	else if (f["test"] == "tipc") tp[++ntp] = $0
 	else if (f["test"] == "adapt") ad[++nad] = $0
 	else if (f["test"] == "quiet") qt[++nqt] = $0
@@ -612,6 +685,7 @@ END {
 	if (nl) print_lateness()
 	if (nb) print_bcast()
 	if (nbl) print_bcastlat()
+	if (nht) print_hbtrace()
 	if (ntp) print_tipc()
 	if (nad) print_adapt()
 	if (nqt) print_quiet()
@@ -810,6 +884,48 @@ function print_tipc(   i) {
 	print "   because false suspicions (a node declared dead or expelled sends and is"
 	print "   sent less) disturbed the earlier windows; after 5, the least disturbed one"
 	print "   is kept."
+}
+function live(name) { return sprintf("%.1f", f[name "_live_us"] / 1000) }
+function print_hbtrace(   i, bhoff, bed) {
+	print ""
+	print "5b. Where the own node'"'"'s late heartbeats lost their time (own-CPU rows,"
+	print "   BENCH_BLAT_TRACE=1; tools/bench/hbtrace.c says how): a trace of CPU 0"
+	print "   cuts each heartbeat'"'"'s time, deadline to the end of its HI handler."
+	print "   late: heartbeats 1 ms or more late. What may be the node'"'"'s own work,"
+	print "   summed over them in ms, outside stalls: netrx (waiting inside the"
+	print "   network receive softirq), sirq (another softirq), bh-off (a task, a"
+	print "   kworker or ksoftirqd ran meanwhile), hb (the heartbeat'"'"'s handler);"
+	print "   workmax: the most of it in one heartbeat; covered: late heartbeats with"
+	print "   under 1 ms of it. What cannot be: irq (the timer'"'"'s interrupt came late),"
+	print "   idle/rt (HI pending while the CPU idled or the probe ran), and stalls:"
+	print "   the CPU took no interrupt, seen from timers 0.2 ms or more late (how"
+	print "   many, tmax: the latest) and from gaps between timer interrupts, which"
+	print "   a 0.5 ms ticker keeps coming (gapmax); stalled: their time in the"
+	print "   window, with the timer interrupts'"'"' own. NET_RX: the receive"
+	print "   softirq'"'"'s runs on CPU 0, their total time and the longest. lost:"
+	print "   trace events the buffer lost."
+	printf "%4s %5s %4s %6s %5s %7s %6s %6s %6s %6s %8s %6s %7s %6s %7s %8s %8s %8s %8s %8s %5s\n", \
+		"n", "h", "B/s", "beats", "late", "covered", "netrx", "sirq", "bh-off", \
+		"hb", "workmax", "irq", "idle/rt", "timers", "tmax", "gapmax", "stalled", \
+		"NET_RX", "busy", "longest", "lost"
+	for (i = 1; i <= nht; i++) {
+		$0 = ht[i]; parse()
+		if (f["verdict"] == "error") {
+			printf "%4s %3sms %4s   not measured: error\n", f["n"], f["h_ms"], \
+				f["bcast_rate"]
+			continue
+		}
+		bhoff = (f["other_task_live_us"] + f["other_kworker_live_us"] + \
+			f["other_ksoftirqd_live_us"]) / 1000
+		bed = (f["other_idle_live_us"] + f["other_rt_live_us"]) / 1000
+		printf "%4s %3sms %4s %6s %5s %7s %6s %6s %6.1f %6s %8s %6.1f %7.1f %6s %7s %8s %8s %8s %8s %8s %5s\n", \
+			f["n"], f["h_ms"], f["bcast_rate"], f["beats"], f["late"], \
+			f["covered"], live("netrx"), live("softirq"), bhoff, \
+			live("handler"), ms(f["work_max_us"]), f["irq_us"] / 1000, bed, \
+			f["late_timers"], ms(f["timer_late_max_us"]), ms(f["gap_max_us"]), \
+			ms(f["stalled_us"]), f["netrx_runs"], ms(f["netrx_busy_us"]), \
+			ms(f["netrx_run_max_us"]), f["trace_lost"]
+	}
 }
 function print_bcastlat(   i, missed) {
 	print ""

@@ -97,6 +97,7 @@
 #include "intervals.h"
 #include "predict.h"
 #include "stall.h"
+#include "ticker.h"
 
 /*
  * Every configuration the benchmark installs gets its own cluster id, so
@@ -1064,6 +1065,10 @@ struct ring_sum {
 	bool cpu_probed;	/* --own-cpu: its CPU's stall probe ran */
 	unsigned int cpu_stalls;	/* ... and saw these stalls */
 	uint64_t cpu_stall_max_ns;
+	/* ... from and to (CLOCK_MONOTONIC: a trace's window, hbtrace.c) */
+	uint64_t cpu_probe_from_ns, cpu_probe_to_ns;
+	int ticker;		/* ticker.h's fd, or -errno */
+	uint64_t tick_ns;	/* its period, 0 if it did not start */
 };
 
 /*
@@ -1072,6 +1077,12 @@ struct ring_sum {
  * lateness its own work did not cause shows as a stall beside it.
  */
 #define OWN_STALL_MIN_NS	(2 * 1000000ULL)
+/*
+ * ... and takes a timer interrupt this often (ticker.h), so that a trace of
+ * it sees stalls of more than that (hbtrace.c); 0.5 ms costs the emulated
+ * CPU about 2,000 interrupts a second.
+ */
+#define OWN_TICK_NS		(500 * 1000ULL)
 
 static void count_event(void *arg, unsigned int idx,
 			const struct ftnl_event_failure *f, uint64_t read_ns)
@@ -1253,8 +1264,12 @@ static void print_ring(const struct opts *o, const char *ring,
 	print_lateness_part("start", &s->start_late);
 	print_lateness_part("lock", &s->lock_wait);
 	if (s->cpu_probed)
-		printf(" cpu_stalls=%u cpu_stall_max_us=%" PRIu64, s->cpu_stalls,
-		       s->cpu_stall_max_ns / 1000);
+		printf(" cpu_stalls=%u cpu_stall_max_us=%" PRIu64
+		       " probe_from_ns=%" PRIu64 " probe_to_ns=%" PRIu64
+		       " tick_us=%" PRIu64, s->cpu_stalls,
+		       s->cpu_stall_max_ns / 1000, s->cpu_probe_from_ns,
+		       s->cpu_probe_to_ns,
+		       s->tick_ns / 1000);
 	printf(" max_us=%" PRIu64 " suspicions=%" PRIu64
 	       " warmup_suspicions=%" PRIu64 " events=%" PRIu64 " hb_sent=%" PRIu64 " drops=%" PRIu64
 	       " tx_errors=%" PRIu64 " stall_waits=%" PRIu64
@@ -1356,6 +1371,13 @@ static int cmd_lateness(const struct opts *o)
 			goto out;
 		}
 		own.cpu_probed = true;
+		own.ticker = ticker_start(OWN_CPU, OWN_TICK_NS);
+		if (own.ticker < 0)
+			msg("ticker: %s (a trace sees fewer stalls)",
+			    strerror(-own.ticker));
+		else
+			own.tick_ns = OWN_TICK_NS;
+		own.cpu_probe_from_ns = mono_ns();
 	}
 	if (o->bcast_rate) {
 		loads = calloc(o->nodes, sizeof(*loads));
@@ -1391,6 +1413,9 @@ static int cmd_lateness(const struct opts *o)
 	if (own.cpu_probed) {
 		struct interval_summary st;
 
+		own.cpu_probe_to_ns = mono_ns();
+		ticker_stop(own.ticker);
+		own.ticker = -1;
 		stall_probe_stop();
 		stall_summary(OWN_STALL_MIN_NS, &st);
 		own.cpu_stalls = st.count;
@@ -1455,8 +1480,10 @@ static int cmd_lateness(const struct opts *o)
 		quiet_finish(&q, o->label, o->nodes);
 	fflush(stdout);
 out:
-	if (own.cpu_probed)
+	if (own.cpu_probed) {
+		ticker_stop(own.ticker);
 		stall_probe_stop();
+	}
 	quiet_release(&q);
 	for (i = 0; i < started; i++) {
 		kill(pids[i], SIGKILL);

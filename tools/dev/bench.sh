@@ -56,7 +56,8 @@ for k in $KERNELS; do
 		"$ROOT/tools/vm/run" --kernel "$k" --timeout "$VM_TIMEOUT" --smp "$SMP" \
 			--module sch_ingress --module sch_netem \
 			--bin "$OUT/ftnl-bench" --bin "$OUT/ftnl-uring" \
-			--bin "$OUT/ftnl-bench-hog" --bin "$OUT/ftnl-bench-guest" \
+			--bin "$OUT/ftnl-bench-hog" --bin "$OUT/ftnl-bench-hbtrace" \
+			--bin "$OUT/ftnl-bench-guest" \
 			-- env "$@" ftnl-bench-guest 2>&1 || rc=$?
 		echo $rc >"$OUT/.status-$k"
 	} | tee -a "$log"
