@@ -120,8 +120,8 @@ struct tracer {
 	uint64_t tick_ns;	/* timer interrupts come at least this often */
 	/*
 	 * The heartbeat under way, and the last one done: a stall is known
-	 * only at the next timer interrupt, so a heartbeat is judged after
-	 * the first one that ends past its end.
+	 * only at the next timer interrupt, so a heartbeat is judged at the
+	 * end of the first timer interrupt after its own end.
 	 */
 	enum hb_state state;
 	uint64_t next_due, cursor;
@@ -266,9 +266,9 @@ static void finish_beat(struct tracer *t, struct beat *b)
 }
 
 /*
- * Adds [@from, @to) to the stalls. Every stall ends at the event that shows
- * it, so @to never decreases; one that reaches back over earlier ones
- * swallows them.
+ * Adds [@from, @to) to the stalls, which stay disjoint and in order. A
+ * stall ends about when the event that shows it comes, so it overlaps
+ * only the last ones, if any: they merge.
  */
 static void add_stall(struct tracer *t, uint64_t from, uint64_t to)
 {
@@ -277,6 +277,9 @@ static void add_stall(struct tracer *t, uint64_t from, uint64_t to)
 	while (t->nstall && from <= t->stall[t->nstall - 1].to) {
 		if (t->stall[t->nstall - 1].from < from)
 			from = t->stall[t->nstall - 1].from;
+		/* A late timer's expiry time may precede the interrupt's. */
+		if (t->stall[t->nstall - 1].to > to)
+			to = t->stall[t->nstall - 1].to;
 		t->nstall--;
 	}
 	if (t->nstall == t->stall_cap) {
