@@ -374,7 +374,18 @@ static void on_softirq(struct tracer *t, uint64_t ts, int vec, bool entry)
 	t->vec = entry ? vec : -1;
 }
 
-static bool field_u64(const char *line, const char *name, uint64_t *v);
+/* The number after @name in @line, in @base. */
+static bool field(const char *line, const char *name, int base, uint64_t *v)
+{
+	const char *p = strstr(line, name);
+	char *end;
+
+	if (!p)
+		return false;
+	errno = 0;
+	*v = strtoull(p + strlen(name), &end, base);
+	return !errno && end != p + strlen(name);
+}
 
 /* "... ==> next_comm=C next_pid=P next_prio=R". */
 static void on_switch(struct tracer *t, uint64_t ts, const char *ev)
@@ -396,7 +407,7 @@ static void on_switch(struct tracer *t, uint64_t ts, const char *ev)
 		t->task = T_KWORKER;
 	else if (!strncmp(next, "swapper", 7))
 		t->task = T_IDLE;
-	else if (field_u64(next, "next_prio=", &prio) && prio < 100)
+	else if (field(next, "next_prio=", 10, &prio) && prio < 100)
 		t->task = T_RT;
 	else
 		t->task = T_TASK;
@@ -419,30 +430,6 @@ static void on_hb_expiry(struct tracer *t, uint64_t now)
 	add_seg(t, t->cur.due, now, P_IRQ);
 	t->cursor = now;
 	t->state = HB_WAIT;
-}
-
-static bool field_u64(const char *line, const char *name, uint64_t *v)
-{
-	const char *p = strstr(line, name);
-	char *end;
-
-	if (!p)
-		return false;
-	errno = 0;
-	*v = strtoull(p + strlen(name), &end, 10);
-	return !errno && end != p + strlen(name);
-}
-
-static bool field_hex(const char *line, const char *name, uint64_t *v)
-{
-	const char *p = strstr(line, name);
-	char *end;
-
-	if (!p)
-		return false;
-	errno = 0;
-	*v = strtoull(p + strlen(name), &end, 16);
-	return !errno && end != p + strlen(name);
 }
 
 /*
@@ -482,9 +469,9 @@ static void on_line(struct tracer *t, const char *line)
 	t->kept_ts[t->nkept++ % KEPT_LINES] = ts;
 	switch (which) {
 	case 0:
-		if (!field_u64(ev, "expires=", &v))
+		if (!field(ev, "expires=", 10, &v))
 			break;
-		if (field_hex(ev, "hrtimer=", &addr)) {
+		if (field(ev, "hrtimer=", 16, &addr)) {
 			struct timer *tm = find_timer(t, addr, true);
 
 			tm->expires = v;
@@ -496,16 +483,16 @@ static void on_line(struct tracer *t, const char *line)
 		}
 		break;
 	case 1:
-		if (!field_u64(ev, "now=", &v))
+		if (!field(ev, "now=", 10, &v))
 			break;
-		if (field_hex(ev, "hrtimer=", &addr))
+		if (field(ev, "hrtimer=", 16, &addr))
 			on_timer_expiry(t, addr, v);
 		if (strstr(ev, HB_FUNCTION))
 			on_hb_expiry(t, v);
 		break;
 	case 2:
 	case 3:
-		if (field_u64(ev, "vec=", &v))
+		if (field(ev, "vec=", 10, &v))
 			on_softirq(t, ts, (int)v, which == 2);
 		break;
 	case 4:
