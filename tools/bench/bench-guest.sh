@@ -370,12 +370,13 @@ hb_trace_start() {
 		[ -w "$TRACEFS/events/$e/enable" ] || return 1
 	done
 	trace_cpumask=$(cat $TRACEFS/tracing_cpumask)
-	# "7 (expanded: 1408)" before the buffer was first used.
-	trace_buffer_kb=$(awk '{ print $1 }' $TRACEFS/buffer_size_kb)
+	# "7 (expanded: 1408)" before the buffer was first used. Only CPU 0's
+	# grows: it is the only one traced.
+	trace_buffer_kb=$(awk '{ print $1 }' $TRACEFS/per_cpu/cpu0/buffer_size_kb)
 	echo 0 >$TRACEFS/tracing_on
 	echo mono >$TRACEFS/trace_clock
 	echo 1 >$TRACEFS/tracing_cpumask
-	echo 65536 >$TRACEFS/buffer_size_kb
+	echo 65536 >$TRACEFS/per_cpu/cpu0/buffer_size_kb
 	: >$TRACEFS/trace
 	# The ticker's expiries (ftnl-bench's ticker.c): their interrupts are
 	# what counts, and there are 2,000 a second.
@@ -398,7 +399,7 @@ hb_trace_stop() {
 	cat $TRACEFS/trace >"$1"
 	: >$TRACEFS/trace
 	echo "$trace_cpumask" >$TRACEFS/tracing_cpumask
-	echo "$trace_buffer_kb" >$TRACEFS/buffer_size_kb
+	echo "$trace_buffer_kb" >$TRACEFS/per_cpu/cpu0/buffer_size_kb
 	echo local >$TRACEFS/trace_clock
 }
 
@@ -458,6 +459,7 @@ if ! skipped bcastlat; then
 						fi
 					fi
 					rx_before=$(softnet_processed)
+					results_before=$(wc -l <"$RESULTS")
 					# shellcheck disable=SC2086
 					{ ftnl-bench lateness $common --nodes "$BLAT_N" --hb-ms "$BLAT_H" \
 						--timeout-ms "$d" --duration-s "$BLAT_S" --no-uring \
@@ -468,12 +470,14 @@ if ! skipped bcastlat; then
 					say "datagrams received, per CPU:$(softnet_since "$rx_before")"
 					if [ -n "$traced" ]; then
 						hb_trace_stop /tmp/ftnl-bench.trace
-						# The probe's window, from the own row just printed.
-						window=$(awk '$1 == "RESULT" && / cpu=own / { w = ""
+						# The probe's window, from this run's own row (none:
+						# the run failed, and there is nothing to cut).
+						window=$(tail -n +$((results_before + 1)) "$RESULTS" |
+							awk '$1 == "RESULT" && / cpu=own / { w = ""
 							for (i = 2; i <= NF; i++) if ($i ~ /^probe_(from|to)_ns=/) {
 								split($i, kv, "="); w = w " --" substr(kv[1], 7, length(kv[1]) - 9) " " kv[2]
 							} else if ($i ~ /^tick_us=[1-9]/) w = w " --tick-us " substr($i, 9)
-							} END { print w }' "$RESULTS")
+							} END { print w }')
 						# shellcheck disable=SC2086
 						{ [ -n "$window" ] && ftnl-bench-hbtrace --cpu 0 $window /tmp/ftnl-bench.trace ||
 							echo "RESULT test=hbtrace verdict=error"; } |

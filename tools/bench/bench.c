@@ -1067,8 +1067,7 @@ struct ring_sum {
 	uint64_t cpu_stall_max_ns;
 	/* ... from and to (CLOCK_MONOTONIC: a trace's window, hbtrace.c) */
 	uint64_t cpu_probe_from_ns, cpu_probe_to_ns;
-	int ticker;		/* ticker.h's fd, or -errno */
-	uint64_t tick_ns;	/* its period, 0 if it did not start */
+	uint64_t tick_ns;	/* ticker.h's period there, 0: it did not start */
 };
 
 /*
@@ -1319,7 +1318,7 @@ static int cmd_lateness(const struct opts *o)
 	struct cluster c;
 	pid_t *pids = NULL, *loads = NULL;
 	unsigned int i, started = 0, nloads = 0;
-	int err, status;
+	int err, status, ticker = -1;
 
 	/* Everything but the node under test on the shared CPU, children too. */
 	if (o->own_cpu_node && pin_to_cpu(SHARED_CPU))
@@ -1371,10 +1370,10 @@ static int cmd_lateness(const struct opts *o)
 			goto out;
 		}
 		own.cpu_probed = true;
-		own.ticker = ticker_start(OWN_CPU, OWN_TICK_NS);
-		if (own.ticker < 0)
+		ticker = ticker_start(OWN_CPU, OWN_TICK_NS);
+		if (ticker < 0)
 			msg("ticker: %s (a trace sees fewer stalls)",
-			    strerror(-own.ticker));
+			    strerror(-ticker));
 		else
 			own.tick_ns = OWN_TICK_NS;
 		own.cpu_probe_from_ns = mono_ns();
@@ -1414,8 +1413,8 @@ static int cmd_lateness(const struct opts *o)
 		struct interval_summary st;
 
 		own.cpu_probe_to_ns = mono_ns();
-		ticker_stop(own.ticker);
-		own.ticker = -1;
+		ticker_stop(ticker);
+		ticker = -1;
 		stall_probe_stop();
 		stall_summary(OWN_STALL_MIN_NS, &st);
 		own.cpu_stalls = st.count;
@@ -1480,10 +1479,9 @@ static int cmd_lateness(const struct opts *o)
 		quiet_finish(&q, o->label, o->nodes);
 	fflush(stdout);
 out:
-	if (own.cpu_probed) {
-		ticker_stop(own.ticker);
+	ticker_stop(ticker);
+	if (own.cpu_probed)
 		stall_probe_stop();
-	}
 	quiet_release(&q);
 	for (i = 0; i < started; i++) {
 		kill(pids[i], SIGKILL);

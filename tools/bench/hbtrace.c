@@ -72,6 +72,8 @@
 #define MAX_DUMPED		3	/* their trace lines, too */
 #define KEPT_LINES		512
 #define HB_FUNCTION		"function=ftnl_ring_hb_kick "
+#define VEC_HI			0	/* softirq numbers, as traced */
+#define VEC_NET_RX		3
 
 enum part { P_IRQ, P_NETRX, P_SOFTIRQ, P_OTHER, P_HANDLER, P_COUNT };
 
@@ -340,25 +342,25 @@ static enum part wait_part(int vec)
 {
 	if (vec < 0)
 		return P_OTHER;
-	return vec == 3 ? P_NETRX : P_SOFTIRQ;
+	return vec == VEC_NET_RX ? P_NETRX : P_SOFTIRQ;
 }
 
 static void on_softirq(struct tracer *t, uint64_t ts, int vec, bool entry)
 {
-	if (vec == 3 && entry) {
+	if (vec == VEC_NET_RX && entry) {
 		t->netrx_since = ts >= t->from ? ts : 0;
-	} else if (vec == 3 && t->netrx_since && ts <= t->to) {
+	} else if (vec == VEC_NET_RX && t->netrx_since && ts <= t->to) {
 		t->netrx_runs++;
 		t->netrx_busy_ns += ts - t->netrx_since;
 		if (ts - t->netrx_since > t->netrx_run_max_ns)
 			t->netrx_run_max_ns = ts - t->netrx_since;
 		t->netrx_since = 0;
 	}
-	if (vec == 0 && entry && t->state == HB_WAIT) {
+	if (vec == VEC_HI && entry && t->state == HB_WAIT) {
 		add_seg(t, t->cursor, ts, wait_part(t->vec));
 		t->cursor = ts;
 		t->state = HB_HANDLER;
-	} else if (vec == 0 && !entry && t->state == HB_HANDLER) {
+	} else if (vec == VEC_HI && !entry && t->state == HB_HANDLER) {
 		add_seg(t, t->cursor, ts, P_HANDLER);
 		if (t->done.pending)
 			finish_beat(t, &t->done);
@@ -502,7 +504,8 @@ static void on_line(struct tracer *t, const char *line)
 		on_switch(t, ts, ev);
 		break;
 	case 6:
-		if (t->last_timer >= t->from && ts <= t->to)
+		/* Its own handling, from the entry on_local_timer() noted. */
+		if (t->last_timer && t->last_timer >= t->from && ts <= t->to)
 			add_stall(t, t->last_timer, ts);
 		/* This interrupt showed what stalls reach back past it. */
 		if (t->done.pending && ts > t->done.end)
