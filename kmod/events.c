@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 
 #include "ftnl.h"
@@ -45,6 +46,49 @@ static const struct kernel_param_ops event_queue_len_ops = {
 module_param_cb(event_queue_len, &event_queue_len_ops, &event_queue_len, 0644);
 MODULE_PARM_DESC(event_queue_len,
 		 "events waiting to be multicast, at most; older ones are skipped (counted, kept in the history). 0 to FTNL_EVENT_HISTORY_LEN (default), 0 multicasts nothing");
+
+/*
+ * Test only: the next N allocations on the event path fail, as they would
+ * under memory pressure, so that a test can show that such a failure loses
+ * no event (selftests/events.c). The path allocates only the notification
+ * now; before events were written straight into the history it also
+ * allocated each event's record.
+ */
+static atomic_t test_event_nomem = ATOMIC_INIT(0);
+
+static int test_event_nomem_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (n > 1000)
+		return -ERANGE;
+	atomic_set(&test_event_nomem, n);
+	return 0;
+}
+
+static int test_event_nomem_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&test_event_nomem));
+}
+
+static const struct kernel_param_ops test_event_nomem_ops = {
+	.set = test_event_nomem_set,
+	.get = test_event_nomem_get,
+};
+
+module_param_cb(test_event_nomem, &test_event_nomem_ops, NULL, 0600);
+MODULE_PARM_DESC(test_event_nomem,
+		 "test only: the next N allocations on the event path (the notifications) fail as if out of memory (0 to 1000)");
+
+/* Whether the test wants this allocation on the event path to fail. */
+bool ftnl_event_test_nomem(void)
+{
+	return atomic_add_unless(&test_event_nomem, -1, 0);
+}
 
 /* The history slot of sequence number @seq. */
 static struct ftnl_event_rec *ftnl_event_slot(struct ftnl_net *fn, u64 seq)

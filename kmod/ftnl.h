@@ -334,6 +334,7 @@ int ftnl_event_history_get(struct ftnl_net *fn, u64 after,
 u64 ftnl_event_last_seq(struct ftnl_net *fn);
 void ftnl_events_init(struct ftnl_net *fn);
 void ftnl_events_flush(struct ftnl_net *fn);
+bool ftnl_event_test_nomem(void);
 
 /* process_registry.c */
 void ftnl_procs_init(struct ftnl_net *fn);

@@ -123,6 +123,8 @@ void ftnl_notify_event(struct net *net, const struct ftnl_event_rec *rec)
 
 	if (!genl_has_listeners(&ftnl_genl_family, net, FTNL_MCGRP_EVENTS_IDX))
 		return;
+	if (ftnl_event_test_nomem())
+		goto err_count;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		goto err_count;

@@ -9,7 +9,9 @@
  * Events are numbered: every process exit carries the next sequence
  * number, the ones the queue could not hold (event_queue_len 0) are
  * counted and show up as a gap, and the history dump returns them all;
- * a number from the future is refused with an extack message.
+ * a number from the future is refused with an extack message. Events
+ * whose notifications could not be allocated are counted, numbered and
+ * kept the same way.
  *
  * Ordering argument used instead of sleeping: a notification is queued on
  * the subscriber's socket before the request that caused it is acked. So
@@ -380,6 +382,67 @@ TEST_F(events, sequence_numbers_and_history)
 	EXPECT_EQ(0, ftnl_event_history(self->hb, 0, collect, &hist));
 	EXPECT_EQ(0u, hist.n);
 	ASSERT_EQ(0, st_setns(self->a_fd));
+}
+
+#define ALLOC_FAIL_PARAM "/sys/module/ftnl/parameters/test_event_nomem"
+
+/*
+ * Six ranks die: 2..4 while every allocation on the event path fails, as
+ * under memory pressure (test_event_nomem). Their notifications are
+ * lost, and counted, but not the events: numbered, in the history, and
+ * the gap shows in the next notification. Before events were written
+ * straight into the history (8c4f3ce), the same failures lost the events
+ * themselves: never numbered, so no subscriber could find them.
+ */
+TEST_F(events, allocation_failures_lose_no_event)
+{
+	struct ftnl_handle *procs[SEQ_RANKS] = { 0 };
+	struct ftnl_stats st0, st1;
+	struct history hist = { 0 };
+	unsigned int i, waited;
+	uint64_t s0;
+
+	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
+	expect_cluster_event(_metadata, self->ev, 1, &self->ca);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		ASSERT_EQ(0, ftnl_open(&procs[i]));
+		ASSERT_EQ(0, ftnl_proc_register(procs[i], SEQ_JOB, i));
+	}
+	ASSERT_EQ(0, ftnl_stats_get(self->ha, &st0));
+	s0 = st0.event_seq;
+
+	ftnl_close(procs[0]);
+	ftnl_close(procs[1]);
+	expect_exit(_metadata, self->ev, 0, s0 + 1);
+	expect_exit(_metadata, self->ev, 1, s0 + 2);
+
+	ASSERT_EQ(0, st_sh("echo 3 > " ALLOC_FAIL_PARAM));
+	for (i = 2; i <= 4; i++)
+		ftnl_close(procs[i]);
+	/* The notifications are built by a work item: wait for its three. */
+	for (waited = 0; waited < ST_EVENT_TIMEOUT_MS; waited += 10) {
+		ASSERT_EQ(0, ftnl_stats_get(self->ha, &st1));
+		if (st1.events_notify_failed >= st0.events_notify_failed + 3)
+			break;
+		usleep(10000);
+	}
+	st_sh("echo 0 > " ALLOC_FAIL_PARAM);
+	EXPECT_EQ(s0 + 5, st1.event_seq);
+	EXPECT_EQ(st0.events_notify_failed + 3, st1.events_notify_failed);
+	EXPECT_EQ(st0.events_queue_overflow, st1.events_queue_overflow);
+	expect_quiet(_metadata, self->ev);
+
+	/* The next one is multicast: its number shows the three missed. */
+	ftnl_close(procs[5]);
+	expect_exit(_metadata, self->ev, 5, s0 + 6);
+
+	/* The history has them all, in order, each once. */
+	ASSERT_EQ(0, ftnl_event_history(self->ha, s0, collect, &hist));
+	ASSERT_EQ((unsigned int)SEQ_RANKS, hist.n);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		EXPECT_EQ(s0 + 1 + i, hist.seqs[i]);
+		EXPECT_EQ(i, hist.ranks[i]);
+	}
 }
 
 /* The notification on the wire, as the uapi header describes it. */
