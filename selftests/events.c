@@ -314,6 +314,51 @@ static int collect(const struct ftnl_event *e, void *arg)
 }
 
 /*
+ * Six ranks of SEQ_JOB registered in netns A, its cluster configured;
+ * ranks 0 and 1 die and are multicast. @st0: the counters before.
+ */
+static void start_ranks(struct __test_metadata *_metadata,
+			FIXTURE_DATA(events) *self,
+			struct ftnl_handle *procs[SEQ_RANKS],
+			struct ftnl_stats *st0)
+{
+	unsigned int i;
+
+	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
+	expect_cluster_event(_metadata, self->ev, 1, &self->ca);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		ASSERT_EQ(0, ftnl_open(&procs[i]));
+		ASSERT_EQ(0, ftnl_proc_register(procs[i], SEQ_JOB, i));
+	}
+	ASSERT_EQ(0, ftnl_stats_get(self->ha, st0));
+	ftnl_close(procs[0]);
+	ftnl_close(procs[1]);
+	expect_exit(_metadata, self->ev, 0, st0->event_seq + 1);
+	expect_exit(_metadata, self->ev, 1, st0->event_seq + 2);
+}
+
+/*
+ * Ranks 2..4 died unseen: rank 5's exit, multicast, shows the gap in its
+ * number, and the history has all six from @s0 on, in order, each once.
+ */
+static void end_ranks(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(events) *self,
+		      struct ftnl_handle *procs[SEQ_RANKS], uint64_t s0)
+{
+	struct history hist = { 0 };
+	unsigned int i;
+
+	ftnl_close(procs[5]);
+	expect_exit(_metadata, self->ev, 5, s0 + 6);
+	ASSERT_EQ(0, ftnl_event_history(self->ha, s0, collect, &hist));
+	ASSERT_EQ((unsigned int)SEQ_RANKS, hist.n);
+	for (i = 0; i < SEQ_RANKS; i++) {
+		EXPECT_EQ(s0 + 1 + i, hist.seqs[i]);
+		EXPECT_EQ(i, hist.ranks[i]);
+	}
+}
+
+/*
  * Six ranks die: 0 and 1 with the queue open, 2..4 with it closed
  * (event_queue_len 0: never multicast, counted), 5 with it open again.
  */
@@ -325,19 +370,8 @@ TEST_F(events, sequence_numbers_and_history)
 	uint64_t s0;
 	unsigned int i;
 
-	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
-	expect_cluster_event(_metadata, self->ev, 1, &self->ca);
-	for (i = 0; i < SEQ_RANKS; i++) {
-		ASSERT_EQ(0, ftnl_open(&procs[i]));
-		ASSERT_EQ(0, ftnl_proc_register(procs[i], SEQ_JOB, i));
-	}
-	ASSERT_EQ(0, ftnl_stats_get(self->ha, &st0));
+	start_ranks(_metadata, self, procs, &st0);
 	s0 = st0.event_seq;
-
-	ftnl_close(procs[0]);
-	ftnl_close(procs[1]);
-	expect_exit(_metadata, self->ev, 0, s0 + 1);
-	expect_exit(_metadata, self->ev, 1, s0 + 2);
 
 	ASSERT_EQ(0, set_queue_len(0));
 	for (i = 2; i <= 4; i++)
@@ -349,17 +383,7 @@ TEST_F(events, sequence_numbers_and_history)
 	EXPECT_EQ(st0.events_notify_failed, st1.events_notify_failed);
 	expect_quiet(_metadata, self->ev);
 
-	/* The next one is multicast: its number shows the three missed. */
-	ftnl_close(procs[5]);
-	expect_exit(_metadata, self->ev, 5, s0 + 6);
-
-	/* The history has them all, in order, each once. */
-	ASSERT_EQ(0, ftnl_event_history(self->ha, s0, collect, &hist));
-	ASSERT_EQ((unsigned int)SEQ_RANKS, hist.n);
-	for (i = 0; i < SEQ_RANKS; i++) {
-		EXPECT_EQ(s0 + 1 + i, hist.seqs[i]);
-		EXPECT_EQ(i, hist.ranks[i]);
-	}
+	end_ranks(_metadata, self, procs, s0);
 	/* From the start: the same six at the end. */
 	hist.n = 0;
 	ASSERT_EQ(0, ftnl_event_history(self->ha, 0, collect, &hist));
@@ -398,23 +422,11 @@ TEST_F(events, allocation_failures_lose_no_event)
 {
 	struct ftnl_handle *procs[SEQ_RANKS] = { 0 };
 	struct ftnl_stats st0, st1;
-	struct history hist = { 0 };
 	unsigned int i, waited;
 	uint64_t s0;
 
-	ASSERT_EQ(0, ftnl_cluster_set(self->ha, &self->ca));
-	expect_cluster_event(_metadata, self->ev, 1, &self->ca);
-	for (i = 0; i < SEQ_RANKS; i++) {
-		ASSERT_EQ(0, ftnl_open(&procs[i]));
-		ASSERT_EQ(0, ftnl_proc_register(procs[i], SEQ_JOB, i));
-	}
-	ASSERT_EQ(0, ftnl_stats_get(self->ha, &st0));
+	start_ranks(_metadata, self, procs, &st0);
 	s0 = st0.event_seq;
-
-	ftnl_close(procs[0]);
-	ftnl_close(procs[1]);
-	expect_exit(_metadata, self->ev, 0, s0 + 1);
-	expect_exit(_metadata, self->ev, 1, s0 + 2);
 
 	ASSERT_EQ(0, st_sh("echo 3 > " ALLOC_FAIL_PARAM));
 	for (i = 2; i <= 4; i++)
@@ -432,17 +444,7 @@ TEST_F(events, allocation_failures_lose_no_event)
 	EXPECT_EQ(st0.events_queue_overflow, st1.events_queue_overflow);
 	expect_quiet(_metadata, self->ev);
 
-	/* The next one is multicast: its number shows the three missed. */
-	ftnl_close(procs[5]);
-	expect_exit(_metadata, self->ev, 5, s0 + 6);
-
-	/* The history has them all, in order, each once. */
-	ASSERT_EQ(0, ftnl_event_history(self->ha, s0, collect, &hist));
-	ASSERT_EQ((unsigned int)SEQ_RANKS, hist.n);
-	for (i = 0; i < SEQ_RANKS; i++) {
-		EXPECT_EQ(s0 + 1 + i, hist.seqs[i]);
-		EXPECT_EQ(i, hist.ranks[i]);
-	}
+	end_ranks(_metadata, self, procs, s0);
 }
 
 /* The notification on the wire, as the uapi header describes it. */
