@@ -426,6 +426,9 @@ static int ftnl_put_stats(struct sk_buff *msg, const struct ftnl_ring_stats *st,
 	    nla_put_u64_64bit(msg, FTNL_A_STATS_PROBES_DEFERRED,
 			      st->counters[FTNL_A_STATS_PROBES_DEFERRED],
 			      FTNL_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTNL_A_STATS_PROBE_ASKS_HELD,
+			      st->counters[FTNL_A_STATS_PROBE_ASKS_HELD],
+			      FTNL_A_STATS_PAD) ||
 	    ftnl_put_event_stats(msg, fn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);

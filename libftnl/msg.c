@@ -990,6 +990,7 @@ static int ftnl_stats_attr(const struct nlattr *attr, void *arg)
 		[FTNL_A_STATS_HB_START_LATE_MAX_NS] = &st->hb_start_late_max_ns,
 		[FTNL_A_STATS_HOST_RX_UNREAD] = &st->host_rx_unread,
 		[FTNL_A_STATS_PROBES_DEFERRED] = &st->probes_deferred,
+		[FTNL_A_STATS_PROBE_ASKS_HELD] = &st->probe_asks_held,
 	};
 	uint16_t type = mnl_attr_get_type(attr);
 

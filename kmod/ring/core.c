@@ -432,8 +432,9 @@ void ftnl_ring_det_rx_lost(struct ftnl_ring_detector *det, u64 now)
  * judges d after the last drop (ftnl_ring_probe_alone()); a verification
  * that drops interrupt starts again, and accuses no sooner than d after
  * the last one (ftnl_ring_probe_heard_by()); a probe that comes due at a
- * drop is put off (ftnl_ring_probe_defer()). Unlike the rule, the drops
- * do not hold the probe and its rounds d.
+ * drop is put off (ftnl_ring_probe_defer()), and one in progress asks no
+ * helper until the drops stop (ftnl_ring_probe_held()). Unlike the rule,
+ * the drops do not hold the probe and its rounds d.
  */
 void ftnl_ring_det_rx_dropped(struct ftnl_ring_detector *det, u64 now)
 {
@@ -1316,6 +1317,46 @@ static void ftnl_ring_probe_ask(const struct ftnl_ring_core *core, u32 to,
 }
 
 /*
+ * The host dropped or held this node's input at most the probe's wait
+ * (ftnl_ring_probe_defer_ns()) ago: helpers' answers sent now would meet
+ * the same backlog, and an accusation must be verified again after the
+ * drops anyway (ftnl_ring_probe_judge()), so a request to a helper now
+ * buys nothing and feeds the overload. n = 64 in one emulated guest, h =
+ * 10 ms, idle (Documentation/bench.rst): every node's round asking its
+ * majority again while the one backlog they share overflowed made 11.4
+ * million probe datagrams in 300 s against 825,000 of the ring's, and
+ * the backlog dropped 9.6 million. So while it lasts the helpers are
+ * marked asked but not sent to (counted in @asks_held); the next retry
+ * after it asks them (ftnl_ring_probe_retry()), and the round, short of
+ * answers for it, is held open as for drops (ftnl_ring_probe_self_late()).
+ * The suspect is still asked: its own answer ends the suspicion.
+ */
+static bool ftnl_ring_probe_held(const struct ftnl_ring_core *core, u64 now)
+{
+	const struct ftnl_ring_detector *det = &core->det;
+	u64 wait = ftnl_ring_probe_defer_ns(ftnl_ring_det_lead(det),
+					    det->period_ns);
+
+	return wait && det->rx_dropped_at && now < det->rx_dropped_at + wait;
+}
+
+/*
+ * PROBE_REQ to helper @to, unless the host's input is @held (see above):
+ * then only noted, at @now.
+ */
+static void ftnl_ring_probe_ask_helper(struct ftnl_ring_core *core, u32 to,
+				       bool held, u64 now,
+				       const struct ftnl_ring_sink *out)
+{
+	if (held) {
+		core->asks_held++;
+		core->probe.held_at = now;
+		return;
+	}
+	ftnl_ring_probe_ask(core, to, out);
+}
+
+/*
  * One round: PROBE_REQ to up to @size more helpers, walking forward from
  * the cursor (the observer's side first, away from a run of failures
  * behind it); the round closes 2d later. Return: helpers asked (none:
@@ -1326,6 +1367,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 {
 	struct ftnl_ring_prober *p = &core->probe;
 	u32 cap = ftnl_ring_probe_cap(core) + ftnl_ring_probe_asked_dead(core);
+	bool held = ftnl_ring_probe_held(core, now);
 	u32 asked = 0, steps;
 
 	for (steps = 0; steps < core->det.n && asked < size && p->asked < cap;
@@ -1339,7 +1381,7 @@ static u32 ftnl_ring_probe_round(struct ftnl_ring_core *core, u32 size,
 		     core->peers[pos].probe_asked == p->id))
 			continue;
 		core->peers[pos].probe_asked = p->id;
-		ftnl_ring_probe_ask(core, pos, out);
+		ftnl_ring_probe_ask_helper(core, pos, held, now, out);
 		asked++;
 		p->asked++;
 	}
@@ -1477,6 +1519,7 @@ static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
 				 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
+	bool held = ftnl_ring_probe_held(core, now);
 	u32 pos;
 
 	if (now < p->retry_at)
@@ -1488,7 +1531,7 @@ static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
 		if (ftnl_ring_probe_candidate(core, pos) &&
 		    core->peers[pos].probe_asked == p->id &&
 		    core->peers[pos].probe_confirmed != p->cid)
-			ftnl_ring_probe_ask(core, pos, out);
+			ftnl_ring_probe_ask_helper(core, pos, held, now, out);
 	return p->retry_at;
 }
 
@@ -1659,14 +1702,16 @@ static u64 ftnl_ring_probe_opened(const struct ftnl_ring_core *core)
  * million probe datagrams, 20 million dropped; 6.1, whose timers fired
  * 13 % of the times due and kept rounds open for their own lateness: 4.8
  * million). So such a round asks every d (@paced): at its start and once
- * more before it closes, and again at each extension while it goes on.
+ * more before it closes, and again at each extension while it goes on;
+ * likewise one whose requests were held (ftnl_ring_probe_held()).
  */
 static void ftnl_ring_probe_pace(struct ftnl_ring_core *core, u64 since)
 {
 	const struct ftnl_ring_detector *det = &core->det;
 
 	core->probe.paced = (det->rx_dropped_at && det->rx_dropped_at >= since) ||
-			    (det->late_at && det->late_at >= since);
+			    (det->late_at && det->late_at >= since) ||
+			    (core->probe.held_at && core->probe.held_at >= since);
 }
 
 /*
@@ -1676,7 +1721,8 @@ static void ftnl_ring_probe_pace(struct ftnl_ring_core *core, u64 since)
  * more than h late since the round opened - this expiry more than h after
  * the close, or one reported by ftnl_ring_det_self_late() - the answers
  * may wait unread behind its own stall; if its host dropped input since
- * (ftnl_ring_det_rx_dropped()), they may be among the drops
+ * (ftnl_ring_det_rx_dropped()), they may be among the drops, and if it
+ * held requests since (ftnl_ring_probe_held()), they were never asked
  * (selftests/bcast_notify on a host
  * running two emulated guests: the nodes of one guest resigned together
  * when their timers ran again up to 470 ms late, after closes they had
@@ -1691,7 +1737,8 @@ static bool ftnl_ring_probe_self_late(const struct ftnl_ring_core *core,
 
 	return now > core->probe.close + det->period_ns ||
 	       (det->late_at && det->late_at >= opened) ||
-	       (det->rx_dropped_at && det->rx_dropped_at >= opened);
+	       (det->rx_dropped_at && det->rx_dropped_at >= opened) ||
+	       (core->probe.held_at && core->probe.held_at >= opened);
 }
 
 /*

@@ -541,6 +541,9 @@ enum ftnl_ring_resign {
  * @paced: the round goes on because of input the host dropped or this
  *	node's own lateness: those not answering are asked again every d,
  *	not FTNL_RING_PROBE_RETRY (ftnl_ring_probe_pace())
+ * @held_at: requests to helpers were last held then, the host's input
+ *	being held or dropped (ftnl_ring_probe_held()), 0 if never: the
+ *	round is then paced and held open as for drops
  */
 struct ftnl_ring_prober {
 	bool active;
@@ -562,6 +565,7 @@ struct ftnl_ring_prober {
 	u64 decide_at;
 	u64 retry_at;
 	u64 verify_from;
+	u64 held_at;
 };
 
 /**
@@ -599,6 +603,8 @@ struct ftnl_ring_prober {
  * @throttled: probe requests and relays refused over the budget
  * @deferred: probes put off because the host held or dropped input when
  *	they were due (ftnl_ring_core_expire())
+ * @asks_held: requests to helpers not sent because the host held or
+ *	dropped input just before (ftnl_ring_probe_held())
  * @nclaims: peers whose claim to observe this node D does not allow
  *	(their @claim_until is set): heartbeaten too, until the claim ends,
  *	the claimant is in D or D allows it to observe
@@ -654,6 +660,7 @@ struct ftnl_ring_core {
 	u64 verified;
 	u64 throttled;
 	u64 deferred;
+	u64 asks_held;
 	u32 nclaims;
 	u32 ndoubts;
 	u64 news_held;

@@ -1532,6 +1532,7 @@ void ftnl_ring_read_stats(struct ftnl_ring *ring, struct ftnl_ring_stats *st)
 	st->counters[FTNL_A_STATS_SUSPICIONS_VERIFIED] = ring->core.verified;
 	st->counters[FTNL_A_STATS_PROBES_THROTTLED] = ring->core.throttled;
 	st->counters[FTNL_A_STATS_PROBES_DEFERRED] = ring->core.deferred;
+	st->counters[FTNL_A_STATS_PROBE_ASKS_HELD] = ring->core.asks_held;
 	st->counters[FTNL_A_STATS_NEWS_HELD] = ring->core.news_held;
 	st->counters[FTNL_A_STATS_NEWS_STALE] = ring->core.news_stale;
 	spin_unlock_bh(&ring->lock);

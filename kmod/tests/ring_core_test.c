@@ -1778,6 +1778,108 @@ static void test_probe_deferred_by_host_rx(const void *arg)
 	TAP_CHECK_UINT(x.core.deferred, 0);
 }
 
+/* Requests the probe sent, all PROBE_REQ; how many went to @to. */
+static u32 probe_reqs_to(const struct node *x, u32 to)
+{
+	u32 k, count = 0;
+
+	for (k = 0; k < x->rec.nprobes; k++) {
+		TAP_CHECK_INT(x->rec.probe_type[k], FTNL_MSG_PROBE_REQ);
+		count += x->rec.probe_to[k] == to;
+	}
+	return count;
+}
+
+/*
+ * A probe in progress while the host drops its input (a report within
+ * ftnl_ring_probe_defer_ns()) asks its suspect only: the helpers' answers
+ * would meet the same backlog (ftnl_ring_probe_held()). Here the deadline
+ * comes at a drop, with the quorum rule: the escalation marks the
+ * majority asked and sends them nothing; its first retry after the drops
+ * asks them all, and they accuse, d after the last drop.
+ */
+static void test_probe_asks_held_by_host_rx(const void *arg)
+{
+	u64 due = 1000 + (D - LEAD), deadline = 1000 + D;
+	u64 retry = deadline + D / 4;
+	struct node x;
+	u32 helper;
+
+	(void)arg;
+	probing_node(&x, true);
+	ftnl_ring_core_expire(&x.core, due, &x.out);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + FTNL_RING_PROBE_HELPERS);
+	clear(&x);
+	ftnl_ring_core_rx_dropped(&x.core, deadline - 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	/* The suspect only; the 6 other live members noted, not asked. */
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_UINT(probe_reqs_to(&x, 2), 1);
+	TAP_CHECK_UINT(x.core.asks_held, 3 + 3);
+	TAP_CHECK_UINT(x.core.probe.asked, 6);
+	TAP_CHECK_UINT(timer(&x), retry);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, retry, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + 6);
+	for (helper = 0; helper < 8; helper++)
+		TAP_CHECK_UINT(probe_reqs_to(&x, helper),
+			       helper == 3 ? 0 : 1);
+	TAP_CHECK_UINT(x.core.asks_held, 6);
+	/*
+	 * A majority answers; the suspect's answer would be in twice that
+	 * round trip after the escalation. Accused d after the last drop,
+	 * not before.
+	 */
+	for (helper = 4; helper < 8; helper++)
+		probe_ack(&x, helper, 2, false, x.core.probe.id, retry + 2);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core,
+					    deadline + 2 * (retry + 2 - deadline),
+					    &x.out), FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nfailed, 0);
+	TAP_CHECK_UINT(timer(&x), deadline - 1 + D);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline - 1 + D,
+					    &x.out), FTNL_RING_SUSPECT);
+	TAP_CHECK_INT(x.rec.nfailed, 1);
+	TAP_CHECK_UINT(x.rec.failed[0], 2);
+}
+
+/*
+ * A probe that starts late (its timer ran past the time to probe) just
+ * after a drop: every helper is marked asked and none is sent to. Its
+ * round closing without an answer says nothing of this node's hearing:
+ * held open as for drops (ftnl_ring_probe_self_late()), the helpers
+ * asked as it reopens, and only a round that asked them and heard none
+ * makes it resign.
+ */
+static void test_probe_round_held_open(const void *arg)
+{
+	u64 deadline = 1000 + D, close = deadline + 2 * D;
+	struct node x;
+
+	(void)arg;
+	probing_node(&x, true);
+	ftnl_ring_core_rx_dropped(&x.core, deadline - 1);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, deadline, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.nprobes, 1);
+	TAP_CHECK_UINT(probe_reqs_to(&x, 2), 1);
+	TAP_CHECK_UINT(x.core.probe.held_at, deadline);
+	TAP_CHECK_UINT(timer(&x), close);
+	clear(&x);
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close, &x.out),
+		      FTNL_RING_WAIT);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_MEMBER);
+	TAP_CHECK_INT(x.rec.nprobes, 1 + 6);
+	TAP_CHECK(x.core.probe.paced);
+	TAP_CHECK_UINT(x.core.det.stall_waits, 1);
+	/* Asked this time, and nobody answered: it cannot hear. */
+	TAP_CHECK_INT(ftnl_ring_core_expire(&x.core, close + 2 * D, &x.out),
+		      FTNL_RING_RESIGNED);
+	TAP_CHECK_INT(x.rec.resigned, FTNL_RING_UNHEARD);
+}
+
 /*
  * A stall that begins after the drops and ends past the hold: the timer
  * set for the hold's end runs 2h late, the emitter's heartbeats of the
@@ -3814,6 +3916,10 @@ int main(void)
 		"local health, host-drop rule off: drops counted keep a node from resigning, hold a judgement with nobody to ask d, give a verification's suspect a new round trip and d after the last drop (2h after held input); a round extended for drops asks every d");
 	tap_add(test_probe_deferred_by_host_rx, NULL,
 		"local health: a probe due while the host holds or drops input waits, its deadline moved with it; a held heartbeat read ends it unsent, held input puts it off again, then it starts with its lead and judges as usual");
+	tap_add(test_probe_asks_held_by_host_rx, NULL,
+		"probe: helpers not asked while the host drops input");
+	tap_add(test_probe_round_held_open, NULL,
+		"probe: a round whose requests were held stays open");
 	tap_add(test_probe_alone_retries, NULL,
 		"a probe with no helper asks the suspect every quarter of the lead until the deadline: an answer to the third request refutes, a silent suspect is asked four times and accused at the deadline");
 	tap_add(test_probe_alone_retries_adaptive, NULL,

@@ -881,6 +881,28 @@ broadcast:
 	}
 }
 
+/*
+ * A node whose host dropped or held its input within the probe's wait
+ * (ftnl_ring_probe_defer_ns()) asks no helper: the answers would meet the
+ * same backlog, and the accusation is verified again after the drops
+ * (ftnl_ring_probe_held()). Its own probe's requests only; the suspect
+ * may be asked.
+ */
+static void check_ask_after_drop(struct dst *s, u32 to, u8 type,
+				 const struct ftnl_ring_probe *probe)
+{
+	const struct ftnl_ring_detector *det = &s->node[s->cur].core.det;
+	u64 wait = ftnl_ring_probe_defer_ns(FTNL_RING_PROBE_LEAD(det->timeout_ns,
+								 det->period_ns),
+					    det->period_ns);
+
+	if (type == FTNL_MSG_PROBE_REQ && probe->origin == s->cur &&
+	    to != probe->target && det->rx_dropped_at &&
+	    s->now < det->rx_dropped_at + wait)
+		fail(s, "node %u asked helper %u %llu us after its host's input was dropped or held",
+		     s->cur, to, (s->now - det->rx_dropped_at) / 1000);
+}
+
 static void sink_probe(void *ctx, u32 to, u8 type,
 		       const struct ftnl_ring_probe *probe)
 {
@@ -888,6 +910,8 @@ static void sink_probe(void *ctx, u32 to, u8 type,
 
 	if (to >= s->n || to == s->cur)
 		fail(s, "node %u sends probe type %u to %u", s->cur, type, to);
+	if (has_blackouts(s->mode))
+		check_ask_after_drop(s, to, type, probe);
 	s->probe_dgrams++;
 	if (lost(s))
 		return;
@@ -1813,7 +1837,7 @@ struct summary {
 	u64 rejoin_schedules, restarts, late_restarts, flaps, replays;
 	u64 renewals, forged, hb_replays, hb_replays_dropped, lost;
 	u64 renamed, renames_held, storm_fs, storm_resigned;
-	u64 blackouts, blackout_drops, held, held_reports;
+	u64 blackouts, blackout_drops, held, held_reports, asks_held;
 	u64 accuser_stalls, manual_restarts;
 	u64 worst_num, worst_den;
 	u32 max_detections;
@@ -2591,6 +2615,7 @@ static int run_schedule(struct dst *s, u64 seed, struct summary *sum,
 					  s->node[k].core.verified;
 		sum->renamed += s->node[k].core.renamed;
 		sum->renames_held += s->node[k].core.renames_held;
+		sum->asks_held += s->node[k].core.asks_held;
 	}
 	sum->probe_dgrams[s->quorum] += s->probe_dgrams;
 	sum->lost += s->lost;
@@ -2727,10 +2752,11 @@ static void test_schedules(const void *arg)
 		tap_diag("storm: %llu live nodes accused right after a storm (one per observer at most; %llu of the accusers stalled again as they accused), %llu observers resigned as a storm closed their probe round",
 			 sum.storm_fs, sum.accuser_stalls, sum.storm_resigned);
 	if (has_blackouts(mode))
-		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel, %llu held (%llu ticks or judgements found one held since the last tick), %llu probe datagrams sent",
+		tap_diag("%llu blackouts, %llu datagrams dropped by the kernel, %llu held (%llu ticks or judgements found one held since the last tick), %llu probe datagrams sent, %llu requests to helpers held back",
 			 sum.blackouts, sum.blackout_drops, sum.held,
 			 sum.held_reports,
-			 sum.probe_dgrams[0] + sum.probe_dgrams[1]);
+			 sum.probe_dgrams[0] + sum.probe_dgrams[1],
+			 sum.asks_held);
 	if (mode == MODE_COMEBACK)
 		tap_diag("%llu expelled nodes fenced, each came back and was readmitted; %llu of them configured after their death (a quarter of the seeds)",
 			 sum.comebacks, sum.late_configured);

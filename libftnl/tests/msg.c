@@ -1063,6 +1063,7 @@ static void test_parse_stats(const void *arg)
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_HB_START_LATE_MAX_NS, 999);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_HOST_RX_UNREAD, 1234);
 	mnl_attr_put_u64(nlh, FTNL_A_STATS_PROBES_DEFERRED, 4321);
+	mnl_attr_put_u64(nlh, FTNL_A_STATS_PROBE_ASKS_HELD, 5678);
 	mnl_attr_put_u64(nlh, 99, 5);	/* unknown counter: ignored */
 	mnl_attr_nest_end(nlh, nest);
 
@@ -1090,6 +1091,7 @@ static void test_parse_stats(const void *arg)
 	TAP_CHECK_UINT(st.hb_start_late_max_ns, 999);
 	TAP_CHECK_UINT(st.host_rx_unread, 1234);
 	TAP_CHECK_UINT(st.probes_deferred, 4321);
+	TAP_CHECK_UINT(st.probe_asks_held, 5678);
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_STALE_INCARNATION),
 		      "stale-incarnation");
 	TAP_CHECK_STR(ftnl_drop_reason_name(FTNL_DROP_MAX + 1), "unknown");
@@ -1207,6 +1209,7 @@ static void test_parse_stats_bcast_absent(const void *arg)
 	TAP_CHECK_UINT(st.forming_waits, 0);
 	TAP_CHECK_UINT(st.host_rx_unread, 0);
 	TAP_CHECK_UINT(st.probes_deferred, 0);
+	TAP_CHECK_UINT(st.probe_asks_held, 0);
 }
 
 struct bcast_bad_stats_case {
@@ -1399,7 +1402,10 @@ static void test_struct_growth(const void *arg)
 	TAP_CHECK(offsetof(struct ftnl_stats, probes_deferred) ==
 		  offsetof(struct ftnl_stats, host_rx_unread) +
 		  sizeof(uint64_t));
-	TAP_CHECK(offsetof(struct ftnl_stats, probes_deferred) +
+	TAP_CHECK(offsetof(struct ftnl_stats, probe_asks_held) ==
+		  offsetof(struct ftnl_stats, probes_deferred) +
+		  sizeof(uint64_t));
+	TAP_CHECK(offsetof(struct ftnl_stats, probe_asks_held) +
 		  sizeof(uint64_t) == sizeof(struct ftnl_stats));
 	TAP_CHECK(offsetof(struct ftnl_cluster_config, has_epoch) >
 		  offsetof(struct ftnl_cluster_config, timeout_nines));

@@ -719,7 +719,7 @@ function print_quiet(   unread, sirq, kdrun, kdwait, i, key, other, full, nfull,
 		stalled = f["stalled"]; follow = f["follow_stalled"]; nstall = f["stalls_ge_d_h"]
 		longest = f["stall_max_us"]; lost = f["unrecorded"] + f["overruns"]
 		backlog = f["backlog_drops"]; gone = f["end_not_member"]; unpub = f["events_unpublished"]
-		unread = f["rx_unread"]; sprobe = f["sent_probe"]; deferred = f["probes_deferred"]
+		unread = f["rx_unread"]; sprobe = f["sent_probe"]; deferred = f["probes_deferred"]; held = f["asks_held"]
 		kern = f["cpu_sys_pct"] == "" ? "-" : f["cpu_sys_pct"] + f["cpu_irq_pct"] + f["cpu_softirq_pct"]
 		user = f["cpu_user_pct"] == "" ? "-" : f["cpu_user_pct"]
 		idle = f["cpu_idle_pct"] == "" ? "-" : f["cpu_idle_pct"]
@@ -736,7 +736,7 @@ function print_quiet(   unread, sirq, kdrun, kdwait, i, key, other, full, nfull,
 			(backlog ? "  (" backlog " datagrams dropped: input backlog full)" : "") \
 			(gone ? "  (" gone " nodes no members at the end)" : "") \
 			(unread ? "  (" unread " checks found input held unread)" : "") \
-			(sprobe != "" ? "  (" sprobe " probe datagrams sent, " (deferred == "" ? 0 : deferred) " probes deferred)" : "") \
+			(sprobe != "" ? "  (" sprobe " probe datagrams sent, " (deferred == "" ? 0 : deferred) " probes deferred, " (held == "" ? 0 : held) " requests to helpers held)" : "") \
 			(unpub ? "  (" unpub " events not published)" : "")
 	}
 	print "   p99.9, max: heartbeat timer lateness, all nodes. susp: failure events of a"

@@ -288,6 +288,7 @@ void quiet_inspect(struct quiet *q)
 			q->sent_probe += st.probe_req_sent + st.probe_ack_sent;
 			q->rx_unread += st.host_rx_unread;
 			q->probes_deferred += st.probes_deferred;
+			q->asks_held += st.probe_asks_held;
 			q->sent_other += st.bcast_sent + st.expelled_sent;
 		}
 		if (ftnl_node_list(h, &t))
@@ -425,7 +426,8 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       " cpu_steal_pct=%.1f cpu_softirq_ms=%" PRIu64
 	       " ksoftirqd_threads=%u ksoftirqd_run_ms=%" PRIu64
 	       " ksoftirqd_wait_ms=%" PRIu64 " ksoftirqd_runs=%" PRIu64
-	       " rx_unread=%" PRIu64 " probes_deferred=%" PRIu64,
+	       " rx_unread=%" PRIu64 " probes_deferred=%" PRIu64
+	       " asks_held=%" PRIu64,
 	       label, n, q->h_ns / 1000000, q->d_ns / 1000000, q->count,
 	       q->learned, q->expelled, cls[QUIET_STALL], cls[QUIET_FOLLOW_STALL],
 	       cls[QUIET_FULL], cls[QUIET_FOLLOW_FULL],
@@ -441,7 +443,7 @@ void quiet_finish(struct quiet *q, const char *label, unsigned int n)
 	       q->cpu[CPU_SOFTIRQ] * 1000 / (uint64_t)tick_hz,
 	       q->ksirqd.threads, q->ksirqd.run_ns / 1000000,
 	       q->ksirqd.wait_ns / 1000000, q->ksirqd.runs, q->rx_unread,
-	       q->probes_deferred);
+	       q->probes_deferred, q->asks_held);
 	/* Without the probe (a control run), no full_* figure at all. */
 	if (q->backlog_probed)
 		printf(" full_readings=%" PRIu64 " full_episodes=%u"

@@ -45,6 +45,9 @@ struct quiet {
 	/* Probes put off for input held or dropped, all nodes (stats
 	 * probes_deferred). */
 	uint64_t probes_deferred;
+	/* Requests to helpers held back for the same reason, all nodes
+	 * (stats probe_asks_held). */
+	uint64_t asks_held;
 	/* /proc/stat's "cpu" line (all CPUs), in ticks: at start, then the
 	 * run's: user (and nice), system, irq, softirq, idle (and iowait),
 	 * steal, and their sum. */

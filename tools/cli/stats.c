@@ -68,6 +68,7 @@ static void print_json(const struct cli_command *cmd,
 	json_kv_uint(&j, "suspicions_refuted", st->suspicions_refuted);
 	json_kv_uint(&j, "probes_throttled", st->probes_throttled);
 	json_kv_uint(&j, "probes_deferred", st->probes_deferred);
+	json_kv_uint(&j, "probe_asks_held", st->probe_asks_held);
 	json_kv_uint(&j, "news_held", st->news_held);
 	json_kv_uint(&j, "news_stale", st->news_stale);
 	json_kv_uint(&j, "prev_key_recv", st->prev_key_recv);
@@ -132,9 +133,9 @@ static void print_text(const struct ftnl_stats *st)
 	       " verified %" PRIu64 "\n", st->suspicions,
 	       st->suspicions_refuted, st->suspicions_verified);
 	printf("probe requests sent %" PRIu64 " received %" PRIu64
-	       " throttled %" PRIu64 " deferred %" PRIu64 "\n",
-	       st->probe_req_sent, st->probe_req_recv, st->probes_throttled,
-	       st->probes_deferred);
+	       " throttled %" PRIu64 " deferred %" PRIu64 " held %" PRIu64
+	       "\n", st->probe_req_sent, st->probe_req_recv,
+	       st->probes_throttled, st->probes_deferred, st->probe_asks_held);
 	printf("probe answers  sent %" PRIu64 " received %" PRIu64 "\n",
 	       st->probe_ack_sent, st->probe_ack_recv);
 	printf("new observer   sent %" PRIu64 " received %" PRIu64 "\n",

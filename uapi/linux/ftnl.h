@@ -839,6 +839,10 @@ enum ftnl_node_attr {
  *	when due, because the host had just dropped or held input: the late
  *	heartbeat may still wait in the backlog (Documentation/ring.rst,
  *	"Local health")
+ * @FTNL_A_STATS_PROBE_ASKS_HELD: requests of this node's probes to helpers
+ *	not sent because the host had just dropped or held input: their
+ *	answers would meet the same backlog; each is sent at a later retry
+ *	(Documentation/ring.rst, "Local health")
  */
 enum ftnl_stats_attr {
 	FTNL_A_STATS_UNSPEC,
@@ -889,6 +893,7 @@ enum ftnl_stats_attr {
 	FTNL_A_STATS_HB_START_LATE_MAX_NS,
 	FTNL_A_STATS_HOST_RX_UNREAD,
 	FTNL_A_STATS_PROBES_DEFERRED,
+	FTNL_A_STATS_PROBE_ASKS_HELD,
 
 	__FTNL_A_STATS_MAX,
 	FTNL_A_STATS_MAX = __FTNL_A_STATS_MAX - 1

@@ -694,6 +694,10 @@ int ftnl_node_readmit(struct ftnl_handle *handle, uint32_t node_id);
  *	because the host had just dropped or held input (the local health
  *	rule: the late heartbeat may still wait in the backlog, and a probe
  *	would only add to it); 0 from a module that does not report it
+ * @probe_asks_held: requests of this node's probes to helpers not sent
+ *	because the host had just dropped or held input (their answers would
+ *	meet the same backlog); each is sent at a later retry. 0 from a
+ *	module that does not report it
  */
 struct ftnl_stats {
 	uint64_t hb_sent;
@@ -741,6 +745,7 @@ struct ftnl_stats {
 	uint64_t hb_start_late_max_ns;
 	uint64_t host_rx_unread;
 	uint64_t probes_deferred;
+	uint64_t probe_asks_held;
 };
 
 /**
