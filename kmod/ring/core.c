@@ -1494,7 +1494,7 @@ static bool ftnl_ring_probe_defer(struct ftnl_ring_core *core, u64 now)
 	u64 lead = ftnl_ring_det_lead(det);
 	u64 wait = ftnl_ring_probe_defer_ns(lead, det->period_ns);
 
-	if (!wait || !det->rx_dropped_at || det->rx_dropped_at + wait <= now)
+	if (!ftnl_ring_probe_held(core, now))
 		return false;
 	if (det->susp_deadline < now + wait + lead)
 		det->susp_deadline = now + wait + lead;
@@ -1519,11 +1519,12 @@ static u64 ftnl_ring_probe_retry(struct ftnl_ring_core *core, u64 now,
 				 const struct ftnl_ring_sink *out)
 {
 	struct ftnl_ring_prober *p = &core->probe;
-	bool held = ftnl_ring_probe_held(core, now);
+	bool held;
 	u32 pos;
 
 	if (now < p->retry_at)
 		return p->retry_at;
+	held = ftnl_ring_probe_held(core, now);
 	p->retry_at = now + (p->paced ? core->det.timeout_ns :
 			     FTNL_RING_PROBE_RETRY(&core->det));
 	ftnl_ring_probe_ask(core, p->target, out);
